@@ -1,0 +1,60 @@
+package io.orderentry.engine;
+
+/**
+ * Receives everything the {@link Matcher} decides, in order, on the matcher thread.
+ *
+ * <p>For each command the matcher calls zero or more of {@link #orderAccepted}, {@link #trade} and
+ * {@link #orderUpdated}, and then exactly one {@link #commandCompleted}. The first three are
+ * <em>engine events</em>: each carries the next value of the engine's event sequence (1, 2, 3, ...
+ * with no gaps, restored by journal replay), which is what downstream consumers key on.
+ *
+ * <p>Implementations must not call back into the matcher and must not keep references to mutable
+ * engine state; all arguments are primitives, enums or immutable strings.
+ */
+public interface EventSink {
+
+    /**
+     * A new order entered the engine, before it traded. Emitted for every placed order, including
+     * ones that end up REJECTED or EXPIRED.
+     *
+     * @param price price in ticks; 0 for MARKET orders
+     * @param quantity quantity in lots
+     * @param clientOrderId may be null
+     */
+    void orderAccepted(long eventSequence, long timestampMicros, long orderId, String accountId,
+                       String clientOrderId, int symbol, Side side, OrderType type, TimeInForce timeInForce,
+                       boolean postOnly, long price, long quantity);
+
+    /**
+     * One execution between an incoming (taker) order and a resting (maker) order, at the maker's
+     * price. The maker's state after the trade is given because no separate update is emitted for it.
+     *
+     * @param makerFilledQuantity the maker's cumulative filled quantity after this trade, in lots
+     * @param makerStatus FILLED or PARTIALLY_FILLED
+     * @param takerFilledQuantity the taker's cumulative filled quantity after this trade, in lots
+     */
+    void trade(long eventSequence, long timestampMicros, long tradeId, int symbol, long price, long quantity,
+               Side takerSide, long takerOrderId, String takerAccountId, long takerFilledQuantity,
+               long makerOrderId, String makerAccountId, long makerFilledQuantity, OrderStatus makerStatus);
+
+    /**
+     * The state an order was left in. Emitted once for the incoming order at the end of a place
+     * command (NEW, PARTIALLY_FILLED, FILLED, EXPIRED or REJECTED), and once for the order a
+     * successful cancel removed (CANCELED).
+     *
+     * @param quantity the order's original quantity in lots
+     * @param filledQuantity cumulative filled quantity in lots
+     * @param remainingQuantity what still rests in the book, in lots; 0 once the order is final
+     */
+    void orderUpdated(long eventSequence, long timestampMicros, long orderId, String accountId, int symbol,
+                      Side side, long price, long quantity, long filledQuantity, long remainingQuantity,
+                      OrderStatus status, RejectReason rejectReason);
+
+    /**
+     * The command is finished. Not an engine event: it carries no sequence.
+     *
+     * @param orderId the order the command concerned: the new order, the duplicate's original
+     *                order, or the cancel's target (which may be unknown)
+     */
+    void commandCompleted(CommandResult result, long orderId);
+}

@@ -1,0 +1,73 @@
+package io.orderentry.pipeline;
+
+import io.orderentry.engine.OrderType;
+import io.orderentry.engine.Side;
+import io.orderentry.engine.TimeInForce;
+
+/**
+ * One preallocated slot of the input ring. Filled by the HTTP edge (validated, already in ticks and
+ * lots), sequenced and journaled by the journal stage, then executed by the matcher stage.
+ *
+ * <p>Ownership: the publishing event loop writes the request fields before publishing; the journal
+ * thread writes {@link #sequence}, {@link #timestampMicros} and {@link #journalFailed}; the matcher
+ * thread only reads. The ring's sequence barriers make each stage's writes visible to the next.
+ */
+public final class OrderCommand {
+
+    /** What to do. */
+    public CommandType type;
+
+    /** Correlates the answer with the waiting HTTP request; 0 for commands replayed from the journal. */
+    public long requestId;
+    /** Index of the HTTP verticle (event loop) that waits for the answer; -1 when nobody waits. */
+    public int replyTo;
+
+    /** Journal sequence, assigned by the journal stage: 1, 2, 3, ... across restarts. */
+    public long sequence;
+    /** Ingress time in microseconds since the epoch, assigned by the journal stage, never decreasing. */
+    public long timestampMicros;
+    /** Set by the journal stage when the record could not be made durable; the matcher skips it. */
+    public boolean journalFailed;
+
+    /** PLACE: the owning account. */
+    public String accountId;
+    /** PLACE: the client's idempotency key, or null. */
+    public String clientOrderId;
+    /** PLACE: the instrument's index in the configured instrument list. */
+    public int symbol;
+    /** PLACE: side. */
+    public Side side;
+    /** PLACE: LIMIT or MARKET. */
+    public OrderType orderType;
+    /** PLACE: time in force (MARKET orders always carry IOC). */
+    public TimeInForce timeInForce;
+    /** PLACE: maker-only flag (LIMIT GTC only). */
+    public boolean postOnly;
+    /** PLACE: limit price in ticks; 0 for MARKET. */
+    public long price;
+    /** PLACE: quantity in lots. */
+    public long quantity;
+
+    /** CANCEL: the order to cancel. */
+    public long orderId;
+
+    /** Clears every field so that nothing of a previous use leaks into the next one. */
+    public void reset() {
+        type = null;
+        requestId = 0;
+        replyTo = -1;
+        sequence = 0;
+        timestampMicros = 0;
+        journalFailed = false;
+        accountId = null;
+        clientOrderId = null;
+        symbol = -1;
+        side = null;
+        orderType = null;
+        timeInForce = null;
+        postOnly = false;
+        price = 0;
+        quantity = 0;
+        orderId = 0;
+    }
+}
