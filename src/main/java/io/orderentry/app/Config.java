@@ -1,0 +1,56 @@
+package io.orderentry.app;
+
+import io.orderentry.engine.EngineLimits;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The whole configuration of one service instance, immutable and validated once by
+ * {@link ConfigLoader}. Every component takes the part it needs from here; nothing reads the
+ * environment on its own.
+ *
+ * @param httpInstances     HTTP verticle instances (event loops serving requests)
+ * @param inputRingSize     slots of the input ring (power of two)
+ * @param outputRingSize    slots of the output ring (power of two)
+ * @param waitStrategy      how ring consumers wait: blocking, sleeping, yielding or busy-spin
+ * @param retainedFinalOrders how many final (filled, cancelled, expired, rejected) orders the
+ *                          query view keeps for GET; open orders are always kept
+ * @param database          empty when persistence is disabled
+ */
+public record Config(String httpHost, int httpPort, int httpInstances, Path journalDir, JournalSyncMode journalSync,
+                     long journalSegmentBytes, int inputRingSize, int outputRingSize, String waitStrategy,
+                     List<Instrument> instruments, EngineLimits engineLimits, int retainedFinalOrders,
+                     Optional<Database> database) {
+
+    /** How the journal makes a batch durable. */
+    public enum JournalSyncMode {
+        /** fsync (FileChannel.force) once per batch before any answer: survives power loss. */
+        FSYNC,
+        /** Write to the OS only: survives a process crash, not a power loss. */
+        NONE
+    }
+
+    /**
+     * PostgreSQL settings.
+     *
+     * @param batchSize   most events written in one transaction
+     * @param batchMillis longest a partial batch waits before it is written
+     */
+    public record Database(String url, String user, String password, int batchSize, long batchMillis) {
+    }
+
+    public Config {
+        instruments = List.copyOf(instruments);
+    }
+
+    /** @return instrument by symbol name, for the HTTP edge */
+    public Map<String, Instrument> instrumentsBySymbol() {
+        final Map<String, Instrument> bySymbol = new java.util.LinkedHashMap<>();
+        for (final Instrument instrument : instruments) {
+            bySymbol.put(instrument.symbol(), instrument);
+        }
+        return Map.copyOf(bySymbol);
+    }
+}

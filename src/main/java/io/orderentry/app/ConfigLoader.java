@@ -1,0 +1,224 @@
+package io.orderentry.app;
+
+import io.orderentry.engine.EngineLimits;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+
+/**
+ * Builds the {@link Config} from three layers, each overriding the one before:
+ * <ol>
+ *   <li>the defaults in {@code order-entry.properties} inside the jar;</li>
+ *   <li>the properties file named by {@code ORDERS_CONFIG_FILE}, if set;</li>
+ *   <li>environment variables: key {@code input.ring.size} is read from {@code ORDERS_INPUT_RING_SIZE}.</li>
+ * </ol>
+ * Every value is validated here, once; a bad value stops startup with a message naming the setting.
+ */
+public final class ConfigLoader {
+
+    /** Environment variable naming an optional properties file. */
+    public static final String CONFIG_FILE_ENV = "ORDERS_CONFIG_FILE";
+
+    private final Properties values;
+
+    private ConfigLoader(final Properties values) {
+        this.values = values;
+    }
+
+    /** Loads defaults, the optional file and the process environment. */
+    public static Config load() {
+        return load(System.getenv());
+    }
+
+    /** Loads defaults, the optional file and the given environment (tests pass their own). */
+    public static Config load(final Map<String, String> environment) {
+        final Properties properties = defaults();
+        final String file = environment.get(CONFIG_FILE_ENV);
+        if (file != null && !file.isBlank()) {
+            readFile(Path.of(file), properties);
+        }
+        for (final String key : properties.stringPropertyNames()) {
+            final String override = environment.get(envName(key));
+            if (override != null) {
+                properties.setProperty(key, override.trim());
+            }
+        }
+        return new ConfigLoader(properties).build();
+    }
+
+    /** @return the environment variable that overrides a key, e.g. ORDERS_HTTP_PORT for http.port */
+    public static String envName(final String key) {
+        return "ORDERS_" + key.toUpperCase(Locale.ROOT).replace('.', '_');
+    }
+
+    /** @return every documented key with its default, for the README table and tests */
+    public static Properties defaults() {
+        final Properties properties = new Properties();
+        try (InputStream in = ConfigLoader.class.getResourceAsStream("/order-entry.properties")) {
+            if (in == null) {
+                throw new ConfigException("order-entry.properties is missing from the classpath");
+            }
+            properties.load(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
+        } catch (final IOException e) {
+            throw new ConfigException("cannot read the built-in defaults: " + e.getMessage());
+        }
+        return properties;
+    }
+
+    private static void readFile(final Path file, final Properties properties) {
+        final Properties fromFile = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            fromFile.load(reader);
+        } catch (final IOException e) {
+            throw new ConfigException(CONFIG_FILE_ENV + "=" + file + " cannot be read: " + e.getMessage());
+        }
+        for (final String key : fromFile.stringPropertyNames()) {
+            if (!properties.containsKey(key)) {
+                throw new ConfigException(file + ": unknown setting '" + key + "'; known settings are "
+                        + new java.util.TreeSet<>(properties.stringPropertyNames()));
+            }
+            properties.setProperty(key, fromFile.getProperty(key).trim());
+        }
+    }
+
+    private Config build() {
+        final int cores = Runtime.getRuntime().availableProcessors();
+        final int httpInstances = intValue("http.instances", 0, 64);
+        final EngineLimits limits = new EngineLimits(
+                intValue("engine.max.resting.orders", 1, Integer.MAX_VALUE),
+                intValue("engine.max.open.orders.per.account", 1, Integer.MAX_VALUE),
+                intValue("engine.max.price.levels.per.side", 1, 10_000_000),
+                intValue("engine.dedup.window", 1_000, 100_000_000));
+        final int retained = intValue("query.retained.final.orders", 1_000, 100_000_000);
+        if (retained < limits.dedupWindow()) {
+            throw new ConfigException(envName("query.retained.final.orders") + " (" + retained
+                    + ") must be at least " + envName("engine.dedup.window") + " (" + limits.dedupWindow()
+                    + "), so that a retried order can always be answered with its state");
+        }
+        return new Config(
+                string("http.host"),
+                intValue("http.port", 0, 65_535),
+                httpInstances == 0 ? cores : httpInstances,
+                Path.of(string("journal.dir")),
+                syncMode(),
+                longValue("journal.segment.bytes", 1L << 20, 1L << 40),
+                powerOfTwo("input.ring.size"),
+                powerOfTwo("output.ring.size"),
+                waitStrategy(),
+                instruments(),
+                limits,
+                retained,
+                database());
+    }
+
+    private Optional<Config.Database> database() {
+        final String url = string("db.url");
+        if (url.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!url.startsWith("jdbc:postgresql:")) {
+            throw new ConfigException(envName("db.url") + " must be a jdbc:postgresql: URL or empty to disable"
+                    + " persistence, was '" + url + "'");
+        }
+        return Optional.of(new Config.Database(url, string("db.user"), values.getProperty("db.password", ""),
+                intValue("persistence.batch.size", 1, 100_000), longValue("persistence.batch.millis", 1, 60_000)));
+    }
+
+    private Config.JournalSyncMode syncMode() {
+        final String value = string("journal.sync").toLowerCase(Locale.ROOT);
+        return switch (value) {
+            case "fsync" -> Config.JournalSyncMode.FSYNC;
+            case "none" -> Config.JournalSyncMode.NONE;
+            default -> throw new ConfigException(envName("journal.sync") + " must be 'fsync' or 'none', was '"
+                    + value + "'");
+        };
+    }
+
+    private String waitStrategy() {
+        final String value = string("ring.wait.strategy").toLowerCase(Locale.ROOT);
+        if (!Set.of("blocking", "sleeping", "yielding", "busy-spin").contains(value)) {
+            throw new ConfigException(envName("ring.wait.strategy")
+                    + " must be one of blocking, sleeping, yielding, busy-spin; was '" + value + "'");
+        }
+        return value;
+    }
+
+    /** Parses {@code SYMBOL:TICK:LOT[:MAX_QUANTITY[:MAX_PRICE]]}, comma separated, decimals as text. */
+    private List<Instrument> instruments() {
+        final String key = "instruments";
+        final List<Instrument> instruments = new ArrayList<>();
+        final Set<String> seen = new HashSet<>();
+        for (final String spec : string(key).split(",")) {
+            final String[] parts = spec.trim().split(":");
+            if (parts.length < 3 || parts.length > 5) {
+                throw new ConfigException(envName(key) + ": '" + spec.trim()
+                        + "' must be SYMBOL:TICK:LOT[:MAX_QUANTITY[:MAX_PRICE]], e.g. BTCUSD:0.01:0.0001");
+            }
+            try {
+                final BigDecimal tick = new BigDecimal(parts[1]);
+                final BigDecimal lot = new BigDecimal(parts[2]);
+                final long maxQuantity = parts.length > 3 ? units(new BigDecimal(parts[3]), lot) : 1_000_000_000L;
+                final long maxPrice = parts.length > 4 ? units(new BigDecimal(parts[4]), tick) : 1_000_000_000L;
+                if (!seen.add(parts[0])) {
+                    throw new ConfigException(envName(key) + ": symbol " + parts[0] + " is listed twice");
+                }
+                instruments.add(new Instrument(instruments.size(), parts[0], tick, lot, maxPrice, maxQuantity));
+            } catch (final NumberFormatException | ArithmeticException e) {
+                throw new ConfigException(envName(key) + ": '" + spec.trim() + "' has a bad number: " + e.getMessage());
+            } catch (final IllegalArgumentException e) {
+                throw new ConfigException(envName(key) + ": " + e.getMessage());
+            }
+        }
+        return instruments;
+    }
+
+    private static long units(final BigDecimal amount, final BigDecimal unit) {
+        return amount.divide(unit).setScale(0, java.math.RoundingMode.UNNECESSARY).longValueExact();
+    }
+
+    private String string(final String key) {
+        final String value = values.getProperty(key);
+        if (value == null) {
+            throw new ConfigException("setting " + key + " (" + envName(key) + ") is missing");
+        }
+        return value.trim();
+    }
+
+    private long longValue(final String key, final long min, final long max) {
+        final String text = string(key);
+        final long value;
+        try {
+            value = Long.parseLong(text);
+        } catch (final NumberFormatException e) {
+            throw new ConfigException(envName(key) + " must be a whole number, was '" + text + "'");
+        }
+        if (value < min || value > max) {
+            throw new ConfigException(envName(key) + " must be between " + min + " and " + max + ", was " + value);
+        }
+        return value;
+    }
+
+    private int intValue(final String key, final int min, final int max) {
+        return (int) longValue(key, min, max);
+    }
+
+    private int powerOfTwo(final String key) {
+        final int value = intValue(key, 16, 1 << 26);
+        if (Integer.bitCount(value) != 1) {
+            throw new ConfigException(envName(key) + " must be a power of two, was " + value);
+        }
+        return value;
+    }
+}

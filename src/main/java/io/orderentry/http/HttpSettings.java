@@ -1,0 +1,14 @@
+package io.orderentry.http;
+
+import io.orderentry.query.OrderStateView;
+import io.vertx.core.buffer.Buffer;
+import org.slf4j.Logger;
+
+/**
+ * Everything an {@link OrderVerticle} is handed in its constructor. Shared by all instances; each
+ * part is thread-safe.
+ */
+public record HttpSettings(String host, int port, Json json, OrderRequestParser parser, InputGateway input,
+                           OrderStateView view, ReplyStage replies, ServiceStatus status, MetricsText metrics,
+                           Buffer openApi, Logger log) {
+}

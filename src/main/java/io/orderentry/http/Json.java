@@ -1,0 +1,187 @@
+package io.orderentry.http;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.orderentry.app.Instrument;
+import io.orderentry.query.Fill;
+import io.orderentry.query.OrderState;
+import io.vertx.core.buffer.Buffer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+
+/**
+ * JSON in and out of the HTTP edge: one configured {@link ObjectMapper} for requests, and writers
+ * for answers that render ticks and lots as decimal strings at the instrument's scale.
+ * Thread-safe; used on the event loops.
+ */
+public final class Json {
+
+    private static final DateTimeFormatter MICROS = DateTimeFormatter
+            .ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'").withZone(ZoneOffset.UTC);
+
+    private final ObjectMapper mapper;
+    private final JsonFactory factory;
+    private final List<Instrument> instruments;
+
+    /**
+     * @param instruments indexed by {@link Instrument#index()}
+     */
+    public Json(final List<Instrument> instruments) {
+        this.instruments = List.copyOf(instruments);
+        this.mapper = new ObjectMapper();
+        mapper.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+        mapper.setNodeFactory(JsonNodeFactory.withExactBigDecimals(true));
+        mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
+                .maxNumberLength(100).maxNestingDepth(20).maxStringLength(16 * 1024).build());
+        this.factory = mapper.getFactory();
+    }
+
+    /** @return the mapper requests are parsed with */
+    public ObjectMapper mapper() {
+        return mapper;
+    }
+
+    /** @return ISO-8601 UTC with microseconds, e.g. 2026-11-22T10:15:30.123456Z */
+    public static String timestamp(final long epochMicros) {
+        return MICROS.format(Instant.ofEpochSecond(Math.floorDiv(epochMicros, 1_000_000L),
+                Math.floorMod(epochMicros, 1_000_000L) * 1_000L));
+    }
+
+    /** @return {@code {"error":{...}}}, plus {@code "order"} when given */
+    public Buffer error(final ApiError error, final OrderState order) {
+        return write(g -> {
+            g.writeStartObject();
+            g.writeObjectFieldStart("error");
+            g.writeStringField("code", error.code());
+            g.writeStringField("message", error.message());
+            if (error.field() != null) {
+                g.writeStringField("field", error.field());
+            }
+            g.writeEndObject();
+            if (order != null) {
+                g.writeFieldName("order");
+                writeOrder(g, order);
+            }
+            g.writeEndObject();
+        });
+    }
+
+    /** @return one order */
+    public Buffer order(final OrderState order) {
+        return write(g -> writeOrder(g, order));
+    }
+
+    /** @return an array of orders */
+    public Buffer orders(final List<OrderState> orders) {
+        return write(g -> {
+            g.writeStartArray();
+            for (final OrderState order : orders) {
+                writeOrder(g, order);
+            }
+            g.writeEndArray();
+        });
+    }
+
+    /** @return the configured instruments */
+    public Buffer symbols() {
+        return write(g -> {
+            g.writeStartArray();
+            for (final Instrument instrument : instruments) {
+                g.writeStartObject();
+                g.writeStringField("symbol", instrument.symbol());
+                g.writeStringField("tickSize", instrument.tickSize().toPlainString());
+                g.writeStringField("lotSize", instrument.lotSize().toPlainString());
+                g.writeNumberField("priceScale", instrument.priceScale());
+                g.writeNumberField("quantityScale", instrument.quantityScale());
+                g.writeStringField("minQuantity", instrument.quantity(1).toPlainString());
+                g.writeStringField("maxQuantity", instrument.quantity(instrument.maxQuantity()).toPlainString());
+                g.writeStringField("maxPrice", instrument.price(instrument.maxPrice()).toPlainString());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        });
+    }
+
+    /** Writes any JSON through the shared factory. */
+    public Buffer write(final Body body) {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+        try (JsonGenerator g = factory.createGenerator(out)) {
+            body.writeTo(g);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("rendering JSON into memory failed", e);
+        }
+        return Buffer.buffer(out.toByteArray());
+    }
+
+    private void writeOrder(final JsonGenerator g, final OrderState o) throws IOException {
+        final Instrument instrument = instruments.get(o.symbol());
+        g.writeStartObject();
+        g.writeNumberField("orderId", o.orderId());
+        g.writeStringField("clientOrderId", o.clientOrderId());
+        g.writeStringField("accountId", o.accountId());
+        g.writeStringField("symbol", instrument.symbol());
+        g.writeStringField("side", o.side().name());
+        g.writeStringField("type", o.type().name());
+        g.writeStringField("timeInForce", o.timeInForce().name());
+        g.writeBooleanField("postOnly", o.postOnly());
+        if (o.price() == 0) {
+            g.writeNullField("price");
+        } else {
+            g.writeStringField("price", instrument.price(o.price()).toPlainString());
+        }
+        g.writeStringField("quantity", instrument.quantity(o.quantity()).toPlainString());
+        g.writeStringField("status", o.status().name());
+        g.writeStringField("filledQuantity", instrument.quantity(o.filledQuantity()).toPlainString());
+        g.writeStringField("remainingQuantity", instrument.quantity(o.remainingQuantity()).toPlainString());
+        if (o.filledQuantity() == 0) {
+            g.writeNullField("averagePrice");
+        } else {
+            g.writeStringField("averagePrice", averagePrice(instrument, o).toPlainString());
+        }
+        if (o.rejectReason() == io.orderentry.engine.RejectReason.NONE) {
+            g.writeNullField("rejectReason");
+        } else {
+            g.writeStringField("rejectReason", o.rejectReason().name());
+        }
+        g.writeNumberField("sequence", o.sequence());
+        g.writeStringField("createdAt", timestamp(o.createdAtMicros()));
+        g.writeStringField("updatedAt", timestamp(o.updatedAtMicros()));
+        g.writeArrayFieldStart("fills");
+        for (final Fill fill : o.fills()) {
+            g.writeStartObject();
+            g.writeNumberField("tradeId", fill.tradeId());
+            g.writeStringField("price", instrument.price(fill.price()).toPlainString());
+            g.writeStringField("quantity", instrument.quantity(fill.quantity()).toPlainString());
+            g.writeStringField("liquidity", fill.taker() ? "TAKER" : "MAKER");
+            g.writeStringField("timestamp", timestamp(fill.timestampMicros()));
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+    }
+
+    /** Volume-weighted average fill price, rounded half-even to the price scale. */
+    private static BigDecimal averagePrice(final Instrument instrument, final OrderState o) {
+        return BigDecimal.valueOf(o.filledNotional()).multiply(instrument.tickSize())
+                .divide(BigDecimal.valueOf(o.filledQuantity()), instrument.priceScale(), RoundingMode.HALF_EVEN);
+    }
+
+    /** Writes one JSON document. */
+    @FunctionalInterface
+    public interface Body {
+        void writeTo(JsonGenerator generator) throws IOException;
+    }
+}

@@ -1,0 +1,242 @@
+package io.orderentry.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.orderentry.app.Instrument;
+import io.orderentry.engine.OrderType;
+import io.orderentry.engine.Side;
+import io.orderentry.engine.TimeInForce;
+import java.math.BigDecimal;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Turns a {@code POST /api/v1/orders} body into a {@link PlaceOrder}, or throws an
+ * {@link ApiException} that says exactly what is wrong: 400 for what is malformed (not JSON, missing
+ * field, wrong type, unknown enum value or field), 422 for what is well formed but not acceptable
+ * (unknown symbol, off tick or lot, out of range, a combination the venue does not allow).
+ *
+ * <p>Stateless and thread-safe; called on the event loops.
+ */
+public final class OrderRequestParser {
+
+    /** Account ids: 1-64 of [A-Za-z0-9_-]. */
+    public static final Pattern ACCOUNT_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+    /** Client order ids: 1-64 of [A-Za-z0-9_.:-]. */
+    public static final Pattern CLIENT_ORDER_ID = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
+    /** A plain decimal as text: digits, an optional fraction, no sign, exponent or spaces. */
+    private static final Pattern DECIMAL_TEXT = Pattern.compile("[0-9]{1,40}(\\.[0-9]{1,40})?");
+    /** Beyond this many integer digits or decimals a number is refused before any arithmetic. */
+    private static final int MAX_DIGITS = 40;
+
+    private static final Set<String> FIELDS = Set.of("accountId", "clientOrderId", "symbol", "side", "type",
+            "timeInForce", "postOnly", "price", "quantity");
+
+    private final ObjectMapper mapper;
+    private final Map<String, Instrument> instruments;
+
+    public OrderRequestParser(final ObjectMapper mapper, final Map<String, Instrument> instruments) {
+        this.mapper = mapper;
+        this.instruments = Map.copyOf(instruments);
+    }
+
+    /** @return the validated order; throws {@link ApiException} for anything not acceptable */
+    public PlaceOrder parse(final byte[] body) {
+        final JsonNode root = readObject(body);
+        for (final Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
+            final String name = names.next();
+            if (!FIELDS.contains(name)) {
+                throw ApiError.badRequest("UNKNOWN_FIELD", "unknown field '" + name + "'", name).toException();
+            }
+        }
+        final String accountId = accountId(requiredText(root, "accountId"));
+        final String clientOrderId = clientOrderId(optionalText(root, "clientOrderId"));
+        final String symbol = requiredText(root, "symbol");
+        final Side side = enumValue(Side.class, requiredText(root, "side"), "side");
+        final OrderType type = enumValue(OrderType.class, requiredText(root, "type"), "type");
+        final String tifText = optionalText(root, "timeInForce");
+        final TimeInForce timeInForce = tifText == null ? null : enumValue(TimeInForce.class, tifText, "timeInForce");
+        final boolean postOnly = optionalBoolean(root, "postOnly");
+        final BigDecimal quantity = decimal(root, "quantity", true);
+        final BigDecimal price = decimal(root, "price", type == OrderType.LIMIT);
+
+        final Instrument instrument = instruments.get(symbol);
+        if (instrument == null) {
+            throw ApiError.unprocessable("UNKNOWN_SYMBOL", "symbol '" + symbol + "' is not traded here; see "
+                    + "GET /api/v1/symbols", "symbol").toException();
+        }
+        final TimeInForce tif = timeInForce(type, timeInForce, postOnly, price);
+        final long lots = units(quantity, instrument.lotSize(), instrument.maxQuantity(), "quantity", "QUANTITY",
+                "lot size " + instrument.lotSize().toPlainString());
+        final long ticks = price == null ? 0
+                : units(price, instrument.tickSize(), instrument.maxPrice(), "price", "PRICE",
+                "tick size " + instrument.tickSize().toPlainString());
+        return new PlaceOrder(accountId, clientOrderId, instrument, side, type, tif, postOnly, ticks, lots);
+    }
+
+    private JsonNode readObject(final byte[] body) {
+        final JsonNode root;
+        try {
+            root = body.length == 0 ? null : mapper.readTree(body);
+        } catch (final JsonProcessingException e) {
+            throw ApiError.badRequest("INVALID_JSON", "body is not valid JSON: " + e.getOriginalMessage(), null)
+                    .toException();
+        } catch (final java.io.IOException e) {
+            throw ApiError.badRequest("INVALID_JSON", "body cannot be read: " + e.getMessage(), null).toException();
+        }
+        if (root == null || !root.isObject()) {
+            throw ApiError.badRequest("INVALID_JSON", "body must be a JSON object", null).toException();
+        }
+        return root;
+    }
+
+    private static TimeInForce timeInForce(final OrderType type, final TimeInForce requested, final boolean postOnly,
+                                           final BigDecimal price) {
+        if (type == OrderType.MARKET) {
+            if (price != null) {
+                throw ApiError.unprocessable("PRICE_NOT_ALLOWED", "a MARKET order must not carry a price", "price")
+                        .toException();
+            }
+            if (requested != null && requested != TimeInForce.IOC) {
+                throw ApiError.unprocessable("INVALID_TIME_IN_FORCE", "a MARKET order is always IOC, not "
+                        + requested, "timeInForce").toException();
+            }
+            if (postOnly) {
+                throw ApiError.unprocessable("POST_ONLY_NOT_ALLOWED", "postOnly is only allowed with LIMIT GTC",
+                        "postOnly").toException();
+            }
+            return TimeInForce.IOC;
+        }
+        final TimeInForce tif = requested == null ? TimeInForce.GTC : requested;
+        if (postOnly && tif != TimeInForce.GTC) {
+            throw ApiError.unprocessable("POST_ONLY_NOT_ALLOWED", "postOnly is only allowed with LIMIT GTC, not "
+                    + tif, "postOnly").toException();
+        }
+        return tif;
+    }
+
+    /**
+     * @return the amount as a whole number of units (ticks or lots)
+     */
+    private static long units(final BigDecimal amount, final BigDecimal unit, final long max, final String field,
+                              final String codeStem, final String unitName) {
+        if (amount.signum() <= 0) {
+            throw ApiError.unprocessable("INVALID_" + codeStem, field + " must be greater than 0", field)
+                    .toException();
+        }
+        final BigDecimal[] division = amount.divideAndRemainder(unit);
+        if (division[1].signum() != 0) {
+            throw ApiError.unprocessable(codeStem + "_NOT_ON_" + (codeStem.equals("PRICE") ? "TICK" : "LOT"),
+                    field + " " + amount.toPlainString() + " is not a multiple of the " + unitName, field)
+                    .toException();
+        }
+        if (division[0].compareTo(BigDecimal.valueOf(max)) > 0) {
+            throw ApiError.unprocessable(codeStem + "_OUT_OF_RANGE", field + " " + amount.toPlainString()
+                    + " is above the maximum of " + unit.multiply(BigDecimal.valueOf(max)).toPlainString(), field)
+                    .toException();
+        }
+        return division[0].longValueExact();
+    }
+
+    private static BigDecimal decimal(final JsonNode root, final String field, final boolean required) {
+        final JsonNode node = root.get(field);
+        if (node == null || node.isNull()) {
+            if (required) {
+                throw missing(field);
+            }
+            return null;
+        }
+        final BigDecimal value;
+        if (node.isTextual()) {
+            final String text = node.textValue();
+            if (!DECIMAL_TEXT.matcher(text).matches()) {
+                final boolean negative = text.startsWith("-") && DECIMAL_TEXT.matcher(text.substring(1)).matches();
+                if (negative) {
+                    throw ApiError.unprocessable("INVALID_" + field.toUpperCase(java.util.Locale.ROOT),
+                            field + " must be greater than 0", field).toException();
+                }
+                throw ApiError.badRequest("INVALID_NUMBER", field + " must be a decimal such as \"50000.25\", was \""
+                        + abbreviate(text) + "\"", field).toException();
+            }
+            value = new BigDecimal(text);
+        } else if (node.isNumber()) {
+            value = node.decimalValue();
+        } else {
+            throw ApiError.badRequest("INVALID_TYPE", field + " must be a decimal string or a number", field)
+                    .toException();
+        }
+        if (value.scale() > MAX_DIGITS || value.precision() - value.scale() > MAX_DIGITS) {
+            throw ApiError.unprocessable(field.toUpperCase(java.util.Locale.ROOT) + "_OUT_OF_RANGE",
+                    field + " has too many digits", field).toException();
+        }
+        return value;
+    }
+
+    private static String requiredText(final JsonNode root, final String field) {
+        final String text = optionalText(root, field);
+        if (text == null) {
+            throw missing(field);
+        }
+        return text;
+    }
+
+    private static String optionalText(final JsonNode root, final String field) {
+        final JsonNode node = root.get(field);
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isTextual()) {
+            throw ApiError.badRequest("INVALID_TYPE", field + " must be a string", field).toException();
+        }
+        return node.textValue();
+    }
+
+    private static boolean optionalBoolean(final JsonNode root, final String field) {
+        final JsonNode node = root.get(field);
+        if (node == null || node.isNull()) {
+            return false;
+        }
+        if (!node.isBoolean()) {
+            throw ApiError.badRequest("INVALID_TYPE", field + " must be true or false", field).toException();
+        }
+        return node.booleanValue();
+    }
+
+    private static String accountId(final String value) {
+        if (!ACCOUNT_ID.matcher(value).matches()) {
+            throw ApiError.badRequest("INVALID_ACCOUNT_ID", "accountId must be 1-64 of [A-Za-z0-9_-]", "accountId")
+                    .toException();
+        }
+        return value;
+    }
+
+    private static String clientOrderId(final String value) {
+        if (value != null && !CLIENT_ORDER_ID.matcher(value).matches()) {
+            throw ApiError.badRequest("INVALID_CLIENT_ORDER_ID", "clientOrderId must be 1-64 of [A-Za-z0-9_.:-]",
+                    "clientOrderId").toException();
+        }
+        return value;
+    }
+
+    private static <E extends Enum<E>> E enumValue(final Class<E> type, final String text, final String field) {
+        for (final E constant : type.getEnumConstants()) {
+            if (constant.name().equals(text)) {
+                return constant;
+            }
+        }
+        throw ApiError.badRequest("INVALID_ENUM", field + " must be one of "
+                + java.util.Arrays.toString(type.getEnumConstants()) + ", was \"" + abbreviate(text) + "\"", field)
+                .toException();
+    }
+
+    private static ApiException missing(final String field) {
+        return ApiError.badRequest("MISSING_FIELD", field + " is required", field).toException();
+    }
+
+    private static String abbreviate(final String text) {
+        return text.length() <= 40 ? text : text.substring(0, 40) + "...";
+    }
+}

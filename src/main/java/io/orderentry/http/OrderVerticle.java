@@ -1,0 +1,333 @@
+package io.orderentry.http;
+
+import io.orderentry.engine.CommandResult;
+import io.orderentry.query.OrderState;
+import io.orderentry.query.OrderStateView;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The REST edge. One instance per event loop; all instances share the port. It validates at the
+ * edge, publishes into the input ring and answers when the reply stage hands back the engine's
+ * result. Reads are served from the {@link OrderStateView} without touching the rings.
+ *
+ * <p>Threads: every method runs on this verticle's event loop except {@link #deliver}, which the
+ * reply thread calls and which only hops onto the event loop. Nothing here blocks.
+ */
+public final class OrderVerticle extends VerticleBase implements ReplyTarget {
+
+    /** Largest request body accepted; larger ones get 413. */
+    public static final int MAX_BODY_BYTES = 16 * 1024;
+    /** Most open orders one GET returns. */
+    public static final int MAX_LIST_LIMIT = 1000;
+    private static final String JSON_TYPE = "application/json";
+
+    private final int index;
+    private final HttpSettings settings;
+    private final Map<Long, RoutingContext> waiting = new HashMap<>();
+    private long nextRequestId;
+    private Context eventLoop;
+
+    /**
+     * @param index this instance's number, from 0; replies are routed by it
+     */
+    public OrderVerticle(final int index, final HttpSettings settings) {
+        this.index = index;
+        this.settings = settings;
+    }
+
+    @Override
+    public Future<?> start() {
+        eventLoop = context;
+        settings.replies().register(index, this);
+        final Router router = Router.router(vertx);
+        router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
+        router.post("/api/v1/orders").handler(this::place);
+        router.get("/api/v1/orders").handler(this::openOrders);
+        router.get("/api/v1/orders/:orderId").handler(this::getOrder);
+        router.delete("/api/v1/orders/:orderId").handler(this::cancel);
+        router.get("/api/v1/symbols").handler(this::symbols);
+        router.get("/api/v1/openapi.yaml").handler(this::openApi);
+        router.get("/health").handler(this::health);
+        router.get("/ready").handler(this::ready);
+        router.get("/metrics").handler(this::metrics);
+        router.errorHandler(400, ctx -> fail(ctx, ApiError.badRequest("BAD_REQUEST", "the request is malformed", null)));
+        router.errorHandler(404, ctx -> fail(ctx, new ApiError(404, "NOT_FOUND", "no such resource: "
+                + ctx.request().path(), null)));
+        router.errorHandler(405, ctx -> fail(ctx, new ApiError(405, "METHOD_NOT_ALLOWED", ctx.request().method()
+                + " is not allowed on " + ctx.request().path(), null)));
+        router.errorHandler(413, ctx -> fail(ctx, new ApiError(413, "BODY_TOO_LARGE", "the body is over "
+                + MAX_BODY_BYTES + " bytes", null)));
+        router.errorHandler(500, this::internalError);
+        vertx.setPeriodic(1000, id -> failWaitingIfStopped());
+        return vertx.createHttpServer(new HttpServerOptions().setTcpNoDelay(true))
+                .requestHandler(router)
+                .listen(settings.port(), settings.host());
+    }
+
+    private void place(final RoutingContext ctx) {
+        if (refuseUnlessReady(ctx)) {
+            return;
+        }
+        final PlaceOrder order;
+        try {
+            order = settings.parser().parse(ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes());
+        } catch (final ApiException e) {
+            fail(ctx, e.error());
+            return;
+        }
+        final long requestId = ++nextRequestId;
+        if (!settings.input().tryPlace(order, requestId, index)) {
+            overloaded(ctx);
+            return;
+        }
+        waiting.put(requestId, ctx);
+    }
+
+    private void cancel(final RoutingContext ctx) {
+        if (refuseUnlessReady(ctx)) {
+            return;
+        }
+        final long orderId = orderId(ctx);
+        if (orderId <= 0) {
+            return;
+        }
+        final long requestId = ++nextRequestId;
+        if (!settings.input().tryCancel(orderId, requestId, index)) {
+            overloaded(ctx);
+            return;
+        }
+        waiting.put(requestId, ctx);
+    }
+
+    private void getOrder(final RoutingContext ctx) {
+        if (refuseUnlessReady(ctx)) {
+            return;
+        }
+        final long orderId = orderId(ctx);
+        if (orderId <= 0) {
+            return;
+        }
+        final OrderState order = settings.view().get(orderId);
+        if (order == null) {
+            fail(ctx, notFound(orderId));
+            return;
+        }
+        respond(ctx, 200, settings.json().order(order));
+    }
+
+    private void openOrders(final RoutingContext ctx) {
+        if (refuseUnlessReady(ctx)) {
+            return;
+        }
+        final String accountId = ctx.request().getParam("accountId");
+        if (accountId == null) {
+            fail(ctx, ApiError.badRequest("MISSING_PARAMETER", "accountId is required", "accountId"));
+            return;
+        }
+        if (!OrderRequestParser.ACCOUNT_ID.matcher(accountId).matches()) {
+            fail(ctx, ApiError.badRequest("INVALID_ACCOUNT_ID", "accountId must be 1-64 of [A-Za-z0-9_-]",
+                    "accountId"));
+            return;
+        }
+        final long limit = longParam(ctx, "limit", MAX_LIST_LIMIT, 1, MAX_LIST_LIMIT);
+        final long after = longParam(ctx, "afterOrderId", 0, 0, Long.MAX_VALUE);
+        if (limit < 0 || after < 0) {
+            return;
+        }
+        respond(ctx, 200, settings.json().orders(settings.view().openOrders(accountId, after, (int) limit)));
+    }
+
+    private void symbols(final RoutingContext ctx) {
+        respond(ctx, 200, settings.json().symbols());
+    }
+
+    private void openApi(final RoutingContext ctx) {
+        ctx.response().setStatusCode(200).putHeader("Content-Type", "application/yaml").end(settings.openApi());
+    }
+
+    private void health(final RoutingContext ctx) {
+        respond(ctx, 200, Buffer.buffer("{\"status\":\"UP\"}"));
+    }
+
+    private void ready(final RoutingContext ctx) {
+        final ServiceStatus status = settings.status();
+        final Map<String, Object> body = new LinkedHashMap<>();
+        final Map<String, Object> parts = new LinkedHashMap<>();
+        boolean up = status.phase() == ServiceStatus.Phase.READY;
+        final Map<String, Object> engine = new LinkedHashMap<>();
+        engine.put("status", status.phase() == ServiceStatus.Phase.READY ? "UP" : status.phase().name());
+        if (status.failure() != null) {
+            engine.put("failure", status.failure());
+        }
+        parts.put("engine", engine);
+        for (final HealthComponent component : status.components()) {
+            final Map<String, Object> part = new LinkedHashMap<>();
+            part.put("status", component.up() ? "UP" : "DOWN");
+            part.putAll(component.details());
+            parts.put(component.name(), part);
+            up &= component.up();
+        }
+        body.put("status", up ? "UP" : "DOWN");
+        body.put("components", parts);
+        final Buffer json = settings.json().write(g -> settings.json().mapper().writeValue(g, body));
+        if (!up) {
+            ctx.response().putHeader("Retry-After", "1");
+        }
+        respond(ctx, up ? 200 : 503, json);
+    }
+
+    private void metrics(final RoutingContext ctx) {
+        ctx.response().setStatusCode(200).putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+                .end(settings.metrics().render());
+    }
+
+    /** Called on the reply thread; hops onto this verticle's event loop. */
+    @Override
+    public void deliver(final List<Reply> replies) {
+        eventLoop.runOnContext(ignored -> {
+            for (int i = 0; i < replies.size(); i++) {
+                complete(replies.get(i));
+            }
+        });
+    }
+
+    private void complete(final Reply reply) {
+        final RoutingContext ctx = waiting.remove(reply.requestId());
+        if (ctx == null) {
+            throw new IllegalStateException("reply for request " + reply.requestId() + " that nobody waits for");
+        }
+        if (reply.journalFailed()) {
+            unavailable(ctx, "JOURNAL_UNAVAILABLE", "the journal cannot write; the order was not accepted");
+            return;
+        }
+        final CommandResult result = reply.result();
+        final OrderState order = reply.order();
+        switch (result) {
+            case PLACED -> {
+                ctx.response().putHeader("Location", "/api/v1/orders/" + reply.orderId());
+                respondOrder(ctx, 201, reply);
+            }
+            case DUPLICATE, CANCELED -> respondOrder(ctx, 200, reply);
+            case DUPLICATE_MISMATCH -> fail(ctx, new ApiError(409, "DUPLICATE_CLIENT_ORDER_ID",
+                    "clientOrderId was already used by order " + reply.orderId() + " with other fields",
+                    "clientOrderId"), order);
+            case ORDER_NOT_FOUND -> fail(ctx, notFound(reply.orderId()));
+            case ORDER_NOT_OPEN -> fail(ctx, new ApiError(409, "ORDER_NOT_OPEN", "order " + reply.orderId()
+                    + " is " + (order == null ? "final" : order.status().name()) + " and cannot be canceled",
+                    null), order);
+            default -> throw new IllegalStateException("unhandled result " + result);
+        }
+    }
+
+    private void respondOrder(final RoutingContext ctx, final int status, final Reply reply) {
+        if (reply.order() == null) {
+            fail(ctx, new ApiError(404, "ORDER_NOT_RETAINED", "order " + reply.orderId()
+                    + " is older than the retained window; its state is no longer held in memory", null));
+            return;
+        }
+        respond(ctx, status, settings.json().order(reply.order()));
+    }
+
+    private boolean refuseUnlessReady(final RoutingContext ctx) {
+        final ServiceStatus.Phase phase = settings.status().phase();
+        if (phase == ServiceStatus.Phase.READY) {
+            return false;
+        }
+        unavailable(ctx, phase == ServiceStatus.Phase.RECOVERING ? "RECOVERING" : "NOT_ACCEPTING",
+                "the service is " + phase.name().toLowerCase(java.util.Locale.ROOT) + " and not accepting orders");
+        return true;
+    }
+
+    private void failWaitingIfStopped() {
+        if (settings.status().phase() != ServiceStatus.Phase.FAILED || waiting.isEmpty()) {
+            return;
+        }
+        final List<RoutingContext> stuck = new ArrayList<>(waiting.values());
+        waiting.clear();
+        for (final RoutingContext ctx : stuck) {
+            unavailable(ctx, "ENGINE_FAILED", "the engine stopped; the outcome of this request is unknown, "
+                    + "look the order up by clientOrderId after restart");
+        }
+    }
+
+    private long orderId(final RoutingContext ctx) {
+        final String text = ctx.pathParam("orderId");
+        try {
+            final long id = Long.parseLong(text);
+            if (id > 0) {
+                return id;
+            }
+        } catch (final NumberFormatException ignored) {
+            // answered below: an id that is not a positive 64-bit integer
+        }
+        fail(ctx, ApiError.badRequest("INVALID_ORDER_ID", "order id must be a positive integer", "orderId"));
+        return -1;
+    }
+
+    private long longParam(final RoutingContext ctx, final String name, final long fallback, final long min,
+                           final long max) {
+        final String text = ctx.request().getParam(name);
+        if (text == null) {
+            return fallback;
+        }
+        try {
+            final long value = Long.parseLong(text);
+            if (value >= min && value <= max) {
+                return value;
+            }
+        } catch (final NumberFormatException ignored) {
+            // answered below
+        }
+        fail(ctx, ApiError.badRequest("INVALID_PARAMETER", name + " must be an integer from " + min + " to " + max,
+                name));
+        return -1;
+    }
+
+    private static ApiError notFound(final long orderId) {
+        return new ApiError(404, "ORDER_NOT_FOUND", "no order " + orderId, "orderId");
+    }
+
+    private void overloaded(final RoutingContext ctx) {
+        unavailable(ctx, "OVERLOADED", "the input ring is full; retry shortly");
+    }
+
+    private void unavailable(final RoutingContext ctx, final String code, final String message) {
+        ctx.response().putHeader("Retry-After", "1");
+        fail(ctx, new ApiError(503, code, message, null));
+    }
+
+    private void internalError(final RoutingContext ctx) {
+        settings.log().error("unhandled failure on " + ctx.request().method() + " " + ctx.request().path(),
+                ctx.failure());
+        fail(ctx, new ApiError(500, "INTERNAL_ERROR", "internal error", null));
+    }
+
+    private void fail(final RoutingContext ctx, final ApiError error) {
+        fail(ctx, error, null);
+    }
+
+    private void fail(final RoutingContext ctx, final ApiError error, final OrderState order) {
+        respond(ctx, error.status(), settings.json().error(error, order));
+    }
+
+    private static void respond(final RoutingContext ctx, final int status, final Buffer body) {
+        final HttpServerResponse response = ctx.response();
+        if (response.ended() || response.closed()) {
+            return;
+        }
+        response.setStatusCode(status).putHeader("Content-Type", JSON_TYPE).end(body);
+    }
+}

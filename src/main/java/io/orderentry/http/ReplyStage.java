@@ -1,0 +1,65 @@
+package io.orderentry.http;
+
+import com.lmax.disruptor.EventHandler;
+import io.orderentry.pipeline.EngineEvent;
+import io.orderentry.pipeline.EventType;
+import io.orderentry.query.OrderStateView;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * Completes waiting HTTP requests. A consumer of the output ring that runs after the
+ * {@link OrderStateView}, so the state it answers with is already queryable. Answers are collected per
+ * verticle and handed over once per batch, at {@code endOfBatch}, to cut cross-thread wake-ups.
+ *
+ * <p>Threads: {@link #onEvent} on the reply thread; {@link #register} on each verticle's event loop.
+ */
+public final class ReplyStage implements EventHandler<EngineEvent> {
+
+    private final OrderStateView view;
+    private final AtomicReferenceArray<ReplyTarget> targets;
+    private final List<List<Reply>> pending;
+
+    /**
+     * @param verticles how many verticles may register, indexed from 0
+     */
+    public ReplyStage(final OrderStateView view, final int verticles) {
+        this.view = view;
+        this.targets = new AtomicReferenceArray<>(verticles);
+        this.pending = new ArrayList<>(verticles);
+        for (int i = 0; i < verticles; i++) {
+            pending.add(new ArrayList<>());
+        }
+    }
+
+    /** Registers the target of verticle {@code index}; must happen before that verticle publishes. */
+    public void register(final int index, final ReplyTarget target) {
+        targets.set(index, target);
+    }
+
+    @Override
+    public void onEvent(final EngineEvent event, final long sequence, final boolean endOfBatch) {
+        if (event.type == EventType.COMMAND_COMPLETED && !event.replay && event.replyTo >= 0) {
+            pending.get(event.replyTo).add(new Reply(event.requestId, event.result, event.journalFailed,
+                    event.orderId, event.journalFailed ? null : view.get(event.orderId)));
+        }
+        if (endOfBatch) {
+            flush();
+        }
+    }
+
+    private void flush() {
+        for (int i = 0; i < pending.size(); i++) {
+            final List<Reply> replies = pending.get(i);
+            if (!replies.isEmpty()) {
+                final ReplyTarget target = targets.get(i);
+                if (target == null) {
+                    throw new IllegalStateException("replies for verticle " + i + " which never registered");
+                }
+                target.deliver(replies);
+                pending.set(i, new ArrayList<>());
+            }
+        }
+    }
+}

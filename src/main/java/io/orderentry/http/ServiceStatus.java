@@ -1,0 +1,62 @@
+package io.orderentry.http;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
+
+/**
+ * The lifecycle phase of the service and the parts {@code /ready} reports. The phase is set by the
+ * startup and shutdown code on the main thread; event loops read it to refuse order traffic while the
+ * service is not {@link Phase#READY}.
+ */
+public final class ServiceStatus {
+
+    /** Where the service is in its life. */
+    public enum Phase {
+        /** Replaying the journal; orders are refused with 503. */
+        RECOVERING,
+        /** Accepting orders. */
+        READY,
+        /** Shutting down; orders are refused with 503. */
+        STOPPING,
+        /** A stage failed; orders are refused with 503 until restart. */
+        FAILED
+    }
+
+    private volatile Phase phase = Phase.RECOVERING;
+    private volatile String failure;
+    private final List<Supplier<HealthComponent>> components = new CopyOnWriteArrayList<>();
+
+    /** @return the current phase */
+    public Phase phase() {
+        return phase;
+    }
+
+    /** Moves to a new phase; FAILED is final. */
+    public void phase(final Phase next) {
+        if (phase != Phase.FAILED) {
+            phase = next;
+        }
+    }
+
+    /** Moves to FAILED for good, keeping the reason for {@code /ready}. */
+    public void fail(final String reason) {
+        failure = reason;
+        phase = Phase.FAILED;
+    }
+
+    /** @return why the service failed, or null */
+    public String failure() {
+        return failure;
+    }
+
+    /** Adds a part to {@code /ready}; its supplier is called on an event loop and must not block. */
+    public void addComponent(final Supplier<HealthComponent> component) {
+        components.add(component);
+    }
+
+    /** @return every part's state now */
+    public List<HealthComponent> components() {
+        return components.stream().map(Supplier::get).toList();
+    }
+}

@@ -1,0 +1,101 @@
+package io.orderentry.pipeline;
+
+import io.orderentry.engine.CommandResult;
+import io.orderentry.engine.OrderStatus;
+import io.orderentry.engine.OrderType;
+import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.Side;
+import io.orderentry.engine.TimeInForce;
+
+/**
+ * One preallocated slot of the output ring: a tagged record of what the engine did. Written only
+ * by the matcher stage; every consumer reads it and none writes it. Which fields are meaningful
+ * depends on {@link #type}; {@link #reset()} clears the rest so nothing leaks between uses.
+ */
+public final class EngineEvent {
+
+    /** What this slot describes. */
+    public EventType type;
+    /** Engine event sequence (1, 2, 3, ... with no gaps) for sequenced types; 0 for COMMAND_COMPLETED. */
+    public long eventSequence;
+    /** Time of the command that produced the event, microseconds since the epoch. */
+    public long timestampMicros;
+    /** Journal sequence of the command that produced the event. */
+    public long commandSequence;
+    /** True while the journal is being replayed at startup: nobody is waiting for an answer. */
+    public boolean replay;
+    /** Copied from the command: the waiting request, or 0. */
+    public long requestId;
+    /** Copied from the command: the verticle that waits, or -1. */
+    public int replyTo;
+
+    /** The order concerned (ORDER_ACCEPTED, ORDER_UPDATED, COMMAND_COMPLETED). */
+    public long orderId;
+    public String accountId;
+    public String clientOrderId;
+    public int symbol;
+    public Side side;
+    public OrderType orderType;
+    public TimeInForce timeInForce;
+    public boolean postOnly;
+    /** Limit price in ticks (0 for MARKET); for TRADE the execution price. */
+    public long price;
+    /** Original quantity in lots; for TRADE the executed quantity. */
+    public long quantity;
+    public long filledQuantity;
+    public long remainingQuantity;
+    public OrderStatus status;
+    public RejectReason rejectReason;
+
+    /** TRADE fields. */
+    public long tradeId;
+    public Side takerSide;
+    public long takerOrderId;
+    public String takerAccountId;
+    public long takerFilledQuantity;
+    public long makerOrderId;
+    public String makerAccountId;
+    public long makerFilledQuantity;
+    public OrderStatus makerStatus;
+
+    /** COMMAND_COMPLETED: the engine's result, or null when {@link #journalFailed}. */
+    public CommandResult result;
+    /** COMMAND_COMPLETED: the command was not made durable and was not executed. */
+    public boolean journalFailed;
+
+    /** Clears every field. Called by the matcher stage before it fills the slot. */
+    public void reset() {
+        type = null;
+        eventSequence = 0;
+        timestampMicros = 0;
+        commandSequence = 0;
+        replay = false;
+        requestId = 0;
+        replyTo = -1;
+        orderId = 0;
+        accountId = null;
+        clientOrderId = null;
+        symbol = -1;
+        side = null;
+        orderType = null;
+        timeInForce = null;
+        postOnly = false;
+        price = 0;
+        quantity = 0;
+        filledQuantity = 0;
+        remainingQuantity = 0;
+        status = null;
+        rejectReason = null;
+        tradeId = 0;
+        takerSide = null;
+        takerOrderId = 0;
+        takerAccountId = null;
+        takerFilledQuantity = 0;
+        makerOrderId = 0;
+        makerAccountId = null;
+        makerFilledQuantity = 0;
+        makerStatus = null;
+        result = null;
+        journalFailed = false;
+    }
+}

@@ -1,0 +1,53 @@
+package io.orderentry.pipeline;
+
+import io.orderentry.engine.CommandResult;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Counters written only by the matcher thread and read by any thread (metrics, readiness). Writes
+ * use lazySet: a reader may see a value a few microseconds old, never a torn one.
+ */
+public final class MatcherMetrics {
+
+    private static final int COMMANDS = 0;
+    private static final int SERVICE_NANOS = 1;
+    private static final int MAX_SERVICE_NANOS = 2;
+    private static final int RESULTS = 3;
+
+    private final AtomicLongArray values = new AtomicLongArray(RESULTS + CommandResult.values().length);
+
+    /** Called on the matcher thread after each executed command. */
+    void recordCommand(final long serviceNanos) {
+        values.lazySet(COMMANDS, values.get(COMMANDS) + 1);
+        values.lazySet(SERVICE_NANOS, values.get(SERVICE_NANOS) + serviceNanos);
+        if (serviceNanos > values.get(MAX_SERVICE_NANOS)) {
+            values.lazySet(MAX_SERVICE_NANOS, serviceNanos);
+        }
+    }
+
+    /** Called on the matcher thread (or the recovery thread) once per command. */
+    void recordResult(final CommandResult result) {
+        final int index = RESULTS + result.ordinal();
+        values.lazySet(index, values.get(index) + 1);
+    }
+
+    /** @return commands executed live (not replayed) since start */
+    public long commands() {
+        return values.get(COMMANDS);
+    }
+
+    /** @return total matcher service time of live commands, in nanoseconds */
+    public long serviceNanos() {
+        return values.get(SERVICE_NANOS);
+    }
+
+    /** @return the longest single command service time seen, in nanoseconds */
+    public long maxServiceNanos() {
+        return values.get(MAX_SERVICE_NANOS);
+    }
+
+    /** @return how many commands ended with the given result, replayed ones included */
+    public long results(final CommandResult result) {
+        return values.get(RESULTS + result.ordinal());
+    }
+}

@@ -1,0 +1,198 @@
+package io.orderentry.pipeline;
+
+import com.lmax.disruptor.EventHandler;
+import com.lmax.disruptor.RingBuffer;
+import io.orderentry.engine.CommandResult;
+import io.orderentry.engine.EventSink;
+import io.orderentry.engine.Matcher;
+import io.orderentry.engine.OrderStatus;
+import io.orderentry.engine.OrderType;
+import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.Side;
+import io.orderentry.engine.TimeInForce;
+
+/**
+ * The thin handler between the rings and the {@link Matcher}: it feeds each journaled command to
+ * the matcher and publishes what the matcher decides into the output ring. It is the output ring's
+ * only producer.
+ *
+ * <p>Threads: {@link #onEvent} runs on the matcher thread once the journal stage has released the
+ * command; {@link #replay} runs on the main thread during recovery, before the input ring starts
+ * (the ring's start gives the happens-before edge between the two).
+ */
+public final class MatcherStage implements EventHandler<OrderCommand>, EventSink {
+
+    private final Matcher matcher;
+    private final RingBuffer<EngineEvent> output;
+    private final MatcherMetrics metrics;
+
+    private long commandSequence;
+    private long requestId;
+    private int replyTo;
+    private boolean replaying;
+
+    /**
+     * @param matcherFactory builds the matcher around this stage as its event sink
+     */
+    public MatcherStage(final java.util.function.Function<EventSink, Matcher> matcherFactory,
+                        final RingBuffer<EngineEvent> output, final MatcherMetrics metrics) {
+        this.output = output;
+        this.metrics = metrics;
+        this.matcher = matcherFactory.apply(this);
+    }
+
+    @Override
+    public void onEvent(final OrderCommand command, final long sequence, final boolean endOfBatch) {
+        if (command.journalFailed) {
+            publishJournalFailure(command);
+            return;
+        }
+        final long start = System.nanoTime();
+        execute(command, false);
+        metrics.recordCommand(System.nanoTime() - start);
+    }
+
+    /**
+     * Re-executes one command read from the journal. Called only on the main thread during recovery.
+     */
+    public void replay(final OrderCommand command) {
+        execute(command, true);
+    }
+
+    /** @return the matcher, for recovery checks and metrics; touch it only from the thread that owns the stage */
+    public Matcher matcher() {
+        return matcher;
+    }
+
+    private void execute(final OrderCommand command, final boolean replay) {
+        commandSequence = command.sequence;
+        requestId = replay ? 0 : command.requestId;
+        replyTo = replay ? -1 : command.replyTo;
+        replaying = replay;
+        switch (command.type) {
+            case PLACE -> matcher.place(command.timestampMicros, command.accountId, command.clientOrderId,
+                    command.symbol, command.side, command.orderType, command.timeInForce, command.postOnly,
+                    command.price, command.quantity);
+            case CANCEL -> matcher.cancel(command.timestampMicros, command.orderId);
+            default -> throw new IllegalStateException("unknown command type " + command.type);
+        }
+    }
+
+    private void publishJournalFailure(final OrderCommand command) {
+        final long seq = output.next();
+        try {
+            final EngineEvent event = output.get(seq);
+            event.reset();
+            event.type = EventType.COMMAND_COMPLETED;
+            event.requestId = command.requestId;
+            event.replyTo = command.replyTo;
+            event.orderId = command.orderId;
+            event.journalFailed = true;
+        } finally {
+            output.publish(seq);
+        }
+    }
+
+    private EngineEvent claim(final long seq, final EventType type) {
+        final EngineEvent event = output.get(seq);
+        event.reset();
+        event.type = type;
+        event.commandSequence = commandSequence;
+        event.requestId = requestId;
+        event.replyTo = replyTo;
+        event.replay = replaying;
+        return event;
+    }
+
+    @Override
+    public void orderAccepted(final long eventSequence, final long timestampMicros, final long orderId,
+                              final String accountId, final String clientOrderId, final int symbol, final Side side,
+                              final OrderType type, final TimeInForce timeInForce, final boolean postOnly,
+                              final long price, final long quantity) {
+        final long seq = output.next();
+        try {
+            final EngineEvent event = claim(seq, EventType.ORDER_ACCEPTED);
+            event.eventSequence = eventSequence;
+            event.timestampMicros = timestampMicros;
+            event.orderId = orderId;
+            event.accountId = accountId;
+            event.clientOrderId = clientOrderId;
+            event.symbol = symbol;
+            event.side = side;
+            event.orderType = type;
+            event.timeInForce = timeInForce;
+            event.postOnly = postOnly;
+            event.price = price;
+            event.quantity = quantity;
+            event.status = OrderStatus.NEW;
+            event.rejectReason = RejectReason.NONE;
+        } finally {
+            output.publish(seq);
+        }
+    }
+
+    @Override
+    public void trade(final long eventSequence, final long timestampMicros, final long tradeId, final int symbol,
+                      final long price, final long quantity, final Side takerSide, final long takerOrderId,
+                      final String takerAccountId, final long takerFilledQuantity, final long makerOrderId,
+                      final String makerAccountId, final long makerFilledQuantity, final OrderStatus makerStatus) {
+        final long seq = output.next();
+        try {
+            final EngineEvent event = claim(seq, EventType.TRADE);
+            event.eventSequence = eventSequence;
+            event.timestampMicros = timestampMicros;
+            event.tradeId = tradeId;
+            event.symbol = symbol;
+            event.price = price;
+            event.quantity = quantity;
+            event.takerSide = takerSide;
+            event.takerOrderId = takerOrderId;
+            event.takerAccountId = takerAccountId;
+            event.takerFilledQuantity = takerFilledQuantity;
+            event.makerOrderId = makerOrderId;
+            event.makerAccountId = makerAccountId;
+            event.makerFilledQuantity = makerFilledQuantity;
+            event.makerStatus = makerStatus;
+        } finally {
+            output.publish(seq);
+        }
+    }
+
+    @Override
+    public void orderUpdated(final long eventSequence, final long timestampMicros, final long orderId,
+                             final String accountId, final int symbol, final Side side, final long price,
+                             final long quantity, final long filledQuantity, final long remainingQuantity,
+                             final OrderStatus status, final RejectReason rejectReason) {
+        final long seq = output.next();
+        try {
+            final EngineEvent event = claim(seq, EventType.ORDER_UPDATED);
+            event.eventSequence = eventSequence;
+            event.timestampMicros = timestampMicros;
+            event.orderId = orderId;
+            event.accountId = accountId;
+            event.symbol = symbol;
+            event.side = side;
+            event.price = price;
+            event.quantity = quantity;
+            event.filledQuantity = filledQuantity;
+            event.remainingQuantity = remainingQuantity;
+            event.status = status;
+            event.rejectReason = rejectReason;
+        } finally {
+            output.publish(seq);
+        }
+    }
+
+    @Override
+    public void commandCompleted(final CommandResult result, final long orderId) {
+        final long seq = output.next();
+        try {
+            final EngineEvent event = claim(seq, EventType.COMMAND_COMPLETED);
+            event.result = result;
+            event.orderId = orderId;
+        } finally {
+            output.publish(seq);
+        }
+        metrics.recordResult(result);
+    }
+}

@@ -1,0 +1,46 @@
+package io.orderentry.query;
+
+import io.orderentry.engine.OrderStatus;
+import io.orderentry.engine.OrderType;
+import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.Side;
+import io.orderentry.engine.TimeInForce;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An order as the engine left it after a given engine event, immutable, so any thread may read it.
+ * Prices are ticks, quantities lots; {@code filledNotional} is the sum of price x quantity of its fills.
+ *
+ * @param sequence   the engine event sequence of the last change
+ * @param lastFill   the newest fill, or null (see {@link Fill#previous()})
+ */
+public record OrderState(long orderId, String clientOrderId, String accountId, int symbol, Side side, OrderType type,
+                         TimeInForce timeInForce, boolean postOnly, long price, long quantity, OrderStatus status,
+                         long filledQuantity, long remainingQuantity, long filledNotional, RejectReason rejectReason,
+                         long sequence, long createdAtMicros, long updatedAtMicros, Fill lastFill) {
+
+    /** @return the fills oldest first */
+    public List<Fill> fills() {
+        final List<Fill> fills = new ArrayList<>();
+        for (Fill fill = lastFill; fill != null; fill = fill.previous()) {
+            fills.add(fill);
+        }
+        java.util.Collections.reverse(fills);
+        return fills;
+    }
+
+    OrderState withFill(final Fill fill, final long filled, final OrderStatus newStatus, final long remaining,
+                        final long eventSequence, final long timestampMicros) {
+        return new OrderState(orderId, clientOrderId, accountId, symbol, side, type, timeInForce, postOnly, price,
+                quantity, newStatus, filled, remaining, filledNotional + fill.price() * fill.quantity(), rejectReason,
+                eventSequence, createdAtMicros, timestampMicros, fill);
+    }
+
+    OrderState withStatus(final OrderStatus newStatus, final long filled, final long remaining,
+                          final RejectReason reason, final long eventSequence, final long timestampMicros) {
+        return new OrderState(orderId, clientOrderId, accountId, symbol, side, type, timeInForce, postOnly, price,
+                quantity, newStatus, filled, remaining, filledNotional, reason, eventSequence, createdAtMicros,
+                timestampMicros, lastFill);
+    }
+}

@@ -1,0 +1,89 @@
+package io.orderentry.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+
+    @Test
+    void defaultsRunOnALocalMachineWithBtcAndEth() {
+        final Config config = ConfigLoader.load(Map.of());
+        assertEquals(8080, config.httpPort());
+        assertEquals(Path.of("./data/journal"), config.journalDir());
+        assertEquals(Config.JournalSyncMode.FSYNC, config.journalSync());
+        assertEquals("BTCUSD", config.instruments().get(0).symbol());
+        assertEquals(new BigDecimal("0.0001"), config.instruments().get(0).lotSize());
+        assertEquals(new BigDecimal("0.001"), config.instruments().get(1).lotSize());
+        assertEquals("jdbc:postgresql://localhost:5432/orderentry", config.database().orElseThrow().url());
+        assertEquals(1000, config.database().orElseThrow().batchSize());
+    }
+
+    @Test
+    void environmentVariablesOverrideDefaults() {
+        final Config config = ConfigLoader.load(Map.of("ORDERS_HTTP_PORT", "9090", "ORDERS_JOURNAL_SYNC", "none",
+                "ORDERS_INPUT_RING_SIZE", "1024", "ORDERS_OUTPUT_RING_SIZE", "2048", "ORDERS_DB_URL", ""));
+        assertEquals(9090, config.httpPort());
+        assertEquals(Config.JournalSyncMode.NONE, config.journalSync());
+        assertEquals(1024, config.inputRingSize());
+        assertEquals(2048, config.outputRingSize());
+        assertTrue(config.database().isEmpty(), "an empty ORDERS_DB_URL disables persistence");
+    }
+
+    @Test
+    void fileOverridesDefaultsAndEnvironmentOverridesFile(@TempDir final Path dir) throws Exception {
+        final Path file = dir.resolve("orders.properties");
+        Files.writeString(file, "http.port=7000\njournal.dir=/tmp/j\n");
+        final Config config = ConfigLoader.load(Map.of(ConfigLoader.CONFIG_FILE_ENV, file.toString(),
+                "ORDERS_HTTP_PORT", "7001"));
+        assertEquals(7001, config.httpPort());
+        assertEquals(Path.of("/tmp/j"), config.journalDir());
+    }
+
+    @Test
+    void unknownKeyInFileIsRefusedWithItsName(@TempDir final Path dir) throws Exception {
+        final Path file = dir.resolve("orders.properties");
+        Files.writeString(file, "http.prot=7000\n");
+        final ConfigException e = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(Map.of(ConfigLoader.CONFIG_FILE_ENV, file.toString())));
+        assertTrue(e.getMessage().contains("http.prot"), e.getMessage());
+    }
+
+    @Test
+    void badValuesAreRefusedWithTheVariableName() {
+        assertMessage(Map.of("ORDERS_INPUT_RING_SIZE", "1000"), "ORDERS_INPUT_RING_SIZE must be a power of two");
+        assertMessage(Map.of("ORDERS_HTTP_PORT", "http"), "ORDERS_HTTP_PORT must be a whole number");
+        assertMessage(Map.of("ORDERS_JOURNAL_SYNC", "sometimes"), "ORDERS_JOURNAL_SYNC must be 'fsync' or 'none'");
+        assertMessage(Map.of("ORDERS_INSTRUMENTS", "BTCUSD:0.01"), "ORDERS_INSTRUMENTS");
+        assertMessage(Map.of("ORDERS_INSTRUMENTS", "BTCUSD:0.01:0.1,BTCUSD:0.1:1"), "listed twice");
+        assertMessage(Map.of("ORDERS_DB_URL", "mysql://x"), "ORDERS_DB_URL must be a jdbc:postgresql: URL");
+        assertMessage(Map.of("ORDERS_QUERY_RETAINED_FINAL_ORDERS", "1000"), "must be at least ORDERS_ENGINE_DEDUP_WINDOW");
+    }
+
+    @Test
+    void instrumentsWhoseNotionalCouldOverflowAreRefused() {
+        assertMessage(Map.of("ORDERS_INSTRUMENTS", "BTCUSD:0.00000001:0.00000001:10000000000:10000000000"),
+                "must stay below");
+    }
+
+    @Test
+    void instrumentLimitsAreReadInDecimalUnits() {
+        final Instrument btc = ConfigLoader.load(Map.of("ORDERS_INSTRUMENTS", "BTCUSD:0.5:0.01:100:2000"))
+                .instruments().get(0);
+        assertEquals(10_000L, btc.maxQuantity());
+        assertEquals(4_000L, btc.maxPrice());
+        assertEquals(new BigDecimal("12.5"), btc.price(25));
+    }
+
+    private static void assertMessage(final Map<String, String> env, final String expected) {
+        final ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(env));
+        assertTrue(e.getMessage().contains(expected), () -> "'" + e.getMessage() + "' should contain '" + expected + "'");
+    }
+}
