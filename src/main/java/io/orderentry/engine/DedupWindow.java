@@ -1,0 +1,176 @@
+package io.orderentry.engine;
+
+import java.util.Arrays;
+
+/**
+ * Remembers the most recent {@code window} orders that carried a clientOrderId, so that a retried
+ * place command is recognised by its (accountId, clientOrderId) pair even after the original order
+ * left the book. The oldest entry is forgotten first.
+ *
+ * <p>Entries live in ring arrays (the order id, the order's fields, the two strings); an open-addressing
+ * table of {@code int} slots points into the ring. Lookups compare the stored strings with
+ * {@code equals}. The ring grows by doubling until it holds {@code window} entries and then wraps, so
+ * memory is bounded and, once full, nothing is allocated per order.
+ *
+ * <p>Not thread safe: used only by the matcher thread.
+ */
+final class DedupWindow {
+
+    private static final int INITIAL_CAPACITY = 1024;
+    private static final int NONE = -1;
+
+    private final int window;
+    private long[] orderIds;
+    private long[] prices;
+    private long[] quantities;
+    private int[] symbols;
+    private byte[] attributes;
+    private int[] hashes;
+    private String[] accountIds;
+    private String[] clientOrderIds;
+    private int size;
+    private int oldest;
+    private int[] table;
+    private int mask;
+
+    /** Largest supported window: keeps the slot table's size within an {@code int}. */
+    static final int MAX_WINDOW = 1 << 28;
+
+    /** @param window how many entries to keep, in [1, {@link #MAX_WINDOW}] */
+    DedupWindow(final int window) {
+        if (window <= 0 || window > MAX_WINDOW) {
+            throw new IllegalArgumentException("window must be in [1, " + MAX_WINDOW + "]: " + window);
+        }
+        this.window = window;
+        allocateRing(Math.min(window, INITIAL_CAPACITY));
+        allocateTable();
+    }
+
+    /** @return the hash of a pair, to be passed to {@link #find} and {@link #remember} */
+    static int hash(final String accountId, final String clientOrderId) {
+        final int h = (accountId.hashCode() * 31 + clientOrderId.hashCode()) * 0x9E3779B9;
+        return h ^ (h >>> 16);
+    }
+
+    /** @return how many pairs are remembered, at most {@code window} */
+    int size() {
+        return size;
+    }
+
+    /** @return the entry remembering this pair, or -1 when the pair is not remembered */
+    int find(final int hash, final String accountId, final String clientOrderId) {
+        for (int i = hash & mask; table[i] != 0; i = (i + 1) & mask) {
+            final int entry = table[i] - 1;
+            if (hashes[entry] == hash && clientOrderId.equals(clientOrderIds[entry])
+                    && accountId.equals(accountIds[entry])) {
+                return entry;
+            }
+        }
+        return NONE;
+    }
+
+    /** @return the order id of an entry returned by {@link #find} */
+    long orderId(final int entry) {
+        return orderIds[entry];
+    }
+
+    /** @return true when an entry returned by {@link #find} was placed with exactly these fields */
+    boolean sameOrder(final int entry, final int symbol, final Side side, final OrderType type,
+                      final TimeInForce timeInForce, final boolean postOnly, final long price, final long quantity) {
+        return symbols[entry] == symbol && prices[entry] == price && quantities[entry] == quantity
+                && attributes[entry] == attributes(side, type, timeInForce, postOnly);
+    }
+
+    /**
+     * Remembers a pair that {@link #find} did not find, forgetting the oldest pair when the window is
+     * full. The caller guarantees the pair is not already remembered.
+     */
+    void remember(final int hash, final long orderId, final String accountId, final String clientOrderId,
+                  final int symbol, final Side side, final OrderType type, final TimeInForce timeInForce,
+                  final boolean postOnly, final long price, final long quantity) {
+        final int entry;
+        if (size < orderIds.length) {
+            entry = size++;
+        } else if (size < window) {
+            growRing();
+            entry = size++;
+        } else {
+            entry = oldest;
+            forget(entry);
+            oldest = entry + 1 == size ? 0 : entry + 1;
+        }
+        orderIds[entry] = orderId;
+        prices[entry] = price;
+        quantities[entry] = quantity;
+        symbols[entry] = symbol;
+        attributes[entry] = attributes(side, type, timeInForce, postOnly);
+        hashes[entry] = hash;
+        accountIds[entry] = accountId;
+        clientOrderIds[entry] = clientOrderId;
+        insert(entry);
+    }
+
+    private static byte attributes(final Side side, final OrderType type, final TimeInForce timeInForce,
+                                   final boolean postOnly) {
+        return (byte) (side.ordinal() | type.ordinal() << 1 | timeInForce.ordinal() << 2 | (postOnly ? 1 << 4 : 0));
+    }
+
+    private void insert(final int entry) {
+        int i = hashes[entry] & mask;
+        while (table[i] != 0) {
+            i = (i + 1) & mask;
+        }
+        table[i] = entry + 1;
+    }
+
+    /** Removes an entry's slot from the table, closing the hole by backward shifting. */
+    private void forget(final int entry) {
+        int hole = hashes[entry] & mask;
+        while (table[hole] != entry + 1) {
+            hole = (hole + 1) & mask;
+        }
+        for (int i = (hole + 1) & mask; table[i] != 0; i = (i + 1) & mask) {
+            final int home = hashes[table[i] - 1] & mask;
+            if (((i - home) & mask) >= ((i - hole) & mask)) {
+                table[hole] = table[i];
+                hole = i;
+            }
+        }
+        table[hole] = 0;
+    }
+
+    /** Doubles the ring (capped at the window); only happens before the ring first wraps. */
+    private void growRing() {
+        final int capacity = (int) Math.min((long) orderIds.length * 2, window);
+        orderIds = Arrays.copyOf(orderIds, capacity);
+        prices = Arrays.copyOf(prices, capacity);
+        quantities = Arrays.copyOf(quantities, capacity);
+        symbols = Arrays.copyOf(symbols, capacity);
+        attributes = Arrays.copyOf(attributes, capacity);
+        hashes = Arrays.copyOf(hashes, capacity);
+        accountIds = Arrays.copyOf(accountIds, capacity);
+        clientOrderIds = Arrays.copyOf(clientOrderIds, capacity);
+        allocateTable();
+        for (int entry = 0; entry < size; entry++) {
+            insert(entry);
+        }
+    }
+
+    private void allocateRing(final int capacity) {
+        orderIds = new long[capacity];
+        prices = new long[capacity];
+        quantities = new long[capacity];
+        symbols = new int[capacity];
+        attributes = new byte[capacity];
+        hashes = new int[capacity];
+        accountIds = new String[capacity];
+        clientOrderIds = new String[capacity];
+    }
+
+    /** A table of at least twice the ring's capacity, a power of two: at most half full. */
+    private void allocateTable() {
+        final int slots = Integer.highestOneBit(orderIds.length * 4 - 1);
+        table = new int[Math.max(8, slots)];
+        mask = table.length - 1;
+    }
+}

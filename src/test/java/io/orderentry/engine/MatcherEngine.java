@@ -1,0 +1,59 @@
+package io.orderentry.engine;
+
+/** The {@link Matcher} seen as an {@link OrderEngine}; invariant checks look inside it. */
+final class MatcherEngine implements OrderEngine {
+
+    private final Matcher matcher;
+    private final int symbolCount;
+    private final EngineLimits limits;
+
+    MatcherEngine(final int symbolCount, final EngineLimits limits, final EventSink sink) {
+        this.matcher = new Matcher(symbolCount, limits, sink);
+        this.symbolCount = symbolCount;
+        this.limits = limits;
+    }
+
+    @Override
+    public void place(final long timestampMicros, final String accountId, final String clientOrderId, final int symbol,
+                      final Side side, final OrderType type, final TimeInForce timeInForce, final boolean postOnly,
+                      final long price, final long quantity) {
+        matcher.place(timestampMicros, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly, price,
+                quantity);
+    }
+
+    @Override
+    public void cancel(final long timestampMicros, final long orderId) {
+        matcher.cancel(timestampMicros, orderId);
+    }
+
+    @Override
+    public long lastOrderId() {
+        return matcher.lastOrderId();
+    }
+
+    @Override
+    public long lastTradeId() {
+        return matcher.lastTradeId();
+    }
+
+    @Override
+    public long lastEventSequence() {
+        return matcher.lastEventSequence();
+    }
+
+    @Override
+    public int restingOrderCount() {
+        return matcher.restingOrderCount();
+    }
+
+    @Override
+    public void forEachLevel(final int symbol, final Side side, final LevelVisitor visitor) {
+        matcher.forEachLevel(symbol, side, visitor);
+    }
+
+    @Override
+    public void checkInvariants() {
+        BookInvariants.check(this, symbolCount, limits);
+        MatcherInvariants.check(matcher, symbolCount);
+    }
+}

@@ -1,0 +1,23 @@
+package io.orderentry.engine;
+
+/** One {@link EventSink} callback, captured as a value so that tests can compare streams of them. */
+sealed interface RecordedEvent {
+
+    record Accepted(long sequence, long timestamp, long orderId, String accountId, String clientOrderId, int symbol,
+                    Side side, OrderType type, TimeInForce timeInForce, boolean postOnly, long price, long quantity)
+            implements RecordedEvent {
+    }
+
+    record Trade(long sequence, long timestamp, long tradeId, int symbol, long price, long quantity, Side takerSide,
+                 long takerOrderId, String takerAccountId, long takerFilled, long makerOrderId, String makerAccountId,
+                 long makerFilled, OrderStatus makerStatus) implements RecordedEvent {
+    }
+
+    record Updated(long sequence, long timestamp, long orderId, String accountId, int symbol, Side side, long price,
+                   long quantity, long filled, long remaining, OrderStatus status, RejectReason rejectReason)
+            implements RecordedEvent {
+    }
+
+    record Completed(CommandResult result, long orderId) implements RecordedEvent {
+    }
+}
