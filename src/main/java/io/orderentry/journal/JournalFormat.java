@@ -1,0 +1,78 @@
+package io.orderentry.journal;
+
+import java.nio.ByteOrder;
+
+/**
+ * The on-disk format of the command journal, version {@value #VERSION}. All numbers are
+ * little-endian ({@link #BYTE_ORDER}).
+ *
+ * <h2>Segments</h2>
+ * The journal is a directory of append-only segment files named by the sequence of their first
+ * record, zero-padded to 20 digits so that names sort in sequence order:
+ * {@code 00000000000000000001.journal}. Each segment starts with a {@value #SEGMENT_HEADER_SIZE}-byte
+ * header:
+ * <pre>
+ *   0  int   magic           {@value #MAGIC_HEX} (the ASCII bytes "JRNL")
+ *   4  int   version         {@value #VERSION}
+ *   8  long  firstSequence   equal to the number in the file name
+ * </pre>
+ * followed by records, back to back. A segment is rolled before a record could make it exceed the
+ * configured segment size.
+ *
+ * <h2>Records</h2>
+ * <pre>
+ *   0  int   length           whole record in bytes, these 4 included; {@value #MIN_RECORD_SIZE}..{@value #MAX_RECORD_SIZE}
+ *   4  int   crc32c           CRC32C of bytes [8, length)
+ *   8  long  sequence         1, 2, 3, ... without gaps across segments
+ *  16  long  timestampMicros  ingress time, microseconds since the epoch, never decreasing
+ *  24  byte  commandType      1 = PLACE, 2 = CANCEL
+ *  25  fields of the command type:
+ *      PLACE:  string accountId, nullable string clientOrderId, string symbol (the instrument NAME),
+ *              byte side (0 BUY, 1 SELL), byte orderType (0 LIMIT, 1 MARKET),
+ *              byte timeInForce (0 GTC, 1 IOC, 2 FOK), byte postOnly (0 or 1),
+ *              long price (ticks), long quantity (lots)
+ *      CANCEL: long orderId
+ * </pre>
+ * A string is an unsigned 16-bit byte count followed by that many UTF-8 bytes; a nullable string
+ * uses the count {@value #NULL_STRING} for null. The fields must end exactly at {@code length}.
+ * The symbol is stored by name, not by index, so that a reordered instrument list cannot silently
+ * change which book a replayed order goes to.
+ */
+public final class JournalFormat {
+
+    /** Byte order of every number in the journal. */
+    public static final ByteOrder BYTE_ORDER = ByteOrder.LITTLE_ENDIAN;
+
+    /** First four bytes of every segment: "JRNL" read as a little-endian int. */
+    public static final int MAGIC = 0x4C4E524A;
+    static final String MAGIC_HEX = "0x4C4E524A";
+    /** Format version written in every segment header. */
+    public static final int VERSION = 1;
+    /** Bytes of the segment header. */
+    public static final int SEGMENT_HEADER_SIZE = 16;
+    /** Suffix of segment file names. */
+    public static final String SEGMENT_SUFFIX = ".journal";
+
+    /** Offset of the CRC-covered part of a record (right after length and crc). */
+    static final int CRC_START = 8;
+    static final int SEQUENCE_OFFSET = 8;
+    static final int TIMESTAMP_OFFSET = 16;
+    static final int TYPE_OFFSET = 24;
+    /** Bytes before the command's own fields. */
+    static final int RECORD_HEADER_SIZE = 25;
+
+    /** Smallest valid record: a CANCEL. */
+    public static final int MIN_RECORD_SIZE = RECORD_HEADER_SIZE + Long.BYTES;
+    /** Largest valid record; ids of up to 64 characters always fit. */
+    public static final int MAX_RECORD_SIZE = 512;
+    /** Largest UTF-8 encoding of a symbol name. */
+    public static final int MAX_SYMBOL_BYTES = 64;
+
+    static final int NULL_STRING = 0xFFFF;
+
+    static final byte TYPE_PLACE = 1;
+    static final byte TYPE_CANCEL = 2;
+
+    private JournalFormat() {
+    }
+}

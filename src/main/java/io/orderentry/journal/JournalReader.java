@@ -1,0 +1,79 @@
+package io.orderentry.journal;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Recovery: reads every segment of a journal in order, verifies it and replays it. Called once at startup,
+ * on the starting thread, before the {@link JournalWriter} is opened and before the input ring runs.
+ */
+public final class JournalReader {
+
+    /** Bytes read from a segment file per read call. */
+    static final int READ_BUFFER_BYTES = 4 * 1024 * 1024;
+
+    private JournalReader() {
+    }
+
+    /**
+     * Reads all segments of {@code directory} (created if missing) in sequence order, checks every record's
+     * length, CRC32C, sequence (1, 2, 3, ... without gaps) and timestamp (never decreasing), and hands each
+     * decoded command to {@code consumer}.
+     *
+     * <p>A torn record at the end of the last segment (the file ends inside it; or its CRC fails, fewer than
+     * {@link JournalFormat#MAX_RECORD_SIZE} bytes remain from it and no valid record follows it; or every byte
+     * from it to the end is zero) is cut off: the file is truncated to the last good record and forced, and
+     * the cut is reported in {@link JournalRecovery#truncatedTail()} for the caller to log as a warning.
+     * Any other damage throws and changes nothing on disk; the commands replayed before the damage have
+     * been handed to the consumer by then, so the caller must not start.
+     *
+     * @param directory   the journal directory
+     * @param symbolIndex configured instrument name to index
+     * @param consumer    receives each command, in sequence order
+     * @return the position to continue from, and figures for the startup log
+     * @throws JournalCorruptedException on damage other than a torn tail; names the file and byte offset
+     * @throws UnknownSymbolException    if a record names an instrument that is no longer configured
+     * @throws IOException               if a file cannot be read or the torn tail cannot be cut
+     */
+    public static JournalRecovery recover(final Path directory, final Map<String, Integer> symbolIndex,
+                                          final RecordConsumer consumer) throws IOException {
+        Objects.requireNonNull(consumer, "consumer");
+        final long started = System.nanoTime();
+        Files.createDirectories(directory);
+        final List<Path> segments = SegmentFiles.list(directory);
+        final SegmentScanner scanner = new SegmentScanner(new SymbolLookup(symbolIndex), READ_BUFFER_BYTES);
+        long lastSequence = 0;
+        long lastTimestamp = 0;
+        long records = 0;
+        long bytes = 0;
+        TruncatedTail truncatedTail = null;
+        for (int i = 0; i < segments.size(); i++) {
+            final boolean last = i == segments.size() - 1;
+            scanner.scan(segments.get(i), last, lastSequence, lastTimestamp, consumer);
+            lastSequence = scanner.lastSequence();
+            lastTimestamp = scanner.lastTimestampMicros();
+            records += scanner.records();
+            bytes += scanner.fileSize();
+            truncatedTail = scanner.truncatedTail();
+        }
+        if (truncatedTail != null) {
+            cut(truncatedTail);
+        }
+        final Path lastSegment = segments.isEmpty() ? null : segments.get(segments.size() - 1);
+        return new JournalRecovery(directory, lastSequence, lastTimestamp, records, bytes,
+                System.nanoTime() - started, segments.size(), lastSegment, truncatedTail);
+    }
+
+    private static void cut(final TruncatedTail tail) throws IOException {
+        try (FileChannel channel = FileChannel.open(tail.file(), StandardOpenOption.WRITE)) {
+            channel.truncate(tail.offset());
+            channel.force(true);
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package io.orderentry.journal;
+
+import io.orderentry.engine.OrderType;
+import io.orderentry.engine.Side;
+import io.orderentry.engine.TimeInForce;
+import io.orderentry.pipeline.CommandType;
+import io.orderentry.pipeline.OrderCommand;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * Decodes the fields of one CRC-checked journal record (see {@link JournalFormat}) into a reused
+ * {@link OrderCommand}. Allocates only the id strings. Owned by the recovering thread.
+ */
+final class RecordDecoder {
+
+    private static final Side[] SIDES = {Side.BUY, Side.SELL};
+    private static final OrderType[] ORDER_TYPES = {OrderType.LIMIT, OrderType.MARKET};
+    private static final TimeInForce[] TIME_IN_FORCES = {TimeInForce.GTC, TimeInForce.IOC, TimeInForce.FOK};
+
+    private final SymbolLookup symbols;
+    private final byte[] scratch = new byte[JournalFormat.MAX_RECORD_SIZE];
+
+    private Path file;
+    private long recordOffset;
+    private ByteBuffer buffer;
+    private int position;
+    private int end;
+
+    RecordDecoder(final SymbolLookup symbols) {
+        this.symbols = symbols;
+    }
+
+    /**
+     * Resets {@code command} and fills it from the record at {@code buffer[start, start + length)}, whose CRC
+     * has been verified. {@code requestId} stays 0 and {@code replyTo} -1: nobody waits for a replayed command.
+     *
+     * @param file         segment the record comes from, for error messages
+     * @param recordOffset byte offset of the record in {@code file}, for error messages
+     * @throws JournalCorruptedException if the fields do not match the format
+     * @throws UnknownSymbolException    if the record names an instrument that is not configured
+     */
+    void decode(final ByteBuffer buffer, final int start, final int length, final OrderCommand command,
+                final Path file, final long recordOffset) throws JournalCorruptedException, UnknownSymbolException {
+        this.buffer = buffer;
+        this.file = file;
+        this.recordOffset = recordOffset;
+        this.end = start + length;
+        command.reset();
+        command.sequence = buffer.getLong(start + JournalFormat.SEQUENCE_OFFSET);
+        command.timestampMicros = buffer.getLong(start + JournalFormat.TIMESTAMP_OFFSET);
+        final byte type = buffer.get(start + JournalFormat.TYPE_OFFSET);
+        position = start + JournalFormat.RECORD_HEADER_SIZE;
+        if (type == JournalFormat.TYPE_PLACE) {
+            decodePlace(command);
+        } else if (type == JournalFormat.TYPE_CANCEL) {
+            command.type = CommandType.CANCEL;
+            command.orderId = getLong();
+        } else {
+            throw corrupted("unknown command type " + type);
+        }
+        if (position != end) {
+            throw corrupted("record length " + length + " does not match its fields (" + (position - start) + " bytes)");
+        }
+    }
+
+    private void decodePlace(final OrderCommand command) throws JournalCorruptedException, UnknownSymbolException {
+        command.type = CommandType.PLACE;
+        command.accountId = getString("accountId");
+        command.clientOrderId = getNullableString();
+        final int symbolLength = getLength("symbol");
+        final int symbol = symbols.indexOf(buffer, position, symbolLength);
+        if (symbol == SymbolLookup.UNKNOWN) {
+            throw new UnknownSymbolException(file, recordOffset, stringAt(position, symbolLength));
+        }
+        position += symbolLength;
+        command.symbol = symbol;
+        command.side = SIDES[getCode(SIDES.length, "side")];
+        command.orderType = ORDER_TYPES[getCode(ORDER_TYPES.length, "orderType")];
+        command.timeInForce = TIME_IN_FORCES[getCode(TIME_IN_FORCES.length, "timeInForce")];
+        command.postOnly = getCode(2, "postOnly") == 1;
+        command.price = getLong();
+        command.quantity = getLong();
+    }
+
+    private int getCode(final int count, final String field) throws JournalCorruptedException {
+        require(1, field);
+        final int code = buffer.get(position++);
+        if (code < 0 || code >= count) {
+            throw corrupted("invalid " + field + " code " + code);
+        }
+        return code;
+    }
+
+    private long getLong() throws JournalCorruptedException {
+        require(Long.BYTES, "long field");
+        final long value = buffer.getLong(position);
+        position += Long.BYTES;
+        return value;
+    }
+
+    private String getNullableString() throws JournalCorruptedException {
+        require(2, "clientOrderId");
+        if ((buffer.getShort(position) & 0xFFFF) == JournalFormat.NULL_STRING) {
+            position += 2;
+            return null;
+        }
+        return getString("clientOrderId");
+    }
+
+    private String getString(final String field) throws JournalCorruptedException {
+        final int length = getLength(field);
+        final String value = stringAt(position, length);
+        position += length;
+        return value;
+    }
+
+    private int getLength(final String field) throws JournalCorruptedException {
+        require(2, field);
+        final int length = buffer.getShort(position) & 0xFFFF;
+        position += 2;
+        require(length, field);
+        return length;
+    }
+
+    private String stringAt(final int offset, final int length) {
+        buffer.get(offset, scratch, 0, length);
+        return new String(scratch, 0, length, StandardCharsets.UTF_8);
+    }
+
+    private void require(final int bytes, final String field) throws JournalCorruptedException {
+        if (position + bytes > end) {
+            throw corrupted(field + " runs past the end of the record");
+        }
+    }
+
+    private JournalCorruptedException corrupted(final String reason) {
+        return new JournalCorruptedException(file, recordOffset, reason);
+    }
+}

@@ -1,0 +1,187 @@
+package io.orderentry.journal;
+
+import io.orderentry.pipeline.CommandType;
+import io.orderentry.pipeline.OrderCommand;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.zip.CRC32C;
+
+/**
+ * Encodes an {@link OrderCommand} as one journal record (see {@link JournalFormat}) without allocating.
+ * Owned by one thread (the journal thread).
+ */
+final class RecordEncoder {
+
+    private final byte[][] symbolNames;
+    private final CRC32C crc = new CRC32C();
+
+    /**
+     * @param symbolNames instrument names by index, as configured; each 1..{@value JournalFormat#MAX_SYMBOL_BYTES}
+     *                    bytes of UTF-8
+     */
+    RecordEncoder(final String[] symbolNames) {
+        Objects.requireNonNull(symbolNames, "symbolNames");
+        this.symbolNames = new byte[symbolNames.length][];
+        for (int i = 0; i < symbolNames.length; i++) {
+            final String name = Objects.requireNonNull(symbolNames[i], "symbolNames[" + i + "]");
+            final byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+            if (bytes.length == 0 || bytes.length > JournalFormat.MAX_SYMBOL_BYTES) {
+                throw new IllegalArgumentException("symbol name '" + name + "' must have 1.."
+                        + JournalFormat.MAX_SYMBOL_BYTES + " bytes of UTF-8");
+            }
+            this.symbolNames[i] = bytes;
+        }
+    }
+
+    /**
+     * Appends the record of {@code command} at {@code buffer}'s position and advances it. The buffer must
+     * have {@link ByteBuffer#remaining()} of at least {@link JournalFormat#MAX_RECORD_SIZE} and
+     * {@link JournalFormat#BYTE_ORDER}.
+     *
+     * @param crcView a view of the same memory as {@code buffer}, used to compute the CRC in place
+     * @throws IllegalArgumentException if the command is incomplete, names an unknown symbol index or does
+     *                                  not fit in {@link JournalFormat#MAX_RECORD_SIZE}; the buffer is then unchanged
+     */
+    void encode(final OrderCommand command, final ByteBuffer buffer, final ByteBuffer crcView) {
+        final int start = buffer.position();
+        try {
+            final int limit = start + JournalFormat.MAX_RECORD_SIZE;
+            buffer.position(start + JournalFormat.SEQUENCE_OFFSET);
+            buffer.putLong(command.sequence).putLong(command.timestampMicros);
+            final CommandType type = command.type;
+            if (type == null) {
+                throw new IllegalArgumentException("command without a type");
+            }
+            switch (type) {
+                case PLACE -> encodePlace(command, buffer, limit);
+                case CANCEL -> buffer.put(JournalFormat.TYPE_CANCEL).putLong(command.orderId);
+                default -> throw new IllegalArgumentException("unknown command type " + type);
+            }
+            final int end = buffer.position();
+            crcView.limit(end).position(start + JournalFormat.CRC_START);
+            crc.reset();
+            crc.update(crcView);
+            buffer.putInt(start, end - start);
+            buffer.putInt(start + 4, (int) crc.getValue());
+        } catch (final RuntimeException e) {
+            buffer.position(start);
+            throw e;
+        }
+    }
+
+    private void encodePlace(final OrderCommand command, final ByteBuffer buffer, final int limit) {
+        buffer.put(JournalFormat.TYPE_PLACE);
+        if (command.accountId == null) {
+            throw new IllegalArgumentException("PLACE without accountId");
+        }
+        putString(buffer, command.accountId, limit, "accountId");
+        if (command.clientOrderId == null) {
+            buffer.putShort((short) JournalFormat.NULL_STRING);
+        } else {
+            putString(buffer, command.clientOrderId, limit, "clientOrderId");
+        }
+        if (command.symbol < 0 || command.symbol >= symbolNames.length) {
+            throw new IllegalArgumentException("PLACE with symbol index " + command.symbol + " outside 0.."
+                    + (symbolNames.length - 1));
+        }
+        final byte[] symbol = symbolNames[command.symbol];
+        requireRoom(buffer, 2 + symbol.length + 4 + 16, limit, "symbol");
+        buffer.putShort((short) symbol.length).put(symbol);
+        buffer.put(sideCode(command))
+                .put(orderTypeCode(command))
+                .put(timeInForceCode(command))
+                .put(command.postOnly ? (byte) 1 : (byte) 0)
+                .putLong(command.price)
+                .putLong(command.quantity);
+    }
+
+    private static byte sideCode(final OrderCommand command) {
+        if (command.side == null) {
+            throw new IllegalArgumentException("PLACE without side");
+        }
+        return switch (command.side) {
+            case BUY -> 0;
+            case SELL -> 1;
+        };
+    }
+
+    private static byte orderTypeCode(final OrderCommand command) {
+        if (command.orderType == null) {
+            throw new IllegalArgumentException("PLACE without orderType");
+        }
+        return switch (command.orderType) {
+            case LIMIT -> 0;
+            case MARKET -> 1;
+        };
+    }
+
+    private static byte timeInForceCode(final OrderCommand command) {
+        if (command.timeInForce == null) {
+            throw new IllegalArgumentException("PLACE without timeInForce");
+        }
+        return switch (command.timeInForce) {
+            case GTC -> 0;
+            case IOC -> 1;
+            case FOK -> 2;
+        };
+    }
+
+    /** Writes {@code value} as a 16-bit byte count and its UTF-8 bytes, without allocating. */
+    private static void putString(final ByteBuffer buffer, final String value, final int limit, final String field) {
+        final int length = utf8Length(value, field);
+        requireRoom(buffer, 2 + length, limit, field);
+        buffer.putShort((short) length);
+        for (int i = 0; i < value.length(); i++) {
+            final char c = value.charAt(i);
+            if (c < 0x80) {
+                buffer.put((byte) c);
+            } else if (c < 0x800) {
+                buffer.put((byte) (0xC0 | (c >> 6))).put((byte) (0x80 | (c & 0x3F)));
+            } else if (Character.isHighSurrogate(c) && i + 1 < value.length()
+                    && Character.isLowSurrogate(value.charAt(i + 1))) {
+                final int cp = Character.toCodePoint(c, value.charAt(++i));
+                buffer.put((byte) (0xF0 | (cp >> 18)))
+                        .put((byte) (0x80 | ((cp >> 12) & 0x3F)))
+                        .put((byte) (0x80 | ((cp >> 6) & 0x3F)))
+                        .put((byte) (0x80 | (cp & 0x3F)));
+            } else {
+                buffer.put((byte) (0xE0 | (c >> 12)))
+                        .put((byte) (0x80 | ((c >> 6) & 0x3F)))
+                        .put((byte) (0x80 | (c & 0x3F)));
+            }
+        }
+    }
+
+    /**
+     * @return the number of bytes {@link #putString} writes for {@code value}
+     * @throws IllegalArgumentException if {@code value} holds an unpaired surrogate (not encodable as UTF-8)
+     */
+    static int utf8Length(final String value, final String field) {
+        int length = 0;
+        for (int i = 0; i < value.length(); i++) {
+            final char c = value.charAt(i);
+            if (c < 0x80) {
+                length += 1;
+            } else if (c < 0x800) {
+                length += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < value.length()
+                    && Character.isLowSurrogate(value.charAt(i + 1))) {
+                length += 4;
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new IllegalArgumentException(field + " has an unpaired surrogate at index " + i);
+            } else {
+                length += 3;
+            }
+        }
+        return length;
+    }
+
+    private static void requireRoom(final ByteBuffer buffer, final int bytes, final int limit, final String field) {
+        if (buffer.position() + bytes > limit) {
+            throw new IllegalArgumentException("record exceeds " + JournalFormat.MAX_RECORD_SIZE + " bytes at " + field);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.orderentry.journal;
+
+import io.orderentry.engine.OrderType;
+import io.orderentry.engine.Side;
+import io.orderentry.engine.TimeInForce;
+import io.orderentry.pipeline.CommandType;
+import io.orderentry.pipeline.OrderCommand;
+
+import java.util.Map;
+
+/** Test commands and the instrument list they use. */
+final class Commands {
+
+    static final String[] SYMBOLS = {"BTCUSD", "ETHUSD", "SOLUSD"};
+    static final Map<String, Integer> SYMBOL_INDEX = Map.of("BTCUSD", 0, "ETHUSD", 1, "SOLUSD", 2);
+
+    private Commands() {
+    }
+
+    static void place(final OrderCommand c, final String accountId, final String clientOrderId, final int symbol,
+                      final Side side, final OrderType type, final TimeInForce tif, final boolean postOnly,
+                      final long price, final long quantity) {
+        c.reset();
+        c.type = CommandType.PLACE;
+        c.requestId = 77;
+        c.replyTo = 1;
+        c.accountId = accountId;
+        c.clientOrderId = clientOrderId;
+        c.symbol = symbol;
+        c.side = side;
+        c.orderType = type;
+        c.timeInForce = tif;
+        c.postOnly = postOnly;
+        c.price = price;
+        c.quantity = quantity;
+    }
+
+    static void cancel(final OrderCommand c, final long orderId) {
+        c.reset();
+        c.type = CommandType.CANCEL;
+        c.requestId = 78;
+        c.replyTo = 0;
+        c.orderId = orderId;
+    }
+
+    /** Fills {@code c} with the i-th command of a deterministic mix of PLACE and CANCEL. */
+    static void nth(final OrderCommand c, final long i) {
+        if (i % 5 == 4) {
+            cancel(c, i * 3);
+        } else {
+            place(c, "acct-" + (i % 97), i % 3 == 0 ? null : "c-" + i, (int) (i % SYMBOLS.length),
+                    i % 2 == 0 ? Side.BUY : Side.SELL, OrderType.LIMIT, TimeInForce.GTC, i % 7 == 0,
+                    50_000_00 + i % 1000, 1 + i % 50);
+        }
+    }
+
+    static OrderCommand nth(final long i) {
+        final OrderCommand c = new OrderCommand();
+        nth(c, i);
+        return c;
+    }
+}

@@ -1,0 +1,208 @@
+package io.orderentry.journal;
+
+import io.orderentry.engine.OrderType;
+import io.orderentry.engine.Side;
+import io.orderentry.engine.TimeInForce;
+import io.orderentry.pipeline.OrderCommand;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RecordRoundTripTest {
+
+    @TempDir
+    Path dir;
+
+    private final List<OrderCommand> written = new ArrayList<>();
+
+    @Test
+    void shouldReplayEveryPlaceFieldCombination() throws IOException {
+        for (final Side side : Side.values()) {
+            for (final OrderType type : OrderType.values()) {
+                for (final TimeInForce tif : TimeInForce.values()) {
+                    for (final boolean postOnly : new boolean[] {false, true}) {
+                        final OrderCommand c = new OrderCommand();
+                        Commands.place(c, "acct-" + written.size(), "c-" + written.size(), written.size() % 3, side,
+                                type, tif, postOnly, written.size() * 1_000_003L, Long.MAX_VALUE - written.size());
+                        written.add(c);
+                    }
+                }
+            }
+        }
+        assertReplaysAsWritten();
+    }
+
+    @Test
+    void shouldReplayCancel() throws IOException {
+        final OrderCommand c = new OrderCommand();
+        Commands.cancel(c, Long.MAX_VALUE);
+        written.add(c);
+        final OrderCommand d = new OrderCommand();
+        Commands.cancel(d, 1);
+        written.add(d);
+        assertReplaysAsWritten();
+    }
+
+    @Test
+    void shouldReplayNullClientOrderIdAsNull() throws IOException {
+        final OrderCommand c = new OrderCommand();
+        Commands.place(c, "a", null, 1, Side.SELL, OrderType.MARKET, TimeInForce.IOC, false, 0, 5);
+        written.add(c);
+        assertReplaysAsWritten();
+        assertNull(TestJournal.replay(dir).records().get(0).clientOrderId());
+    }
+
+    @Test
+    void shouldReplaySixtyFourCharacterIdsAndEmptyClientOrderId() throws IOException {
+        final String id = "A".repeat(30) + "-_.:" + "9".repeat(30);
+        final OrderCommand c = new OrderCommand();
+        Commands.place(c, "a".repeat(64), id, 2, Side.BUY, OrderType.LIMIT, TimeInForce.FOK, false, -5, 1);
+        written.add(c);
+        final OrderCommand d = new OrderCommand();
+        Commands.place(d, "b", "", 0, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, true, 1, 1);
+        written.add(d);
+        assertReplaysAsWritten();
+    }
+
+    @Test
+    void shouldReplayNonAsciiIdsAsUtf8() throws IOException {
+        final OrderCommand c = new OrderCommand();
+        Commands.place(c, "kunde-\u00e9\u4e2d\ud83d\ude00".repeat(8), "\ud83d\ude00".repeat(32), 0, Side.BUY,
+                OrderType.LIMIT, TimeInForce.GTC, false, 1, 1);
+        written.add(c);
+        assertReplaysAsWritten();
+    }
+
+    @Test
+    void shouldReplayWithoutRequestOrReplyTarget() throws IOException {
+        written.add(Commands.nth(1));
+        writeAll();
+        JournalReader.recover(dir, Commands.SYMBOL_INDEX, c -> {
+            assertEquals(0, c.requestId);
+            assertEquals(-1, c.replyTo);
+            assertFalse(c.journalFailed);
+        });
+    }
+
+    @Test
+    void shouldWriteTheDocumentedLayout() throws IOException {
+        final OrderCommand c = new OrderCommand();
+        Commands.cancel(c, 0x0102030405060708L);
+        written.add(c);
+        writeAll();
+        final Path segment = dir.resolve("00000000000000000001.journal");
+        final ByteBuffer bytes = TestJournal.readAll(segment);
+        assertEquals(JournalFormat.SEGMENT_HEADER_SIZE + JournalFormat.MIN_RECORD_SIZE, bytes.limit());
+        assertEquals('J', bytes.get(0));
+        assertEquals('L', bytes.get(3));
+        assertEquals(JournalFormat.VERSION, bytes.getInt(4));
+        assertEquals(1, bytes.getLong(8));
+        final int r = JournalFormat.SEGMENT_HEADER_SIZE;
+        assertEquals(JournalFormat.MIN_RECORD_SIZE, bytes.getInt(r));
+        final CRC32C crc = new CRC32C();
+        crc.update(bytes.array(), r + 8, JournalFormat.MIN_RECORD_SIZE - 8);
+        assertEquals((int) crc.getValue(), bytes.getInt(r + 4));
+        assertEquals(1, bytes.getLong(r + 8));
+        assertEquals(1000, bytes.getLong(r + 16));
+        assertEquals(2, bytes.get(r + 24));
+        assertEquals(0x0102030405060708L, bytes.getLong(r + 25));
+    }
+
+    @Test
+    void shouldStoreTheSymbolByNameSoThatAReorderedListStillReplaysToTheRightInstrument() throws IOException {
+        final OrderCommand c = new OrderCommand();
+        Commands.place(c, "a", null, 1, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, false, 1, 1);
+        written.add(c);
+        writeAll();
+        final List<Integer> symbols = new ArrayList<>();
+        JournalReader.recover(dir, java.util.Map.of("ETHUSD", 7), r -> symbols.add(r.symbol));
+        assertEquals(List.of(7), symbols);
+    }
+
+    @Test
+    void shouldRefuseACommandThatDoesNotFitARecordAndStayHealthy() throws IOException {
+        try (JournalWriter writer = TestJournal.reopen(TestJournal.config(dir))) {
+            final OrderCommand c = new OrderCommand();
+            Commands.place(c, "a".repeat(300), "b".repeat(300), 0, Side.BUY, OrderType.LIMIT, TimeInForce.GTC,
+                    false, 1, 1);
+            c.sequence = 1;
+            final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> writer.append(c));
+            assertTrue(e.getMessage().contains("512"), e.getMessage());
+            assertTrue(writer.isHealthy());
+            TestJournal.append(writer, 1, 1);
+        }
+        assertEquals(1, TestJournal.replay(dir).records().size());
+    }
+
+    @Test
+    void shouldRefuseIncompleteCommands() throws IOException {
+        try (JournalWriter writer = TestJournal.reopen(TestJournal.config(dir))) {
+            final OrderCommand noAccount = Commands.nth(1);
+            noAccount.accountId = null;
+            noAccount.sequence = 1;
+            assertThrows(IllegalArgumentException.class, () -> writer.append(noAccount));
+            final OrderCommand badSymbol = Commands.nth(1);
+            badSymbol.symbol = Commands.SYMBOLS.length;
+            badSymbol.sequence = 1;
+            assertThrows(IllegalArgumentException.class, () -> writer.append(badSymbol));
+            final OrderCommand noType = new OrderCommand();
+            noType.sequence = 1;
+            assertThrows(IllegalArgumentException.class, () -> writer.append(noType));
+            final OrderCommand unpaired = Commands.nth(1);
+            unpaired.accountId = "x\ud800";
+            unpaired.sequence = 1;
+            assertThrows(IllegalArgumentException.class, () -> writer.append(unpaired));
+            assertTrue(writer.isHealthy());
+        }
+        assertEquals(0, TestJournal.replay(dir).records().size());
+    }
+
+    @Test
+    void shouldRefuseOutOfOrderSequencesAndDecreasingTimestamps() throws IOException {
+        try (JournalWriter writer = TestJournal.reopen(TestJournal.config(dir))) {
+            final OrderCommand c = Commands.nth(1);
+            c.sequence = 2;
+            assertThrows(IllegalArgumentException.class, () -> writer.append(c));
+            c.sequence = 1;
+            c.timestampMicros = 10;
+            assertTrue(writer.append(c));
+            final OrderCommand d = Commands.nth(2);
+            d.sequence = 2;
+            d.timestampMicros = 9;
+            assertThrows(IllegalArgumentException.class, () -> writer.append(d));
+        }
+    }
+
+    private void writeAll() throws IOException {
+        try (JournalWriter writer = TestJournal.reopen(TestJournal.config(dir))) {
+            long sequence = 1;
+            for (final OrderCommand c : written) {
+                c.sequence = sequence;
+                c.timestampMicros = 1000 * sequence;
+                sequence++;
+                assertTrue(writer.append(c));
+            }
+        }
+    }
+
+    private void assertReplaysAsWritten() throws IOException {
+        writeAll();
+        final List<Recorded> replayed = TestJournal.replay(dir).records();
+        assertEquals(written.size(), replayed.size());
+        for (int i = 0; i < written.size(); i++) {
+            assertEquals(Recorded.of(written.get(i)), replayed.get(i));
+        }
+    }
+}
