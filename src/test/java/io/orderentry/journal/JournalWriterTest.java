@@ -1,0 +1,174 @@
+package io.orderentry.journal;
+
+import io.orderentry.pipeline.OrderCommand;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class JournalWriterTest {
+
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @EnumSource(JournalSync.class)
+    void shouldKeepFlushedRecordsAcrossReopenInEverySyncMode(final JournalSync sync) throws IOException {
+        final JournalConfig config = new JournalConfig(dir, sync, JournalConfig.DEFAULT_SEGMENT_SIZE, 4096);
+        try (JournalWriter writer = TestJournal.reopen(config)) {
+            TestJournal.append(writer, 1, 100);
+            assertEquals(100, writer.lastSequence());
+            assertEquals(100, writer.recordsWritten());
+            assertEquals(sync == JournalSync.FSYNC, writer.totalForceNanos() > 0);
+            assertEquals(100, TestJournal.replay(dir).records().size(), "flushed records are readable before close");
+        }
+        try (JournalWriter writer = TestJournal.reopen(config)) {
+            assertEquals(100, writer.lastSequence());
+            assertEquals(100_000, writer.lastTimestampMicros());
+            TestJournal.append(writer, 101, 150);
+        }
+        final TestJournal.Replay replay = TestJournal.replay(dir);
+        assertEquals(150, replay.records().size());
+        assertEquals(150, replay.recovery().lastSequence());
+        assertNull(replay.recovery().truncatedTail());
+        for (int i = 0; i < 150; i++) {
+            assertTrue(replay.records().get(i).sameCommandAs(Commands.nth(i + 1)));
+        }
+    }
+
+    @Test
+    void shouldCreateTheDirectoryIfMissing() throws IOException {
+        final Path nested = dir.resolve("a/b/journal");
+        TestJournal.write(TestJournal.config(nested), 3);
+        assertTrue(Files.exists(nested.resolve("00000000000000000001.journal")));
+        assertEquals(3, TestJournal.replay(nested).records().size());
+    }
+
+    @Test
+    void shouldFlushInSeveralWritesWhenTheBufferFills() throws IOException {
+        final JournalConfig config = new JournalConfig(dir, JournalSync.NONE, JournalConfig.DEFAULT_SEGMENT_SIZE, 1024);
+        try (JournalWriter writer = TestJournal.reopen(config)) {
+            TestJournal.append(writer, 1, 200);
+            assertTrue(writer.flushes() > 10, "flushes: " + writer.flushes());
+        }
+        assertEquals(200, TestJournal.replay(dir).records().size());
+    }
+
+    @Test
+    void shouldTruncateTheFailedBatchAndFailForGoodWhenAWriteFails() throws IOException {
+        final List<FailingFileChannel> channels = new ArrayList<>();
+        final JournalWriter writer = JournalWriter.open(TestJournal.config(dir), Commands.SYMBOLS,
+                JournalReader.recover(dir, Commands.SYMBOL_INDEX, c -> { }), FailingFileChannel.factory(channels));
+        TestJournal.append(writer, 1, 10);
+        final Path segment = dir.resolve("00000000000000000001.journal");
+        final long durableSize = TestJournal.size(segment);
+
+        channels.get(0).failWrites = true;
+        final OrderCommand c = Commands.nth(11);
+        c.sequence = 11;
+        c.timestampMicros = 11_000;
+        assertTrue(writer.append(c));
+        assertFalse(writer.flush());
+
+        assertFalse(writer.isHealthy());
+        assertEquals("injected write failure", writer.failure().getMessage());
+        assertEquals(durableSize, TestJournal.size(segment), "the half-written batch is cut off");
+        assertEquals(10, writer.lastSequence());
+        final OrderCommand next = Commands.nth(12);
+        next.sequence = 11;
+        assertFalse(writer.append(next), "appends fail fast once failed");
+        assertFalse(writer.flush());
+        writer.close();
+
+        final TestJournal.Replay replay = TestJournal.replay(dir);
+        assertEquals(10, replay.records().size());
+        assertNull(replay.recovery().truncatedTail());
+    }
+
+    @Test
+    void shouldFailForGoodWhenForceFails() throws IOException {
+        final List<FailingFileChannel> channels = new ArrayList<>();
+        final JournalConfig config = new JournalConfig(dir, JournalSync.FSYNC, JournalConfig.DEFAULT_SEGMENT_SIZE, 4096);
+        final JournalWriter writer = JournalWriter.open(config, Commands.SYMBOLS,
+                JournalReader.recover(dir, Commands.SYMBOL_INDEX, c -> { }), FailingFileChannel.factory(channels));
+        TestJournal.append(writer, 1, 5);
+        channels.get(0).failForce = true;
+        final OrderCommand c = Commands.nth(6);
+        c.sequence = 6;
+        c.timestampMicros = 6_000;
+        assertTrue(writer.append(c));
+        assertFalse(writer.flush());
+        assertEquals("injected force failure", writer.failure().getMessage());
+        assertEquals(5, TestJournal.replay(dir).records().size(), "the unforced batch is truncated back");
+    }
+
+    @Test
+    void shouldAttachAFailedTruncationToTheCause() throws IOException {
+        final List<FailingFileChannel> channels = new ArrayList<>();
+        final JournalWriter writer = JournalWriter.open(TestJournal.config(dir), Commands.SYMBOLS,
+                JournalReader.recover(dir, Commands.SYMBOL_INDEX, c -> { }), FailingFileChannel.factory(channels));
+        TestJournal.append(writer, 1, 5);
+        channels.get(0).failWrites = true;
+        channels.get(0).failTruncate = true;
+        final OrderCommand c = Commands.nth(6);
+        c.sequence = 6;
+        c.timestampMicros = 6_000;
+        writer.append(c);
+        assertFalse(writer.flush());
+        assertEquals("injected truncate failure", writer.failure().getSuppressed()[0].getMessage());
+        final TestJournal.Replay replay = TestJournal.replay(dir);
+        assertEquals(5, replay.records().size());
+        assertEquals(5, replay.recovery().lastSequence(), "recovery cuts the half-written record instead");
+    }
+
+    @Test
+    void shouldFailWhenTheChannelWasClosedUnderIt() throws IOException {
+        final List<FailingFileChannel> channels = new ArrayList<>();
+        final JournalWriter writer = JournalWriter.open(TestJournal.config(dir), Commands.SYMBOLS,
+                JournalReader.recover(dir, Commands.SYMBOL_INDEX, c -> { }), FailingFileChannel.factory(channels));
+        channels.get(0).close();
+        final OrderCommand c = Commands.nth(1);
+        c.sequence = 1;
+        writer.append(c);
+        assertFalse(writer.flush());
+        assertTrue(writer.failure() instanceof java.nio.channels.ClosedChannelException);
+    }
+
+    @Test
+    void shouldRefuseUseAfterClose() throws IOException {
+        final JournalWriter writer = TestJournal.reopen(TestJournal.config(dir));
+        writer.close();
+        writer.close();
+        assertFalse(writer.isHealthy());
+        final IllegalStateException e = assertThrows(IllegalStateException.class, () -> writer.append(Commands.nth(1)));
+        assertTrue(e.getMessage().contains("closed"));
+    }
+
+    @Test
+    void shouldRefuseTheRecoveryOfAnotherDirectory() throws IOException {
+        final JournalRecovery other = JournalReader.recover(dir.resolve("other"), Commands.SYMBOL_INDEX, c -> { });
+        assertThrows(IllegalArgumentException.class,
+                () -> JournalWriter.open(TestJournal.config(dir), Commands.SYMBOLS, other));
+    }
+
+    @Test
+    void shouldRefuseInvalidConfiguration() {
+        assertThrows(IllegalArgumentException.class, () -> new JournalConfig(dir, JournalSync.NONE, 100, 4096));
+        assertThrows(IllegalArgumentException.class, () -> new JournalConfig(dir, JournalSync.NONE, 1 << 20, 100));
+        assertThrows(IllegalArgumentException.class, () -> new RecordEncoder(new String[] {"X".repeat(65)}));
+        assertSame(JournalSync.FSYNC, JournalConfig.defaults(dir).sync());
+    }
+}

@@ -1,0 +1,71 @@
+package io.orderentry.journal;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SegmentRollTest {
+
+    private static final long SEGMENT_SIZE = 4096;
+
+    @TempDir
+    Path dir;
+
+    private JournalConfig config() {
+        return new JournalConfig(dir, JournalSync.NONE, SEGMENT_SIZE, 2048);
+    }
+
+    @Test
+    void shouldRollSegmentsNamedByTheirFirstSequenceAndNoLargerThanConfigured() throws IOException {
+        TestJournal.write(config(), 1000);
+        final List<Path> segments = SegmentFiles.list(dir);
+        assertTrue(segments.size() > 10, "segments: " + segments.size());
+        long expectedFirst = 1;
+        for (final Path segment : segments) {
+            assertEquals(expectedFirst, SegmentFiles.firstSequenceOf(segment));
+            assertEquals(20 + JournalFormat.SEGMENT_SUFFIX.length(), segment.getFileName().toString().length());
+            assertTrue(TestJournal.size(segment) <= SEGMENT_SIZE);
+            expectedFirst += TestJournal.recordOffsets(segment).size();
+        }
+        assertEquals(1001, expectedFirst);
+    }
+
+    @Test
+    void shouldReplayAcrossSegmentsInOrder() throws IOException {
+        TestJournal.write(config(), 1000);
+        final TestJournal.Replay replay = TestJournal.replay(dir);
+        assertEquals(1000, replay.records().size());
+        assertEquals(1000, replay.recovery().recordCount());
+        assertEquals(SegmentFiles.list(dir).size(), replay.recovery().segmentCount());
+        for (int i = 0; i < 1000; i++) {
+            assertEquals(i + 1, replay.records().get(i).sequence());
+            assertTrue(replay.records().get(i).sameCommandAs(Commands.nth(i + 1)));
+        }
+    }
+
+    @Test
+    void shouldAppendToTheLastSegmentAfterReopen() throws IOException {
+        TestJournal.write(config(), 10);
+        try (JournalWriter writer = TestJournal.reopen(config())) {
+            TestJournal.append(writer, 11, 500);
+        }
+        assertEquals(1, SegmentFiles.firstSequenceOf(SegmentFiles.list(dir).get(0)));
+        assertTrue(TestJournal.size(SegmentFiles.list(dir).get(0)) > SEGMENT_SIZE - JournalFormat.MAX_RECORD_SIZE);
+        assertEquals(500, TestJournal.replay(dir).records().size());
+    }
+
+    @Test
+    void shouldStartAnEmptyJournalWithAnEmptySegmentAndReplayNothing() throws IOException {
+        TestJournal.reopen(config()).close();
+        final TestJournal.Replay replay = TestJournal.replay(dir);
+        assertEquals(0, replay.records().size());
+        assertEquals(0, replay.recovery().lastSequence());
+        assertEquals(1, replay.recovery().segmentCount());
+    }
+}
