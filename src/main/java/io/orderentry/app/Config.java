@@ -1,6 +1,7 @@
 package io.orderentry.app;
 
 import io.orderentry.engine.EngineLimits;
+import io.orderentry.journal.JournalSync;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -19,18 +20,10 @@ import java.util.Optional;
  *                          query view keeps for GET; open orders are always kept
  * @param database          empty when persistence is disabled
  */
-public record Config(String httpHost, int httpPort, int httpInstances, Path journalDir, JournalSyncMode journalSync,
+public record Config(String httpHost, int httpPort, int httpInstances, Path journalDir, JournalSync journalSync,
                      long journalSegmentBytes, int inputRingSize, int outputRingSize, String waitStrategy,
                      List<Instrument> instruments, EngineLimits engineLimits, int retainedFinalOrders,
                      Optional<Database> database) {
-
-    /** How the journal makes a batch durable. */
-    public enum JournalSyncMode {
-        /** fsync (FileChannel.force) once per batch before any answer: survives power loss. */
-        FSYNC,
-        /** Write to the OS only: survives a process crash, not a power loss. */
-        NONE
-    }
 
     /**
      * PostgreSQL settings.

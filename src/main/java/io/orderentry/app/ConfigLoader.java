@@ -1,6 +1,7 @@
 package io.orderentry.app;
 
 import io.orderentry.engine.EngineLimits;
+import io.orderentry.journal.JournalSync;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -136,11 +137,11 @@ public final class ConfigLoader {
                 intValue("persistence.batch.size", 1, 100_000), longValue("persistence.batch.millis", 1, 60_000)));
     }
 
-    private Config.JournalSyncMode syncMode() {
+    private JournalSync syncMode() {
         final String value = string("journal.sync").toLowerCase(Locale.ROOT);
         return switch (value) {
-            case "fsync" -> Config.JournalSyncMode.FSYNC;
-            case "none" -> Config.JournalSyncMode.NONE;
+            case "fsync" -> JournalSync.FSYNC;
+            case "none" -> JournalSync.NONE;
             default -> throw new ConfigException(envName("journal.sync") + " must be 'fsync' or 'none', was '"
                     + value + "'");
         };

@@ -18,8 +18,8 @@ import io.orderentry.journal.JournalConfig;
 import io.orderentry.journal.JournalHandler;
 import io.orderentry.journal.JournalReader;
 import io.orderentry.journal.JournalRecovery;
-import io.orderentry.journal.JournalSync;
 import io.orderentry.journal.JournalWriter;
+import io.orderentry.journal.WallClock;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.MatcherMetrics;
 import io.orderentry.pipeline.MatcherStage;
@@ -106,7 +106,7 @@ public final class OrderEntryService {
         awaitConsumers(outputRing);
 
         journal = openJournal(recovery);
-        input.handleEventsWith(new JournalHandler(journal, input.getRingBuffer())).then(matcherStage);
+        input.handleEventsWith(new JournalHandler(journal, input.getRingBuffer(), WallClock::currentTimeMicros)).then(matcherStage);
         input.start();
         registerHealthAndMetrics(outputRing);
         status.phase(ServiceStatus.Phase.READY);
@@ -194,12 +194,10 @@ public final class OrderEntryService {
     }
 
     private JournalWriter openJournal(final JournalRecovery recovery) {
-        final JournalSync sync = config.journalSync() == Config.JournalSyncMode.FSYNC ? JournalSync.FSYNC
-                : JournalSync.NONE;
-        final JournalConfig journalConfig = new JournalConfig(config.journalDir(), sync, config.journalSegmentBytes(),
-                JournalConfig.defaults(config.journalDir()).writeBufferBytes());
+        final JournalConfig journalConfig = new JournalConfig(config.journalDir(), config.journalSync(),
+                config.journalSegmentBytes(), JournalConfig.DEFAULT_WRITE_BUFFER);
         try {
-            return JournalWriter.open(journalConfig, recovery, symbols().toArray(String[]::new));
+            return JournalWriter.open(journalConfig, symbols().toArray(String[]::new), recovery);
         } catch (final IOException e) {
             status.fail("the journal cannot be opened for writing: " + e.getMessage());
             throw new UncheckedIOException("the journal cannot be opened for writing", e);

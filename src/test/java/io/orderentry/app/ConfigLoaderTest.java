@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.orderentry.journal.JournalSync;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +19,7 @@ class ConfigLoaderTest {
         final Config config = ConfigLoader.load(Map.of());
         assertEquals(8080, config.httpPort());
         assertEquals(Path.of("./data/journal"), config.journalDir());
-        assertEquals(Config.JournalSyncMode.FSYNC, config.journalSync());
+        assertEquals(JournalSync.FSYNC, config.journalSync());
         assertEquals("BTCUSD", config.instruments().get(0).symbol());
         assertEquals(new BigDecimal("0.0001"), config.instruments().get(0).lotSize());
         assertEquals(new BigDecimal("0.001"), config.instruments().get(1).lotSize());
@@ -31,7 +32,7 @@ class ConfigLoaderTest {
         final Config config = ConfigLoader.load(Map.of("ORDERS_HTTP_PORT", "9090", "ORDERS_JOURNAL_SYNC", "none",
                 "ORDERS_INPUT_RING_SIZE", "1024", "ORDERS_OUTPUT_RING_SIZE", "2048", "ORDERS_DB_URL", ""));
         assertEquals(9090, config.httpPort());
-        assertEquals(Config.JournalSyncMode.NONE, config.journalSync());
+        assertEquals(JournalSync.NONE, config.journalSync());
         assertEquals(1024, config.inputRingSize());
         assertEquals(2048, config.outputRingSize());
         assertTrue(config.database().isEmpty(), "an empty ORDERS_DB_URL disables persistence");

@@ -88,8 +88,6 @@ class OrderRequestParserTest {
         "price NaN string            | \"price\":\"NaN\"                                 | 400 | INVALID_NUMBER         | price",
         "price with exponent string  | \"price\":\"1e5\"                                 | 400 | INVALID_NUMBER         | price",
         "price as boolean            | \"price\":true                                    | 400 | INVALID_TYPE           | price",
-        "limit without price         | \"quantity\":\"1\"                                | 400 | MISSING_FIELD          | price",
-        "quantity missing            | \"price\":\"1\"                                   | 400 | MISSING_FIELD          | quantity",
         "price too many decimals     | \"price\":\"100.001\"                             | 422 | PRICE_NOT_ON_TICK      | price",
         "quantity too many decimals  | \"quantity\":\"0.00001\"                          | 422 | QUANTITY_NOT_ON_LOT    | quantity",
         "zero quantity               | \"quantity\":\"0\"                                | 422 | INVALID_QUANTITY       | quantity",
@@ -126,6 +124,16 @@ class OrderRequestParserTest {
         assertEquals(422, error.status());
         assertEquals(code, error.code());
         assertEquals(field, error.field());
+    }
+
+    @Test
+    void limitWithoutPriceAndOrderWithoutQuantityAreMissingFields() {
+        final ApiError noPrice = reject(order("\"quantity\":\"1\""));
+        assertEquals("MISSING_FIELD", noPrice.code());
+        assertEquals("price", noPrice.field());
+        final ApiError noQuantity = reject(order("\"price\":\"1\""));
+        assertEquals("MISSING_FIELD", noQuantity.code());
+        assertEquals("quantity", noQuantity.field());
     }
 
     @Test

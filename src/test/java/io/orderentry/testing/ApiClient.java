@@ -1,0 +1,87 @@
+package io.orderentry.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/** A small blocking HTTP client for tests, answering status, headers and parsed JSON. */
+public final class ApiClient {
+
+    /** One answer. {@code json} is null when the body is not JSON. */
+    public record Answer(int status, JsonNode json, String body, HttpResponse<String> raw) {
+
+        /** @return the error code of an error answer */
+        public String errorCode() {
+            return json == null || json.get("error") == null ? null : json.get("error").get("code").asText();
+        }
+
+        /** @return a header value or null */
+        public String header(final String name) {
+            return raw.headers().firstValue(name).orElse(null);
+        }
+    }
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+            .version(HttpClient.Version.HTTP_1_1).build();
+    private final String base;
+
+    public ApiClient(final int port) {
+        this.base = "http://127.0.0.1:" + port;
+    }
+
+    public Answer post(final String path, final String body) {
+        return send(HttpRequest.newBuilder(URI.create(base + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)));
+    }
+
+    public Answer get(final String path) {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
+    }
+
+    public Answer delete(final String path) {
+        return send(HttpRequest.newBuilder(URI.create(base + path)).DELETE());
+    }
+
+    public Answer send(final HttpRequest.Builder request) {
+        try {
+            final HttpResponse<String> response = client.send(request.timeout(Duration.ofSeconds(30)).build(),
+                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            JsonNode json = null;
+            try {
+                json = MAPPER.readTree(response.body());
+            } catch (final IOException notJson) {
+                json = null;
+            }
+            return new Answer(response.statusCode(), json, response.body(), response);
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** @return a LIMIT order body */
+    public static String limit(final String account, final String clientOrderId, final String symbol,
+                               final String side, final String price, final String quantity, final String extra) {
+        return "{\"accountId\":\"" + account + "\","
+                + (clientOrderId == null ? "" : "\"clientOrderId\":\"" + clientOrderId + "\",")
+                + "\"symbol\":\"" + symbol + "\",\"side\":\"" + side + "\",\"type\":\"LIMIT\",\"price\":\"" + price
+                + "\",\"quantity\":\"" + quantity + "\"" + (extra == null ? "" : "," + extra) + "}";
+    }
+
+    /** @return a MARKET order body */
+    public static String market(final String account, final String symbol, final String side, final String quantity) {
+        return "{\"accountId\":\"" + account + "\",\"symbol\":\"" + symbol + "\",\"side\":\"" + side
+                + "\",\"type\":\"MARKET\",\"quantity\":\"" + quantity + "\"}";
+    }
+}
