@@ -5,7 +5,9 @@ import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
 import io.orderentry.engine.CommandResult;
 import io.orderentry.engine.Matcher;
+import io.orderentry.engine.OrderStatus;
 import io.orderentry.http.HealthComponent;
+import io.orderentry.http.HttpMetrics;
 import io.orderentry.http.HttpSettings;
 import io.orderentry.http.InputGateway;
 import io.orderentry.http.Json;
@@ -132,6 +134,7 @@ public final class OrderEntryService {
         if (output != null && output.hasStarted()) {
             shutdown(output, "output");
         }
+        awaitAnswersWritten();
         if (journal != null) {
             try {
                 journal.close();
@@ -143,7 +146,27 @@ public final class OrderEntryService {
         if (vertx != null) {
             await(vertx.close().toCompletionStage().toCompletableFuture(), "closing the HTTP server");
         }
+        metrics.close();
         LOG.info("stopped");
+    }
+
+    /** Lets the event loops write the answers the drained rings produced before the server closes. */
+    private void awaitAnswersWritten() {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_TIMEOUT_SECONDS);
+        while (status.waitingRequests() > 0 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(5);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        if (status.waitingRequests() > 0) {
+            LOG.warn("{} request(s) still unanswered after {} s; their commands are journaled and will be found by"
+                    + " clientOrderId after restart", status.waitingRequests(), STOP_TIMEOUT_SECONDS);
+        } else {
+            LOG.info("drained: every accepted command is journaled, executed and answered");
+        }
     }
 
     /** @return the lifecycle state, for tests and embedding */
@@ -209,7 +232,7 @@ public final class OrderEntryService {
         final Json json = new Json(config.instruments());
         final HttpSettings settings = new HttpSettings(config.httpHost(), config.httpPort(), json,
                 new OrderRequestParser(json.mapper(), config.instrumentsBySymbol()), gateway, view, replies, status,
-                metrics, openApi(), LoggerFactory.getLogger(OrderVerticle.class));
+                metrics, new HttpMetrics(metrics.registry()), openApi(), LoggerFactory.getLogger(OrderVerticle.class));
         final AtomicInteger index = new AtomicInteger();
         await(vertx.deployVerticle(() -> new OrderVerticle(index.getAndIncrement(), settings),
                 new DeploymentOptions().setInstances(config.httpInstances())).toCompletionStage().toCompletableFuture(),
@@ -234,7 +257,22 @@ public final class OrderEntryService {
             metrics.counter("orders_commands_total", "Commands by engine result, replayed ones included",
                     "result=\"" + result.name() + "\"", () -> matcherMetrics.results(result));
         }
+        for (final OrderStatus orderStatus : OrderStatus.values()) {
+            metrics.counter("orders_order_outcomes_total", "Order states reported at the end of a command",
+                    "status=\"" + orderStatus.name() + "\"", () -> matcherMetrics.statuses(orderStatus));
+        }
+        metrics.counter("orders_trades_total", "Trades executed, replayed ones included", matcherMetrics::trades);
         metrics.gauge("orders_journal_last_sequence", "Last journaled command sequence", journal::lastSequence);
+        metrics.counter("orders_journal_records_total", "Records written to the journal since start",
+                journal::recordsWritten);
+        metrics.counter("orders_journal_flushes_total", "Journal flushes (group commits) since start; records per"
+                + " flush is the batch size", journal::flushes);
+        metrics.counter("orders_journal_fsync_seconds_total", "Time spent in fsync since start",
+                () -> journal.totalForceNanos() / 1e9);
+        metrics.gauge("orders_journal_last_fsync_seconds", "Duration of the latest fsync",
+                () -> journal.lastForceNanos() / 1e9);
+        metrics.gauge("orders_http_waiting_requests", "Requests published and waiting for the engine",
+                status::waitingRequests);
         metrics.gauge("orders_view_orders", "Orders held by the query view", view::size);
     }
 

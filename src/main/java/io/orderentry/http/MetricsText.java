@@ -1,54 +1,102 @@
 package io.orderentry.http;
 
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.function.DoubleSupplier;
 
 /**
- * The figures served at {@code /metrics} in the Prometheus text format. Each gauge or counter reads a
- * value some stage publishes for other threads; suppliers must not block.
+ * The figures served at {@code /metrics}, in the Prometheus text format, through Micrometer. Stages
+ * publish their figures as plain fields readable from any thread; this class registers functions that
+ * read them when scraped, so no stage ever calls into Micrometer on its hot path. JVM, GC, thread and
+ * CPU metrics are bound at construction.
  */
 public final class MetricsText {
 
-    private record Metric(String name, String type, String help, String labels, DoubleSupplier value) {
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private JvmGcMetrics gcMetrics;
+
+    public MetricsText() {
+        new JvmMemoryMetrics().bindTo(registry);
+        gcMetrics = new JvmGcMetrics();
+        gcMetrics.bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
     }
 
-    private final List<Metric> metrics = new CopyOnWriteArrayList<>();
-
-    /** Registers a monotonically increasing counter. */
+    /** Registers a monotonically increasing counter read from {@code value}. */
     public void counter(final String name, final String help, final DoubleSupplier value) {
-        metrics.add(new Metric(name, "counter", help, "", value));
+        counter(name, help, "", value);
     }
 
-    /** Registers a gauge. */
-    public void gauge(final String name, final String help, final DoubleSupplier value) {
-        metrics.add(new Metric(name, "gauge", help, "", value));
-    }
-
-    /** Registers one labelled series of a counter, e.g. labels {@code result="PLACED"}. */
+    /**
+     * Registers one labelled series of a counter.
+     *
+     * @param labels Prometheus-style labels such as {@code result="PLACED",side="BUY"}, or empty
+     */
     public void counter(final String name, final String help, final String labels, final DoubleSupplier value) {
-        metrics.add(new Metric(name, "counter", help, "{" + labels + "}", value));
+        FunctionCounter.builder(baseName(name), value, DoubleSupplier::getAsDouble).description(help)
+                .tags(tags(labels)).register(registry);
+    }
+
+    /** Registers a gauge read from {@code value}. */
+    public void gauge(final String name, final String help, final DoubleSupplier value) {
+        gauge(name, help, "", value);
+    }
+
+    /** Registers one labelled series of a gauge. */
+    public void gauge(final String name, final String help, final String labels, final DoubleSupplier value) {
+        Gauge.builder(name, value, DoubleSupplier::getAsDouble).description(help).tags(tags(labels))
+                .register(registry);
+    }
+
+    /** @return the registry, for timers and distributions recorded directly (HTTP latency) */
+    public MeterRegistry registry() {
+        return registry;
     }
 
     /** @return every metric in the Prometheus text exposition format */
     public String render() {
-        final StringBuilder out = new StringBuilder(4096);
-        String previous = null;
-        for (final Metric metric : metrics) {
-            if (!metric.name().equals(previous)) {
-                out.append("# HELP ").append(metric.name()).append(' ').append(metric.help()).append('\n');
-                out.append("# TYPE ").append(metric.name()).append(' ').append(metric.type()).append('\n');
-                previous = metric.name();
-            }
-            final double value = metric.value().getAsDouble();
-            out.append(metric.name()).append(metric.labels()).append(' ');
-            if (value == Math.rint(value) && Math.abs(value) < 1e15) {
-                out.append((long) value);
-            } else {
-                out.append(value);
-            }
-            out.append('\n');
+        return registry.scrape();
+    }
+
+    /** Stops the GC listener; called once at shutdown. */
+    public void close() {
+        if (gcMetrics != null) {
+            gcMetrics.close();
+            gcMetrics = null;
         }
-        return out.toString();
+        registry.close();
+    }
+
+    /** The Prometheus registry appends {@code _total} to counters itself. */
+    private static String baseName(final String name) {
+        return name.endsWith("_total") ? name.substring(0, name.length() - "_total".length()) : name;
+    }
+
+    private static Tags tags(final String labels) {
+        Tags tags = Tags.empty();
+        if (labels.isBlank()) {
+            return tags;
+        }
+        for (final String pair : labels.split(",")) {
+            final int eq = pair.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("labels must be key=\"value\" pairs, was " + labels);
+            }
+            tags = tags.and(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim().replace("\"", ""));
+        }
+        return tags;
     }
 }

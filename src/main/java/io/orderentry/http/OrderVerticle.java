@@ -53,6 +53,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         eventLoop = context;
         settings.replies().register(index, this);
         final Router router = Router.router(vertx);
+        router.route().handler(this::measure);
         router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
         router.post("/api/v1/orders").handler(this::place);
         router.get("/api/v1/orders").handler(this::openOrders);
@@ -77,6 +78,14 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
                 .listen(settings.port(), settings.host());
     }
 
+    private void measure(final RoutingContext ctx) {
+        final long start = System.nanoTime();
+        ctx.addHeadersEndHandler(ignored -> settings.httpMetrics().record(ctx.request().method().name(),
+                ctx.currentRoute() == null || ctx.currentRoute().getPath() == null ? "unmatched"
+                        : ctx.currentRoute().getPath(), ctx.response().getStatusCode(), System.nanoTime() - start));
+        ctx.next();
+    }
+
     private void place(final RoutingContext ctx) {
         if (refuseUnlessReady(ctx)) {
             return;
@@ -93,7 +102,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
             overloaded(ctx);
             return;
         }
-        waiting.put(requestId, ctx);
+        await(requestId, ctx);
     }
 
     private void cancel(final RoutingContext ctx) {
@@ -109,7 +118,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
             overloaded(ctx);
             return;
         }
-        waiting.put(requestId, ctx);
+        await(requestId, ctx);
     }
 
     private void getOrder(final RoutingContext ctx) {
@@ -209,6 +218,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         if (ctx == null) {
             throw new IllegalStateException("reply for request " + reply.requestId() + " that nobody waits for");
         }
+        settings.status().requestAnswered();
         if (reply.journalFailed()) {
             unavailable(ctx, "JOURNAL_UNAVAILABLE", "the journal cannot write; the order was not accepted");
             return;
@@ -258,9 +268,15 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         final List<RoutingContext> stuck = new ArrayList<>(waiting.values());
         waiting.clear();
         for (final RoutingContext ctx : stuck) {
+            settings.status().requestAnswered();
             unavailable(ctx, "ENGINE_FAILED", "the engine stopped; the outcome of this request is unknown, "
                     + "look the order up by clientOrderId after restart");
         }
+    }
+
+    private void await(final long requestId, final RoutingContext ctx) {
+        waiting.put(requestId, ctx);
+        settings.status().requestWaiting();
     }
 
     private long orderId(final RoutingContext ctx) {

@@ -2,6 +2,7 @@ package io.orderentry.http;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -26,6 +27,7 @@ public final class ServiceStatus {
     private volatile Phase phase = Phase.RECOVERING;
     private volatile String failure;
     private final List<Supplier<HealthComponent>> components = new CopyOnWriteArrayList<>();
+    private final AtomicInteger waitingRequests = new AtomicInteger();
 
     /** @return the current phase */
     public Phase phase() {
@@ -53,6 +55,21 @@ public final class ServiceStatus {
     /** Adds a part to {@code /ready}; its supplier is called on an event loop and must not block. */
     public void addComponent(final Supplier<HealthComponent> component) {
         components.add(component);
+    }
+
+    /** Counts a request published into the input ring and now waiting for the engine's answer. */
+    public void requestWaiting() {
+        waitingRequests.incrementAndGet();
+    }
+
+    /** Counts a waiting request that was answered. */
+    public void requestAnswered() {
+        waitingRequests.decrementAndGet();
+    }
+
+    /** @return requests published and not yet answered, across all event loops; shutdown waits for 0 */
+    public int waitingRequests() {
+        return waitingRequests.get();
     }
 
     /** @return every part's state now */

@@ -1,6 +1,7 @@
 package io.orderentry.pipeline;
 
 import io.orderentry.engine.CommandResult;
+import io.orderentry.engine.OrderStatus;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -12,9 +13,11 @@ public final class MatcherMetrics {
     private static final int COMMANDS = 0;
     private static final int SERVICE_NANOS = 1;
     private static final int MAX_SERVICE_NANOS = 2;
-    private static final int RESULTS = 3;
+    private static final int TRADES = 3;
+    private static final int RESULTS = 4;
+    private static final int STATUSES = RESULTS + CommandResult.values().length;
 
-    private final AtomicLongArray values = new AtomicLongArray(RESULTS + CommandResult.values().length);
+    private final AtomicLongArray values = new AtomicLongArray(STATUSES + OrderStatus.values().length);
 
     /** Called on the matcher thread after each executed command. */
     void recordCommand(final long serviceNanos) {
@@ -29,6 +32,27 @@ public final class MatcherMetrics {
     void recordResult(final CommandResult result) {
         final int index = RESULTS + result.ordinal();
         values.lazySet(index, values.get(index) + 1);
+    }
+
+    /** Called on the matcher thread once per trade. */
+    void recordTrade() {
+        values.lazySet(TRADES, values.get(TRADES) + 1);
+    }
+
+    /** Called on the matcher thread for each order state reported at the end of a command. */
+    void recordStatus(final OrderStatus status) {
+        final int index = STATUSES + status.ordinal();
+        values.lazySet(index, values.get(index) + 1);
+    }
+
+    /** @return trades executed since start, replayed ones included */
+    public long trades() {
+        return values.get(TRADES);
+    }
+
+    /** @return how many commands left an order in the given status, replayed ones included */
+    public long statuses(final OrderStatus status) {
+        return values.get(STATUSES + status.ordinal());
     }
 
     /** @return commands executed live (not replayed) since start */

@@ -156,6 +156,7 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
         } finally {
             output.publish(seq);
         }
+        metrics.recordTrade();
     }
 
     @Override
@@ -181,6 +182,7 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
         } finally {
             output.publish(seq);
         }
+        metrics.recordStatus(status);
     }
 
     @Override
