@@ -12,7 +12,7 @@ import java.nio.ByteOrder;
  * {@code 00000000000000000001.journal}. Each segment starts with a {@value #SEGMENT_HEADER_SIZE}-byte
  * header:
  * <pre>
- *   0  int   magic           {@value #MAGIC_HEX} (the ASCII bytes "JRNL")
+ *   0  int   magic           0x4C4E524A (the ASCII bytes "JRNL")
  *   4  int   version         {@value #VERSION}
  *   8  long  firstSequence   equal to the number in the file name
  * </pre>
@@ -45,7 +45,6 @@ public final class JournalFormat {
 
     /** First four bytes of every segment: "JRNL" read as a little-endian int. */
     public static final int MAGIC = 0x4C4E524A;
-    static final String MAGIC_HEX = "0x4C4E524A";
     /** Format version written in every segment header. */
     public static final int VERSION = 1;
     /** Bytes of the segment header. */

@@ -239,14 +239,20 @@ public final class JournalWriter implements AutoCloseable {
         }
     }
 
+    /**
+     * Closes the current segment and starts the next. The closed segment is forced in every sync mode: only
+     * the last segment may end in a torn record, so a machine crash must not leave one in an earlier segment.
+     */
     private boolean roll() {
         if (!flush()) {
             return false;
         }
         try {
-            final FileChannel previous = channel;
+            if (sync == JournalSync.NONE) {
+                channel.force(false);
+            }
+            channel.close();
             channel = null;
-            previous.close();
             createSegment(appendedSequence + 1);
             return true;
         } catch (final IOException e) {

@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.util.List;
 
 /** A {@link FileChannel} that delegates to a real one and fails on command, to test the writer's error path. */
 final class FailingFileChannel extends FileChannel {
@@ -21,7 +22,7 @@ final class FailingFileChannel extends FileChannel {
     }
 
     /** A factory whose channels are collected in {@code opened}. */
-    static SegmentChannelFactory factory(final java.util.List<FailingFileChannel> opened) {
+    static SegmentChannelFactory factory(final List<FailingFileChannel> opened) {
         return (path, create) -> {
             final FailingFileChannel channel = new FailingFileChannel(SegmentChannelFactory.FILES.open(path, create));
             opened.add(channel);

@@ -7,6 +7,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -144,7 +145,7 @@ class JournalWriterTest {
         c.sequence = 1;
         writer.append(c);
         assertFalse(writer.flush());
-        assertTrue(writer.failure() instanceof java.nio.channels.ClosedChannelException);
+        assertTrue(writer.failure() instanceof ClosedChannelException);
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.zip.CRC32C;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -127,7 +128,7 @@ class RecordRoundTripTest {
         written.add(c);
         writeAll();
         final List<Integer> symbols = new ArrayList<>();
-        JournalReader.recover(dir, java.util.Map.of("ETHUSD", 7), r -> symbols.add(r.symbol));
+        JournalReader.recover(dir, Map.of("ETHUSD", 7), r -> symbols.add(r.symbol));
         assertEquals(List.of(7), symbols);
     }
 

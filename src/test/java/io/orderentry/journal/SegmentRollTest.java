@@ -1,13 +1,16 @@
 package io.orderentry.journal;
 
+import io.orderentry.pipeline.OrderCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SegmentRollTest {
@@ -58,6 +61,37 @@ class SegmentRollTest {
         assertEquals(1, SegmentFiles.firstSequenceOf(SegmentFiles.list(dir).get(0)));
         assertTrue(TestJournal.size(SegmentFiles.list(dir).get(0)) > SEGMENT_SIZE - JournalFormat.MAX_RECORD_SIZE);
         assertEquals(500, TestJournal.replay(dir).records().size());
+    }
+
+    @Test
+    void shouldFailForGoodWhenTheNextSegmentCannotBeCreated() throws IOException {
+        final int[] created = {0};
+        final SegmentChannelFactory secondCreateFails = (path, create) -> {
+            if (create && ++created[0] == 2) {
+                throw new AccessDeniedException(path.toString());
+            }
+            return SegmentChannelFactory.FILES.open(path, create);
+        };
+        final JournalWriter writer = JournalWriter.open(config(), Commands.SYMBOLS,
+                JournalReader.recover(dir, Commands.SYMBOL_INDEX, c -> { }), secondCreateFails);
+        final OrderCommand c = new OrderCommand();
+        long sequence = 0;
+        while (writer.append(nextOf(c, ++sequence))) {
+            assertTrue(sequence < 1000, "the roll never failed");
+        }
+        assertTrue(writer.failure() instanceof AccessDeniedException);
+        writer.close();
+        final TestJournal.Replay replay = TestJournal.replay(dir);
+        assertEquals(sequence - 1, replay.records().size(), "everything before the roll is durable");
+        assertNull(replay.recovery().truncatedTail());
+    }
+
+    private static OrderCommand nextOf(final OrderCommand c,
+                                                             final long sequence) {
+        Commands.nth(c, sequence);
+        c.sequence = sequence;
+        c.timestampMicros = sequence;
+        return c;
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.orderentry.pipeline.OrderCommand;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -123,6 +124,6 @@ final class TestJournal {
     }
 
     static long size(final Path file) throws IOException {
-        return java.nio.file.Files.size(file);
+        return Files.size(file);
     }
 }
