@@ -18,6 +18,7 @@ import io.orderentry.http.ReplyStage;
 import io.orderentry.http.ServiceStatus;
 import io.orderentry.journal.JournalConfig;
 import io.orderentry.journal.JournalHandler;
+import io.orderentry.journal.JournalLock;
 import io.orderentry.journal.JournalReader;
 import io.orderentry.journal.JournalRecovery;
 import io.orderentry.journal.JournalWriter;
@@ -73,6 +74,7 @@ public final class OrderEntryService {
     private Vertx vertx;
     private Disruptor<EngineEvent> output;
     private Disruptor<OrderCommand> input;
+    private JournalLock journalLock;
     private JournalWriter journal;
     private OrderStateView view;
     private MatcherStage matcherStage;
@@ -143,6 +145,13 @@ public final class OrderEntryService {
                 LOG.error("closing the journal failed", e);
             }
         }
+        if (journalLock != null) {
+            try {
+                journalLock.close();
+            } catch (final IOException e) {
+                LOG.error("releasing the journal lock failed", e);
+            }
+        }
         if (vertx != null) {
             await(vertx.close().toCompletionStage().toCompletableFuture(), "closing the HTTP server");
         }
@@ -182,6 +191,7 @@ public final class OrderEntryService {
         LOG.info("recovery: replaying the journal in {}", config.journalDir().toAbsolutePath().normalize());
         final JournalRecovery recovery;
         try {
+            journalLock = JournalLock.acquire(config.journalDir());
             recovery = JournalReader.recover(config.journalDir(), symbolIndex, matcherStage::replay);
         } catch (final IOException e) {
             status.fail("journal recovery failed: " + e.getMessage());

@@ -139,7 +139,7 @@ class CrashRecoveryIT {
 
     private Path lastSegment() throws IOException {
         try (Stream<Path> files = Files.list(dir.resolve("journal"))) {
-            final List<Path> segments = files.filter(Files::isRegularFile).sorted().toList();
+            final List<Path> segments = files.filter(f -> f.getFileName().toString().endsWith(".journal")).sorted().toList();
             return segments.get(segments.size() - 1);
         }
     }
