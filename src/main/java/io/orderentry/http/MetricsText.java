@@ -12,6 +12,8 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -23,6 +25,11 @@ import java.util.function.DoubleSupplier;
 public final class MetricsText {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    /**
+     * Micrometer holds function-based meters' state weakly; a supplier lambda nobody else references
+     * would be collected and its meter would silently read NaN. Every supplier is kept here.
+     */
+    private final List<DoubleSupplier> suppliers = new CopyOnWriteArrayList<>();
     private JvmGcMetrics gcMetrics;
 
     public MetricsText() {
@@ -46,6 +53,7 @@ public final class MetricsText {
      * @param labels Prometheus-style labels such as {@code result="PLACED",side="BUY"}, or empty
      */
     public void counter(final String name, final String help, final String labels, final DoubleSupplier value) {
+        suppliers.add(value);
         FunctionCounter.builder(baseName(name), value, DoubleSupplier::getAsDouble).description(help)
                 .tags(tags(labels)).register(registry);
     }
@@ -57,8 +65,9 @@ public final class MetricsText {
 
     /** Registers one labelled series of a gauge. */
     public void gauge(final String name, final String help, final String labels, final DoubleSupplier value) {
+        suppliers.add(value);
         Gauge.builder(name, value, DoubleSupplier::getAsDouble).description(help).tags(tags(labels))
-                .register(registry);
+                .strongReference(true).register(registry);
     }
 
     /** @return the registry, for timers and distributions recorded directly (HTTP latency) */

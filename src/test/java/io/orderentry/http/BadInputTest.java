@@ -3,6 +3,7 @@ package io.orderentry.http;
 import static io.orderentry.testing.ApiClient.limit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.orderentry.testing.ApiClient;
@@ -108,9 +109,10 @@ class BadInputTest {
     private static String state() {
         final JsonNode open = api.get("/api/v1/orders?accountId=acct-1").json();
         final String metrics = api.get("/metrics").body();
-        final String journal = metrics.lines().filter(l -> l.startsWith("orders_journal_last_sequence ")).findFirst()
-                .orElseThrow();
-        return open.toString() + "|" + journal;
+        final double journal = Double.parseDouble(metrics.lines()
+                .filter(l -> l.startsWith("orders_journal_last_sequence ")).findFirst().orElseThrow().split(" ")[1]);
+        assertTrue(journal >= 1, "the journal figure must be real for the comparison to mean anything: " + journal);
+        return open.toString() + "|journal sequence " + (long) journal;
     }
 
     private static long placed(final String body) {

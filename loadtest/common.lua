@@ -1,0 +1,93 @@
+-- Shared by the wrk scripts: per-thread ids, status counting, the record of acknowledged orders and
+-- the report printed by done(). Each script defines next_request() and may define on_response().
+
+local threads = {}
+local thread_count = 0
+
+function setup(thread)
+  thread_count = thread_count + 1
+  thread:set("tid", thread_count)
+  table.insert(threads, thread)
+end
+
+function init(args)
+  run_id = os.getenv("ORDERS_RUN_ID") or tostring(os.time())
+  math.randomseed(tid * 7919 + os.time())
+  seq = 0
+  statuses = {}
+  acked = 0
+  local ack_dir = os.getenv("ORDERS_ACK_DIR")
+  if ack_dir then
+    ack_file = io.open(ack_dir .. "/acked-" .. tid .. ".txt", "w")
+  end
+  wrk.headers["Content-Type"] = "application/json"
+end
+
+-- Instruments, the mid price each trades around, and quantities at the lot's scale.
+instruments = {
+  { symbol = "BTCUSD", mid = 50000.00, step = 0.50, quantities = { "0.0010", "0.0050", "0.0100", "0.0500", "0.1000" } },
+  { symbol = "ETHUSD", mid = 3000.00,  step = 0.05, quantities = { "0.010", "0.050", "0.100", "0.500", "1.000" } },
+}
+
+-- A varied new order: 10% MARKET, else LIMIT within a few steps of the mid on both sides of it, so
+-- that a realistic share trades; mostly GTC, some IOC and FOK, a few postOnly.
+function new_order_body()
+  seq = seq + 1
+  local inst = instruments[math.random(#instruments)]
+  local side = (math.random(2) == 1) and "BUY" or "SELL"
+  local account = string.format("acct-%d-%d", tid, math.random(50))
+  local client_order_id = string.format("w%s-%d-%d", run_id, tid, seq)
+  local quantity = inst.quantities[math.random(#inst.quantities)]
+  if math.random(10) == 1 then
+    return string.format('{"accountId":"%s","clientOrderId":"%s","symbol":"%s","side":"%s","type":"MARKET","quantity":"%s"}',
+      account, client_order_id, inst.symbol, side, quantity)
+  end
+  -- buys mostly below the mid, sells mostly above it; the overlap trades
+  local offset = math.random(-3, 12) * inst.step
+  local price = (side == "BUY") and (inst.mid - offset) or (inst.mid + offset)
+  local r = math.random(100)
+  local tif, post_only = "GTC", "false"
+  if r <= 10 then tif = "IOC" elseif r <= 15 then tif = "FOK" elseif r <= 20 then post_only = "true" end
+  return string.format('{"accountId":"%s","clientOrderId":"%s","symbol":"%s","side":"%s","type":"LIMIT","timeInForce":"%s","postOnly":%s,"price":"%.2f","quantity":"%s"}',
+    account, client_order_id, inst.symbol, side, tif, post_only, price, quantity)
+end
+
+function request()
+  return next_request()
+end
+
+function response(status, headers, body)
+  statuses[status] = (statuses[status] or 0) + 1
+  if status == 201 then
+    acked = acked + 1
+    if ack_file then
+      local id = string.match(body, '"clientOrderId":"([^"]+)"')
+      if id then
+        ack_file:write(id, "\n")
+        if acked % 1000 == 0 then ack_file:flush() end
+      end
+    end
+  end
+  if on_response then on_response(status, body) end
+end
+
+function done(summary, latency, requests)
+  local totals = {}
+  for _, thread in ipairs(threads) do
+    local counts = thread:get("statuses")
+    for status, count in pairs(counts) do
+      totals[status] = (totals[status] or 0) + count
+    end
+  end
+  local non2xx = 0
+  io.write("status codes:\n")
+  for status, count in pairs(totals) do
+    io.write(string.format("  %d: %d\n", status, count))
+    if status < 200 or status > 299 then non2xx = non2xx + count end
+  end
+  io.write(string.format("RESULT requests=%d non2xx=%d socket_errors=%d p50_us=%d p90_us=%d p99_us=%d max_us=%d mean_us=%d\n",
+    summary.requests, non2xx,
+    summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
+    latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max, latency.mean))
+  io.write(string.format("RESULT_201 %d\n", totals[201] or 0))
+end
