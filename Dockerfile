@@ -37,5 +37,5 @@ VOLUME ["/app/data/journal", "/app/data/audit"]
 EXPOSE 8080
 HEALTHCHECK --interval=5s --timeout=3s --start-period=60s --retries=3 \
   CMD curl -fsS http://127.0.0.1:8080/ready > /dev/null || exit 1
-# exec: java is PID 1's child-free replacement, so SIGTERM reaches it and it drains before exiting.
+# exec replaces the shell, so java runs as PID 1, receives SIGTERM itself and drains before exiting.
 ENTRYPOINT ["sh", "-c", "exec java $JAVA_OPTS -jar /app/order-entry.jar \"$@\"", "order-entry"]

@@ -1,0 +1,139 @@
+package io.orderentry.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * No Docker engine runs here, so the container setup is checked by reading it: the compose file's
+ * services, ports, volumes, healthchecks and environment must match what the application reads, and
+ * the Dockerfile must copy the jar the Maven build produces.
+ */
+class ContainerSetupTest {
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    private static Set<String> knownVariables() {
+        final Set<String> known = new HashSet<>();
+        for (final String key : ConfigLoader.defaults().stringPropertyNames()) {
+            known.add(ConfigLoader.envName(key));
+        }
+        known.add(ConfigLoader.CONFIG_FILE_ENV);
+        return known;
+    }
+
+    private static JsonNode compose() throws Exception {
+        return YAML.readTree(Path.of("docker-compose.yml").toFile());
+    }
+
+    private static Map<String, String> environment(final JsonNode service) {
+        final Map<String, String> env = new HashMap<>();
+        service.path("environment").fields().forEachRemaining(e -> env.put(e.getKey(), e.getValue().asText()));
+        return env;
+    }
+
+    @Test
+    void composeHasPostgresAppAndLoadtestWithHealthchecks() throws Exception {
+        final JsonNode services = compose().get("services");
+        final JsonNode postgres = services.get("postgres");
+        assertTrue(postgres.get("image").asText().startsWith("postgres:16"), "PostgreSQL 16");
+        assertTrue(postgres.get("healthcheck").get("test").toString().contains("pg_isready"));
+        final JsonNode app = services.get("app");
+        assertEquals("service_healthy", app.get("depends_on").get("postgres").get("condition").asText(),
+                "the app starts after the database is healthy");
+        assertTrue(app.get("healthcheck").get("test").toString().contains("/ready"));
+        final JsonNode loadtest = services.get("loadtest");
+        assertEquals("loadtest", loadtest.get("profiles").get(0).asText(), "the load test runs only on demand");
+        assertTrue(Files.isRegularFile(Path.of(loadtest.get("build").asText(), "Dockerfile")));
+        assertTrue(List.of("smoke", "light", "medium").contains(loadtest.get("command").get(0).asText()));
+    }
+
+    @Test
+    void appIsConfiguredOnlyThroughVariablesTheServiceReads() throws Exception {
+        final JsonNode app = compose().get("services").get("app");
+        final Set<String> known = knownVariables();
+        final Map<String, String> env = environment(app);
+        assertFalse(env.isEmpty());
+        for (final String name : env.keySet()) {
+            assertTrue(known.contains(name), name + " is not a setting the service reads");
+        }
+        assertEquals("8080:8080", app.get("ports").get(0).asText());
+        assertEquals("8080", env.get("ORDERS_HTTP_PORT"));
+        ConfigLoader.load(env);
+    }
+
+    @Test
+    void appReachesTheComposeDatabaseWithItsCredentials() throws Exception {
+        final JsonNode services = compose().get("services");
+        final Map<String, String> db = environment(services.get("postgres"));
+        final Map<String, String> app = environment(services.get("app"));
+        assertEquals("jdbc:postgresql://postgres:5432/" + db.get("POSTGRES_DB"), app.get("ORDERS_DB_URL"));
+        assertEquals(db.get("POSTGRES_USER"), app.get("ORDERS_DB_USER"));
+        assertEquals(db.get("POSTGRES_PASSWORD"), app.get("ORDERS_DB_PASSWORD"));
+        final Map<String, String> loadtest = environment(services.get("loadtest"));
+        assertEquals("postgres", loadtest.get("PGHOST"));
+        assertEquals(db.get("POSTGRES_DB"), loadtest.get("PGDATABASE"));
+        assertEquals(db.get("POSTGRES_PASSWORD"), loadtest.get("PGPASSWORD"));
+    }
+
+    @Test
+    void journalAndAuditLiveOnNamedVolumesWhereTheAppWritesThem() throws Exception {
+        final JsonNode root = compose();
+        final JsonNode app = root.get("services").get("app");
+        final Map<String, String> env = environment(app);
+        final Map<String, String> mounts = new HashMap<>();
+        for (final JsonNode volume : app.get("volumes")) {
+            final String[] parts = volume.asText().split(":");
+            mounts.put(parts[1], parts[0]);
+            assertNotNull(root.get("volumes").get(parts[0]), parts[0] + " is not a declared named volume");
+        }
+        assertNotNull(mounts.get(env.get("ORDERS_JOURNAL_DIR")), "the journal directory is on a volume");
+        assertNotNull(mounts.get(env.get("ORDERS_AUDIT_DIR")), "the audit directory is on a volume");
+        assertNotNull(root.get("volumes").get(root.get("services").get("postgres").get("volumes").get(0).asText()
+                .split(":")[0]));
+    }
+
+    @Test
+    void dockerfileCopiesTheJarTheBuildProducesAndRunsSafely() throws Exception {
+        final String dockerfile = Files.readString(Path.of("Dockerfile"));
+        final String pom = Files.readString(Path.of("pom.xml"));
+        final Matcher finalName = Pattern.compile("<finalName>([^<]+)</finalName>").matcher(pom);
+        assertTrue(finalName.find());
+        assertTrue(dockerfile.contains("COPY --from=build /src/target/" + finalName.group(1) + ".jar"),
+                "the Dockerfile must copy target/" + finalName.group(1) + ".jar");
+        assertTrue(dockerfile.contains("mvn -B -q -DskipTests package"));
+        assertTrue(dockerfile.matches("(?s).*FROM eclipse-temurin:\\d+-jre.*"), "a slim Temurin JRE runtime");
+        final Matcher user = Pattern.compile("(?m)^USER (\\S+)").matcher(dockerfile);
+        assertTrue(user.find());
+        assertFalse(user.group(1).equals("root") || user.group(1).equals("0"), "runs as a non-root user");
+        assertTrue(dockerfile.contains("HEALTHCHECK") && dockerfile.contains("/ready"));
+        assertTrue(dockerfile.contains("EXPOSE 8080"));
+
+        final Set<String> known = knownVariables();
+        final Matcher env = Pattern.compile("(ORDERS_[A-Z_]+)=(\\S+)").matcher(dockerfile);
+        final Map<String, String> variables = new HashMap<>();
+        while (env.find()) {
+            assertTrue(known.contains(env.group(1)), env.group(1) + " is not a setting the service reads");
+            variables.put(env.group(1), env.group(2).replace("\\", ""));
+        }
+        final Matcher volume = Pattern.compile("(?m)^VOLUME \\[(.*)]").matcher(dockerfile);
+        assertTrue(volume.find());
+        assertTrue(volume.group(1).contains("\"" + variables.get("ORDERS_JOURNAL_DIR") + "\""));
+        assertTrue(volume.group(1).contains("\"" + variables.get("ORDERS_AUDIT_DIR") + "\""));
+    }
+}
