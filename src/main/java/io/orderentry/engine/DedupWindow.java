@@ -8,9 +8,11 @@ import java.util.Arrays;
  * left the book. The oldest entry is forgotten first.
  *
  * <p>Entries live in ring arrays (the order id, the order's fields, the two strings); an open-addressing
- * table of {@code int} slots points into the ring. Lookups compare the stored strings with
- * {@code equals}. The ring grows by doubling until it holds {@code window} entries and then wraps, so
- * memory is bounded and, once full, nothing is allocated per order.
+ * table of {@code long} slots points into the ring, each slot holding the entry's hash beside its ring
+ * index, so that probing and deletion never leave the table (with a window of a million entries every
+ * visit to the ring would be a cache miss). Only on a full hash match are the stored strings compared
+ * with {@code equals}. The ring grows by doubling until it holds {@code window} entries and then
+ * wraps, so memory is bounded and, once full, nothing is allocated per order.
  *
  * <p>Not thread safe: used only by the matcher thread.
  */
@@ -30,7 +32,8 @@ final class DedupWindow {
     private String[] clientOrderIds;
     private int size;
     private int oldest;
-    private int[] table;
+    /** Empty slots are 0; an occupied slot is {@code hash << 32 | (entry + 1)}. */
+    private long[] table;
     private int mask;
 
     /** Largest supported window: keeps the slot table's size within an {@code int}. */
@@ -60,10 +63,12 @@ final class DedupWindow {
     /** @return the entry remembering this pair, or -1 when the pair is not remembered */
     int find(final int hash, final String accountId, final String clientOrderId) {
         for (int i = hash & mask; table[i] != 0; i = (i + 1) & mask) {
-            final int entry = table[i] - 1;
-            if (hashes[entry] == hash && clientOrderId.equals(clientOrderIds[entry])
-                    && accountId.equals(accountIds[entry])) {
-                return entry;
+            final long slot = table[i];
+            if ((int) (slot >>> 32) == hash) {
+                final int entry = (int) slot - 1;
+                if (clientOrderId.equals(clientOrderIds[entry]) && accountId.equals(accountIds[entry])) {
+                    return entry;
+                }
             }
         }
         return NONE;
@@ -116,21 +121,23 @@ final class DedupWindow {
     }
 
     private void insert(final int entry) {
-        int i = hashes[entry] & mask;
+        final int hash = hashes[entry];
+        int i = hash & mask;
         while (table[i] != 0) {
             i = (i + 1) & mask;
         }
-        table[i] = entry + 1;
+        table[i] = (long) hash << 32 | (entry + 1);
     }
 
     /** Removes an entry's slot from the table, closing the hole by backward shifting. */
     private void forget(final int entry) {
+        final long slot = (long) hashes[entry] << 32 | (entry + 1);
         int hole = hashes[entry] & mask;
-        while (table[hole] != entry + 1) {
+        while (table[hole] != slot) {
             hole = (hole + 1) & mask;
         }
         for (int i = (hole + 1) & mask; table[i] != 0; i = (i + 1) & mask) {
-            final int home = hashes[table[i] - 1] & mask;
+            final int home = (int) (table[i] >>> 32) & mask;
             if (((i - home) & mask) >= ((i - hole) & mask)) {
                 table[hole] = table[i];
                 hole = i;
@@ -170,7 +177,7 @@ final class DedupWindow {
     /** A table of at least twice the ring's capacity, a power of two: at most half full. */
     private void allocateTable() {
         final int slots = Integer.highestOneBit(orderIds.length * 4 - 1);
-        table = new int[Math.max(8, slots)];
+        table = new long[Math.max(8, slots)];
         mask = table.length - 1;
     }
 }

@@ -102,6 +102,8 @@ public final class Matcher {
     /**
      * Places an order. The caller guarantees validity: symbol in [0, symbolCount), quantity &gt; 0,
      * LIMIT has price &gt; 0, MARKET has price 0 and time in force IOC, postOnly only with LIMIT GTC.
+     * The caller also bounds quantities so that the sum of everything resting on one side of a book
+     * fits in a {@code long}.
      *
      * @param clientOrderId the client's idempotency key, may be null
      * @throws IllegalArgumentException when the caller broke the guarantee (a bug)
@@ -109,9 +111,12 @@ public final class Matcher {
     public void place(final long timestampMicros, final String accountId, final String clientOrderId,
                       final int symbol, final Side side, final OrderType type, final TimeInForce timeInForce,
                       final boolean postOnly, final long price, final long quantity) {
-        checkPlace(accountId, symbol, side, type, timeInForce, postOnly, price, quantity);
-        final int hash = clientOrderId == null ? 0 : DedupWindow.hash(accountId, clientOrderId);
-        if (clientOrderId != null) {
+        PlaceArguments.check(books.length, accountId, symbol, side, type, timeInForce, postOnly, price, quantity);
+        final long orderId;
+        if (clientOrderId == null) {
+            orderId = ++lastOrderId;
+        } else {
+            final int hash = DedupWindow.hash(accountId, clientOrderId);
             final int entry = dedup.find(hash, accountId, clientOrderId);
             if (entry >= 0) {
                 final boolean same = dedup.sameOrder(entry, symbol, side, type, timeInForce, postOnly, price, quantity);
@@ -119,9 +124,7 @@ public final class Matcher {
                         dedup.orderId(entry));
                 return;
             }
-        }
-        final long orderId = ++lastOrderId;
-        if (clientOrderId != null) {
+            orderId = ++lastOrderId;
             dedup.remember(hash, orderId, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly, price,
                     quantity);
         }
@@ -299,26 +302,5 @@ public final class Matcher {
         openOrders.decrement(order.accountId);
         order.clear();
         orderPool.release(order);
-    }
-
-    private void checkPlace(final String accountId, final int symbol, final Side side, final OrderType type,
-                            final TimeInForce timeInForce, final boolean postOnly, final long price,
-                            final long quantity) {
-        if (accountId == null || side == null || type == null || timeInForce == null) {
-            throw new IllegalArgumentException("accountId, side, type and timeInForce must be non-null");
-        }
-        if (symbol < 0 || symbol >= books.length) {
-            throw new IllegalArgumentException("symbol out of range: " + symbol);
-        }
-        if (quantity <= 0) {
-            throw new IllegalArgumentException("quantity must be > 0: " + quantity);
-        }
-        if (type == OrderType.LIMIT ? price <= 0 : price != 0 || timeInForce != TimeInForce.IOC) {
-            throw new IllegalArgumentException("LIMIT needs price > 0, MARKET price 0 and IOC: " + type + " "
-                    + timeInForce + " " + price);
-        }
-        if (postOnly && (type != OrderType.LIMIT || timeInForce != TimeInForce.GTC)) {
-            throw new IllegalArgumentException("postOnly only with LIMIT GTC: " + type + " " + timeInForce);
-        }
     }
 }

@@ -1,16 +1,19 @@
 package io.orderentry.engine;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * A deliberately naive engine with the same contract as the {@link Matcher}, written to be obviously
- * correct rather than fast: all resting orders in one list in arrival order, every question answered
- * by a linear scan, the dedup window a queue of records searched front to back.
+ * correct rather than fast: the resting orders of each book side in one list in arrival order, every
+ * question answered by a linear scan, the dedup window an insertion-ordered map that drops its eldest
+ * entry.
  */
 final class ReferenceMatcher implements OrderEngine {
 
@@ -24,15 +27,18 @@ final class ReferenceMatcher implements OrderEngine {
         long filled;
     }
 
-    private record Remembered(String accountId, String clientOrderId, long orderId, int symbol, Side side,
-                              OrderType type, TimeInForce timeInForce, boolean postOnly, long price, long quantity) {
+    private record Pair(String accountId, String clientOrderId) {
+    }
+
+    private record Remembered(long orderId, int symbol, Side side, OrderType type, TimeInForce timeInForce,
+                              boolean postOnly, long price, long quantity) {
     }
 
     private final int symbolCount;
     private final EngineLimits limits;
     private final EventSink sink;
-    private final List<Resting> resting = new ArrayList<>();
-    private final ArrayDeque<Remembered> window = new ArrayDeque<>();
+    private final List<List<Resting>> sides = new ArrayList<>();
+    private final LinkedHashMap<Pair, Remembered> window = new LinkedHashMap<>();
     private long lastOrderId;
     private long lastTradeId;
     private long lastSequence;
@@ -41,6 +47,9 @@ final class ReferenceMatcher implements OrderEngine {
         this.symbolCount = symbolCount;
         this.limits = limits;
         this.sink = sink;
+        for (int i = 0; i < symbolCount * 2; i++) {
+            sides.add(new ArrayList<>());
+        }
     }
 
     @Override
@@ -54,23 +63,19 @@ final class ReferenceMatcher implements OrderEngine {
         if (!valid) {
             throw new IllegalArgumentException("invalid order");
         }
-        if (clientOrderId != null) {
-            for (final Remembered r : window) {
-                if (r.accountId().equals(accountId) && r.clientOrderId().equals(clientOrderId)) {
-                    final boolean same = r.symbol() == symbol && r.side() == side && r.type() == type
-                            && r.timeInForce() == tif && r.postOnly() == postOnly && r.price() == price
-                            && r.quantity() == quantity;
-                    sink.commandCompleted(same ? CommandResult.DUPLICATE : CommandResult.DUPLICATE_MISMATCH, r.orderId());
-                    return;
-                }
-            }
+        final Pair pair = new Pair(accountId, clientOrderId);
+        final Remembered original = clientOrderId == null ? null : window.get(pair);
+        if (original != null) {
+            final boolean same = original.equals(new Remembered(original.orderId(), symbol, side, type, tif, postOnly,
+                    price, quantity));
+            sink.commandCompleted(same ? CommandResult.DUPLICATE : CommandResult.DUPLICATE_MISMATCH, original.orderId());
+            return;
         }
         final long orderId = ++lastOrderId;
         if (clientOrderId != null) {
-            window.addLast(new Remembered(accountId, clientOrderId, orderId, symbol, side, type, tif, postOnly, price,
-                    quantity));
+            window.put(pair, new Remembered(orderId, symbol, side, type, tif, postOnly, price, quantity));
             if (window.size() > limits.dedupWindow()) {
-                window.removeFirst();
+                window.remove(window.keySet().iterator().next());
             }
         }
         sink.orderAccepted(++lastSequence, ts, orderId, accountId, clientOrderId, symbol, side, type, tif, postOnly,
@@ -83,9 +88,9 @@ final class ReferenceMatcher implements OrderEngine {
         } else if (tif == TimeInForce.GTC && available < quantity) {
             if (openOrders(accountId) >= limits.maxOpenOrdersPerAccount()) {
                 reject = RejectReason.TOO_MANY_OPEN_ORDERS;
-            } else if (levels(symbol, side).size() >= limits.maxPriceLevelsPerSide() && !hasPrice(symbol, side, price)) {
+            } else if (!hasPrice(symbol, side, price) && distinctPrices(symbol, side) >= limits.maxPriceLevelsPerSide()) {
                 reject = RejectReason.TOO_MANY_PRICE_LEVELS;
-            } else if (resting.size() >= limits.maxRestingOrders()) {
+            } else if (restingOrderCount() >= limits.maxRestingOrders()) {
                 reject = RejectReason.BOOK_CAPACITY_REACHED;
             }
         }
@@ -107,7 +112,7 @@ final class ReferenceMatcher implements OrderEngine {
                         filled, maker.orderId, maker.accountId, maker.filled,
                         done ? OrderStatus.FILLED : OrderStatus.PARTIALLY_FILLED);
                 if (done) {
-                    resting.remove(maker);
+                    side(symbol, side.opposite()).remove(maker);
                 }
             }
             if (filled == quantity) {
@@ -121,7 +126,7 @@ final class ReferenceMatcher implements OrderEngine {
                 order.price = price;
                 order.quantity = quantity;
                 order.filled = filled;
-                resting.add(order);
+                side(symbol, side).add(order);
                 remaining = quantity - filled;
                 status = filled == 0 ? OrderStatus.NEW : OrderStatus.PARTIALLY_FILLED;
             } else {
@@ -135,9 +140,9 @@ final class ReferenceMatcher implements OrderEngine {
 
     @Override
     public void cancel(final long ts, final long orderId) {
-        for (final Resting order : resting) {
+        for (final Resting order : allResting()) {
             if (order.orderId == orderId) {
-                resting.remove(order);
+                side(order.symbol, order.side).remove(order);
                 sink.orderUpdated(++lastSequence, ts, orderId, order.accountId, order.symbol, order.side, order.price,
                         order.quantity, order.filled, 0, OrderStatus.CANCELED, RejectReason.NONE);
                 sink.commandCompleted(CommandResult.CANCELED, orderId);
@@ -165,7 +170,7 @@ final class ReferenceMatcher implements OrderEngine {
 
     @Override
     public int restingOrderCount() {
-        return resting.size();
+        return allResting().size();
     }
 
     @Override
@@ -185,25 +190,32 @@ final class ReferenceMatcher implements OrderEngine {
     public List<Level> levels(final int symbol, final Side side) {
         final Comparator<Long> bestFirst = side == Side.BUY ? Comparator.reverseOrder() : Comparator.naturalOrder();
         final Map<Long, Level> byPrice = new TreeMap<>(bestFirst);
-        for (final Resting o : resting) {
-            if (o.symbol == symbol && o.side == side) {
-                byPrice.merge(o.price, new Level(o.price, o.quantity - o.filled, 1),
-                        (a, b) -> new Level(a.price(), a.totalQuantity() + b.totalQuantity(), a.orderCount() + 1));
-            }
+        for (final Resting o : side(symbol, side)) {
+            byPrice.merge(o.price, new Level(o.price, o.quantity - o.filled, 1),
+                    (a, b) -> new Level(a.price(), a.totalQuantity() + b.totalQuantity(), a.orderCount() + 1));
         }
         return new ArrayList<>(byPrice.values());
     }
 
-    private boolean crosses(final Resting maker, final int symbol, final Side side, final OrderType type,
-                            final long price) {
-        return maker.symbol == symbol && maker.side != side
-                && (type == OrderType.MARKET || (side == Side.BUY ? maker.price <= price : maker.price >= price));
+    private List<Resting> side(final int symbol, final Side side) {
+        return sides.get(symbol * 2 + side.ordinal());
+    }
+
+    private List<Resting> allResting() {
+        final List<Resting> all = new ArrayList<>();
+        sides.forEach(all::addAll);
+        return all;
+    }
+
+    /** @return whether an incoming order with this side, type and price may trade with the resting one */
+    private static boolean crosses(final Resting maker, final Side side, final OrderType type, final long price) {
+        return type == OrderType.MARKET || (side == Side.BUY ? maker.price <= price : maker.price >= price);
     }
 
     private long available(final int symbol, final Side side, final OrderType type, final long price) {
         long sum = 0;
-        for (final Resting o : resting) {
-            if (crosses(o, symbol, side, type, price)) {
+        for (final Resting o : side(symbol, side.opposite())) {
+            if (crosses(o, side, type, price)) {
                 sum += o.quantity - o.filled;
             }
         }
@@ -213,8 +225,8 @@ final class ReferenceMatcher implements OrderEngine {
     /** The crossing resting order with the best price; among equal prices the earliest (list order). */
     private Resting bestMaker(final int symbol, final Side side, final OrderType type, final long price) {
         Resting best = null;
-        for (final Resting o : resting) {
-            if (crosses(o, symbol, side, type, price)
+        for (final Resting o : side(symbol, side.opposite())) {
+            if (crosses(o, side, type, price)
                     && (best == null || (side == Side.BUY ? o.price < best.price : o.price > best.price))) {
                 best = o;
             }
@@ -224,7 +236,7 @@ final class ReferenceMatcher implements OrderEngine {
 
     private int openOrders(final String accountId) {
         int count = 0;
-        for (final Resting o : resting) {
+        for (final Resting o : allResting()) {
             if (o.accountId.equals(accountId)) {
                 count++;
             }
@@ -232,9 +244,17 @@ final class ReferenceMatcher implements OrderEngine {
         return count;
     }
 
+    private int distinctPrices(final int symbol, final Side side) {
+        final Set<Long> prices = new HashSet<>();
+        for (final Resting o : side(symbol, side)) {
+            prices.add(o.price);
+        }
+        return prices.size();
+    }
+
     private boolean hasPrice(final int symbol, final Side side, final long price) {
-        for (final Resting o : resting) {
-            if (o.symbol == symbol && o.side == side && o.price == price) {
+        for (final Resting o : side(symbol, side)) {
+            if (o.price == price) {
                 return true;
             }
         }

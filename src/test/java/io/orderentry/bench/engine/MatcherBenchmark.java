@@ -1,0 +1,54 @@
+package io.orderentry.bench.engine;
+
+import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.Matcher;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Single-threaded matcher throughput on a pre-generated stream (see {@link BenchmarkCommands}): ~50%
+ * GTC limits near the touch, ~10% IOC or MARKET, ~40% cancels, ~1,000 resting orders, a clientOrderId
+ * on every order and the production {@link EngineLimits#DEFAULTS} (dedup window of 1,000,000). One
+ * operation is one command. Run with {@code -prof gc} to see the bytes allocated per command.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@State(Scope.Thread)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+public class MatcherBenchmark {
+
+    @Param({"1000"})
+    public int depth;
+
+    private ChecksumSink sink;
+    private CommandPlayer player;
+
+    /** Generates the stream and replays one whole cycle, so that pools and the dedup ring are full grown. */
+    @Setup(Level.Trial)
+    public void setUp() {
+        final BenchmarkCommands commands = BenchmarkCommands.generate(42, BenchmarkCommands.DEFAULT_LENGTH, depth);
+        sink = new ChecksumSink();
+        player = new CommandPlayer(commands, new Matcher(1, EngineLimits.DEFAULTS, sink));
+        player.run(commands.length());
+    }
+
+    /** One command: place (GTC, IOC or MARKET) or cancel. */
+    @Benchmark
+    public long command() {
+        player.next();
+        return sink.checksum;
+    }
+}

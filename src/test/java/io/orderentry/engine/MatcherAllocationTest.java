@@ -1,0 +1,81 @@
+package io.orderentry.engine;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Once its pools and tables have grown to the working set, the matcher allocates nothing per command.
+ * Measured with the JVM's per-thread allocation counter over a generated stream that places, trades,
+ * cancels, hits every time in force and recognises duplicates.
+ */
+class MatcherAllocationTest {
+
+    private static final int SYMBOLS = 2;
+    private static final int WARM_UP = 100_000;
+    private static final int MEASURED = 100_000;
+
+    /** Consumes events without keeping or allocating anything. */
+    private static final class CountingSink implements EventSink {
+        long events;
+
+        @Override
+        public void orderAccepted(final long eventSequence, final long timestampMicros, final long orderId,
+                                  final String accountId, final String clientOrderId, final int symbol,
+                                  final Side side, final OrderType type, final TimeInForce timeInForce,
+                                  final boolean postOnly, final long price, final long quantity) {
+            events += eventSequence;
+        }
+
+        @Override
+        public void trade(final long eventSequence, final long timestampMicros, final long tradeId, final int symbol,
+                          final long price, final long quantity, final Side takerSide, final long takerOrderId,
+                          final String takerAccountId, final long takerFilledQuantity, final long makerOrderId,
+                          final String makerAccountId, final long makerFilledQuantity, final OrderStatus makerStatus) {
+            events += eventSequence;
+        }
+
+        @Override
+        public void orderUpdated(final long eventSequence, final long timestampMicros, final long orderId,
+                                 final String accountId, final int symbol, final Side side, final long price,
+                                 final long quantity, final long filledQuantity, final long remainingQuantity,
+                                 final OrderStatus status, final RejectReason rejectReason) {
+            events += eventSequence;
+        }
+
+        @Override
+        public void commandCompleted(final CommandResult result, final long orderId) {
+            events++;
+        }
+    }
+
+    @Test
+    void steadyStateMatchingAllocatesNothing() {
+        final com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        final List<Command> commands = new CommandGenerator(11, SYMBOLS).generate(WARM_UP + MEASURED);
+        final CountingSink sink = new CountingSink();
+        final Matcher matcher = new Matcher(SYMBOLS, new EngineLimits(2_500, 100_000, 10_000, 5_000), sink);
+        for (int i = 0; i < WARM_UP; i++) {
+            apply(matcher, commands.get(i), i);
+        }
+        final long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = WARM_UP; i < WARM_UP + MEASURED; i++) {
+            apply(matcher, commands.get(i), i);
+        }
+        final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertTrue(sink.events > 0);
+        assertTrue(allocated < 1_024, allocated + " bytes allocated by " + MEASURED + " commands");
+    }
+
+    private static void apply(final Matcher matcher, final Command c, final long timestamp) {
+        if (c.cancel()) {
+            matcher.cancel(timestamp, c.orderId());
+        } else {
+            matcher.place(timestamp, c.accountId(), c.clientOrderId(), c.symbol(), c.side(), c.type(), c.timeInForce(),
+                    c.postOnly(), c.price(), c.quantity());
+        }
+    }
+}
