@@ -1,0 +1,86 @@
+package io.orderentry.bench.memory;
+
+import io.orderentry.app.Config;
+import io.orderentry.app.ConfigLoader;
+import io.orderentry.app.OrderEntryService;
+import io.orderentry.engine.OrderType;
+import io.orderentry.engine.Side;
+import io.orderentry.engine.TimeInForce;
+import io.orderentry.journal.JournalConfig;
+import io.orderentry.journal.JournalReader;
+import io.orderentry.journal.JournalSync;
+import io.orderentry.journal.JournalWriter;
+import io.orderentry.pipeline.CommandType;
+import io.orderentry.pipeline.OrderCommand;
+import io.orderentry.testing.FreePort;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * Does the whole service (engine books and the query view) hold N resting orders in the heap it is
+ * given? Writes a journal of N non-crossing GTC orders, starts the real service on it (recovery replays
+ * them all), collects garbage and reports the heap in use. Run with the heap under test:
+ * <pre>java -Xmx1g -cp ... io.orderentry.bench.memory.RestingOrdersHarness [N]</pre>
+ */
+public final class RestingOrdersHarness {
+
+    private RestingOrdersHarness() {
+    }
+
+    public static void main(final String[] args) throws Exception {
+        final int count = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
+        final Path dir = Files.createTempDirectory("resting-orders");
+        final Path journal = dir.resolve("journal");
+        writeJournal(journal, count);
+        final Map<String, String> env = Map.of("ORDERS_HTTP_HOST", "127.0.0.1",
+                "ORDERS_HTTP_PORT", Integer.toString(FreePort.pick()), "ORDERS_JOURNAL_DIR", journal.toString(),
+                "ORDERS_AUDIT_DIR", dir.resolve("audit").toString(), "ORDERS_DB_URL", "",
+                "ORDERS_HTTP_INSTANCES", "1");
+        final Config config = ConfigLoader.load(env);
+        final OrderEntryService service = new OrderEntryService(config);
+        final long started = System.nanoTime();
+        service.start();
+        final long startMillis = (System.nanoTime() - started) / 1_000_000;
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(200);
+        }
+        final long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+        final long max = Runtime.getRuntime().maxMemory();
+        System.out.printf("RESTING %,d orders: recovered and ready in %,d ms; heap in use after GC %,d MiB of %,d MiB"
+                + " (%,d bytes per resting order)%n", count, startMillis, used >> 20, max >> 20, used / count);
+        service.stop();
+    }
+
+    /** Buys below 45,000 and sells above 55,000 on 5,000 prices per side, 1,000 accounts: nothing crosses. */
+    private static void writeJournal(final Path journal, final int count) throws Exception {
+        final JournalConfig config = new JournalConfig(journal, JournalSync.NONE, JournalConfig.DEFAULT_SEGMENT_SIZE,
+                JournalConfig.DEFAULT_WRITE_BUFFER);
+        try (JournalWriter writer = JournalWriter.open(config, new String[] {"BTCUSD", "ETHUSD"},
+                JournalReader.recover(journal, Map.of("BTCUSD", 0, "ETHUSD", 1), command -> { }))) {
+            final OrderCommand command = new OrderCommand();
+            final long now = System.currentTimeMillis() * 1000;
+            for (int i = 0; i < count; i++) {
+                command.reset();
+                command.type = CommandType.PLACE;
+                command.sequence = i + 1;
+                command.timestampMicros = now + i;
+                command.accountId = "acct-" + (i % 1000);
+                command.clientOrderId = "m-" + i;
+                command.symbol = i % 2;
+                final boolean buy = (i / 2) % 2 == 0;
+                command.side = buy ? Side.BUY : Side.SELL;
+                command.orderType = OrderType.LIMIT;
+                command.timeInForce = TimeInForce.GTC;
+                command.price = buy ? 4_500_000 - (i % 5000) * 100L : 5_500_000 + (i % 5000) * 100L;
+                command.quantity = 1 + i % 100;
+                if (!writer.append(command)) {
+                    throw new IllegalStateException("journal write failed", writer.failure());
+                }
+            }
+            writer.flush();
+        }
+    }
+}
