@@ -2,6 +2,7 @@ package io.orderentry.journal;
 
 import com.lmax.disruptor.EventHandler;
 import com.lmax.disruptor.RingBuffer;
+import io.orderentry.pipeline.CommandType;
 import io.orderentry.pipeline.OrderCommand;
 
 import java.io.IOException;
@@ -23,6 +24,8 @@ import java.util.function.LongSupplier;
  * A slot whose command cannot be encoded (a bug upstream: incomplete, oversized) is marked alone,
  * counted in {@link #rejectedCommands()} and its error kept in {@link #lastRejection()}; the journal carries on.
  * {@link #onEvent} throws nothing for these cases.
+ * A {@link CommandType#REJECTED} slot (an edge refusal, on its way to the audit stage) is skipped entirely:
+ * no sequence, no timestamp, no record, never marked.
  *
  * <p>Threads: {@link #onEvent} runs on the journal thread; the accessors may be called from any thread.
  */
@@ -77,6 +80,10 @@ public final class JournalHandler implements EventHandler<OrderCommand> {
 
     private void journal(final OrderCommand command) {
         command.journalFailed = false;
+        if (command.type == CommandType.REJECTED) {
+            command.sequence = 0;
+            return;
+        }
         if (!writer.isHealthy()) {
             command.sequence = 0;
             command.journalFailed = true;

@@ -5,5 +5,11 @@ public enum CommandType {
     /** Place a new order. Journaled. */
     PLACE,
     /** Cancel a resting order. Journaled. */
-    CANCEL
+    CANCEL,
+    /**
+     * A request the HTTP edge refused (400, 413, 422), carried only so that the audit stage records it in
+     * order with everything else. Never journaled, never sequenced, never executed: the journal stage skips
+     * it and the matcher stage forwards it as {@link EventType#REQUEST_REJECTED}.
+     */
+    REJECTED
 }

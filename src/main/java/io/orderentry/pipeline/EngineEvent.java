@@ -28,10 +28,18 @@ public final class EngineEvent {
     public long requestId;
     /** Copied from the command: the verticle that waits, or -1. */
     public int replyTo;
+    /** COMMAND_COMPLETED, REQUEST_REJECTED: the command's {@link OrderCommand#requestTag}; null when replayed. */
+    public String requestTag;
+    /** COMMAND_COMPLETED, REQUEST_REJECTED: the command's {@link OrderCommand#remoteAddress}; null when replayed. */
+    public String remoteAddress;
+    /** COMMAND_COMPLETED: the command's type (PLACE or CANCEL). */
+    public CommandType commandType;
 
-    /** The order concerned (ORDER_ACCEPTED, ORDER_UPDATED, COMMAND_COMPLETED). */
+    /** The order concerned (ORDER_ACCEPTED, ORDER_UPDATED, COMMAND_COMPLETED, REQUEST_REJECTED where known). */
     public long orderId;
+    /** The owning account; for COMMAND_COMPLETED and REQUEST_REJECTED the one the request named, if any. */
     public String accountId;
+    /** The client's idempotency key; for COMMAND_COMPLETED and REQUEST_REJECTED the one the request named, if any. */
     public String clientOrderId;
     public int symbol;
     public Side side;
@@ -62,6 +70,8 @@ public final class EngineEvent {
     public CommandResult result;
     /** COMMAND_COMPLETED: the command was not made durable and was not executed. */
     public boolean journalFailed;
+    /** REQUEST_REJECTED: what the edge answered. */
+    public Refusal refusal;
 
     /** Clears every field. Called by the matcher stage before it fills the slot. */
     public void reset() {
@@ -72,6 +82,9 @@ public final class EngineEvent {
         replay = false;
         requestId = 0;
         replyTo = -1;
+        requestTag = null;
+        remoteAddress = null;
+        commandType = null;
         orderId = 0;
         accountId = null;
         clientOrderId = null;
@@ -97,5 +110,6 @@ public final class EngineEvent {
         makerStatus = null;
         result = null;
         journalFailed = false;
+        refusal = null;
     }
 }

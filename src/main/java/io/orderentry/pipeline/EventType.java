@@ -9,10 +9,17 @@ public enum EventType {
     /** The state an order was left in by a command (sequenced engine event). */
     ORDER_UPDATED,
     /** The end of one command: its result, for the waiting request. Not sequenced. */
-    COMMAND_COMPLETED;
+    COMMAND_COMPLETED,
+    /** A request the HTTP edge refused, forwarded for the audit trail only. Not sequenced, never replayed. */
+    REQUEST_REJECTED,
+    /**
+     * The journal replay at startup is over; live commands follow. {@link EngineEvent#commandSequence} is the
+     * last replayed journal sequence. Not sequenced; published once per start.
+     */
+    REPLAY_COMPLETED;
 
     /** @return true for the events that carry an engine event sequence and are persisted */
     public boolean isSequenced() {
-        return this != COMMAND_COMPLETED;
+        return this == ORDER_ACCEPTED || this == TRADE || this == ORDER_UPDATED;
     }
 }

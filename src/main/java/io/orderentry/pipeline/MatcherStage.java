@@ -14,11 +14,12 @@ import io.orderentry.engine.TimeInForce;
 /**
  * The thin handler between the rings and the {@link Matcher}: it feeds each journaled command to
  * the matcher and publishes what the matcher decides into the output ring. It is the output ring's
- * only producer.
+ * only producer. A {@link CommandType#REJECTED} slot (an edge refusal) never reaches the matcher: it is
+ * forwarded as one {@link EventType#REQUEST_REJECTED} event, for the audit trail.
  *
  * <p>Threads: {@link #onEvent} runs on the matcher thread once the journal stage has released the
  * command; {@link #replay} runs on the main thread during recovery, before the input ring starts
- * (the ring's start gives the happens-before edge between the two).
+ * (the ring's start gives the happens-before edge between the two), and so does {@link #replayCompleted}.
  */
 public final class MatcherStage implements EventHandler<OrderCommand>, EventSink {
 
@@ -26,6 +27,7 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
     private final RingBuffer<EngineEvent> output;
     private final MatcherMetrics metrics;
 
+    private OrderCommand command;
     private long commandSequence;
     private long requestId;
     private int replyTo;
@@ -43,6 +45,10 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
 
     @Override
     public void onEvent(final OrderCommand command, final long sequence, final boolean endOfBatch) {
+        if (command.type == CommandType.REJECTED) {
+            publishRefusal(command);
+            return;
+        }
         if (command.journalFailed) {
             publishJournalFailure(command);
             return;
@@ -59,12 +65,32 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
         execute(command, true);
     }
 
+    /**
+     * Publishes {@link EventType#REPLAY_COMPLETED}: the replay is over and live commands follow. Called once, on
+     * the main thread, after the last {@link #replay} and before the input ring starts.
+     *
+     * @param lastJournalSequence the last journal sequence replayed, 0 for an empty journal
+     */
+    public void replayCompleted(final long lastJournalSequence) {
+        final long seq = output.next();
+        try {
+            final EngineEvent event = output.get(seq);
+            event.reset();
+            event.type = EventType.REPLAY_COMPLETED;
+            event.commandSequence = lastJournalSequence;
+            event.replay = true;
+        } finally {
+            output.publish(seq);
+        }
+    }
+
     /** @return the matcher, for recovery checks and metrics; touch it only from the thread that owns the stage */
     public Matcher matcher() {
         return matcher;
     }
 
     private void execute(final OrderCommand command, final boolean replay) {
+        this.command = command;
         commandSequence = command.sequence;
         requestId = replay ? 0 : command.requestId;
         replyTo = replay ? -1 : command.replyTo;
@@ -88,9 +114,36 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             event.replyTo = command.replyTo;
             event.orderId = command.orderId;
             event.journalFailed = true;
+            copyRequest(command, event);
         } finally {
             output.publish(seq);
         }
+    }
+
+    private void publishRefusal(final OrderCommand command) {
+        final long seq = output.next();
+        try {
+            final EngineEvent event = output.get(seq);
+            event.reset();
+            event.type = EventType.REQUEST_REJECTED;
+            event.orderId = command.orderId;
+            event.accountId = command.accountId;
+            event.clientOrderId = command.clientOrderId;
+            event.requestTag = command.requestTag;
+            event.remoteAddress = command.remoteAddress;
+            event.refusal = command.refusal;
+        } finally {
+            output.publish(seq);
+        }
+    }
+
+    /** Copies what the audit trail records about the request into a COMMAND_COMPLETED event. */
+    private static void copyRequest(final OrderCommand command, final EngineEvent event) {
+        event.commandType = command.type;
+        event.accountId = command.accountId;
+        event.clientOrderId = command.clientOrderId;
+        event.requestTag = command.requestTag;
+        event.remoteAddress = command.remoteAddress;
     }
 
     private EngineEvent claim(final long seq, final EventType type) {
@@ -192,6 +245,11 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             final EngineEvent event = claim(seq, EventType.COMMAND_COMPLETED);
             event.result = result;
             event.orderId = orderId;
+            copyRequest(command, event);
+            if (replaying) {
+                event.requestTag = null;
+                event.remoteAddress = null;
+            }
         } finally {
             output.publish(seq);
         }

@@ -6,7 +6,10 @@ import io.orderentry.engine.TimeInForce;
 
 /**
  * One preallocated slot of the input ring. Filled by the HTTP edge (validated, already in ticks and
- * lots), sequenced and journaled by the journal stage, then executed by the matcher stage.
+ * lots), sequenced and journaled by the journal stage, then executed by the matcher stage. A
+ * {@link CommandType#REJECTED} slot is neither journaled nor executed: it only carries an edge refusal
+ * ({@link #refusal}, with {@link #accountId}, {@link #clientOrderId} and {@link #orderId} where known) to
+ * the audit stage.
  *
  * <p>Ownership: the publishing event loop writes the request fields before publishing; the journal
  * thread writes {@link #sequence}, {@link #timestampMicros} and {@link #journalFailed}; the matcher
@@ -21,6 +24,10 @@ public final class OrderCommand {
     public long requestId;
     /** Index of the HTTP verticle (event loop) that waits for the answer; -1 when nobody waits. */
     public int replyTo;
+    /** The process-unique id the client sees in {@code X-Request-Id}; null for commands replayed from the journal. */
+    public String requestTag;
+    /** The client's address as {@code host:port}; null for commands replayed from the journal. */
+    public String remoteAddress;
 
     /** Journal sequence, assigned by the journal stage: 1, 2, 3, ... across restarts. */
     public long sequence;
@@ -48,14 +55,19 @@ public final class OrderCommand {
     /** PLACE: quantity in lots. */
     public long quantity;
 
-    /** CANCEL: the order to cancel. */
+    /** CANCEL: the order to cancel. REJECTED: the order named in the refused request, or 0. */
     public long orderId;
+
+    /** REJECTED: what the edge answered. PLACE and CANCEL: null. */
+    public Refusal refusal;
 
     /** Clears every field so that nothing of a previous use leaks into the next one. */
     public void reset() {
         type = null;
         requestId = 0;
         replyTo = -1;
+        requestTag = null;
+        remoteAddress = null;
         sequence = 0;
         timestampMicros = 0;
         journalFailed = false;
@@ -69,5 +81,6 @@ public final class OrderCommand {
         price = 0;
         quantity = 0;
         orderId = 0;
+        refusal = null;
     }
 }

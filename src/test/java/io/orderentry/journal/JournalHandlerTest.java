@@ -1,7 +1,9 @@
 package io.orderentry.journal;
 
 import com.lmax.disruptor.RingBuffer;
+import io.orderentry.pipeline.CommandType;
 import io.orderentry.pipeline.OrderCommand;
+import io.orderentry.pipeline.Refusal;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -211,5 +213,45 @@ class JournalHandlerTest {
         ring.publish(s);
         handler.onEvent(ring.get(s), s, true);
         assertFalse(slot(s).journalFailed);
+    }
+
+    @Test
+    void shouldSkipARejectedSlotWithoutWritingARecordOrConsumingASequence() throws IOException {
+        open(() -> 1);
+        for (int i = 0; i < 3; i++) {
+            final long s = ring.next();
+            if (i == 1) {
+                rejected(ring.get(s));
+            } else {
+                Commands.nth(ring.get(s), s + 1);
+            }
+            ring.publish(s);
+            handler.onEvent(ring.get(s), s, i == 2);
+        }
+        assertEquals(1, slot(0).sequence);
+        assertEquals(0, slot(1).sequence);
+        assertFalse(slot(1).journalFailed);
+        assertEquals(2, slot(2).sequence, "the refusal must not consume a sequence");
+        assertEquals(2, handler.recordsWritten());
+        assertEquals(0, handler.rejectedCommands());
+        final long sizeBefore = TestJournal.size(SegmentFiles.list(dir).get(0));
+        final long flushesBefore = writer.flushes();
+        final long s = ring.next();
+        rejected(ring.get(s));
+        ring.publish(s);
+        handler.onEvent(ring.get(s), s, true);
+        assertEquals(flushesBefore, writer.flushes(), "a batch of refusals writes nothing");
+        assertEquals(sizeBefore, TestJournal.size(SegmentFiles.list(dir).get(0)));
+        writer.close();
+        final TestJournal.Replay replay = TestJournal.replay(dir);
+        assertEquals(2, replay.records().size());
+        assertTrue(replay.records().get(1).sameCommandAs(Commands.nth(3)));
+    }
+
+    private static void rejected(final OrderCommand c) {
+        c.reset();
+        c.type = CommandType.REJECTED;
+        c.accountId = "acct-1";
+        c.refusal = new Refusal(CommandType.PLACE, 422, "PRICE_NOT_ON_TICK", "price is off the tick", "price");
     }
 }

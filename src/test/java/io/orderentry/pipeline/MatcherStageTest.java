@@ -1,0 +1,102 @@
+package io.orderentry.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.lmax.disruptor.RingBuffer;
+import io.orderentry.engine.CommandResult;
+import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.Matcher;
+import io.orderentry.engine.OrderType;
+import io.orderentry.engine.Side;
+import io.orderentry.engine.TimeInForce;
+import org.junit.jupiter.api.Test;
+
+/** What the matcher stage publishes for refusals, completed commands and the end of the replay. */
+class MatcherStageTest {
+
+    private final RingBuffer<EngineEvent> output = RingBuffer.createSingleProducer(EngineEvent::new, 64);
+    private final MatcherStage stage = new MatcherStage(sink -> new Matcher(1, EngineLimits.DEFAULTS, sink), output,
+            new MatcherMetrics());
+
+    @Test
+    void shouldForwardARefusalAsOneUnsequencedEventWithoutTouchingTheEngine() {
+        final Refusal refusal = new Refusal(CommandType.PLACE, 422, "PRICE_NOT_ON_TICK", "off tick", "price");
+        final OrderCommand command = new OrderCommand();
+        command.reset();
+        command.type = CommandType.REJECTED;
+        command.requestTag = "r-1";
+        command.remoteAddress = "127.0.0.1:4000";
+        command.accountId = "acct-1";
+        command.clientOrderId = "c-1";
+        command.refusal = refusal;
+        stage.onEvent(command, 0, true);
+
+        assertEquals(0, output.getCursor());
+        final EngineEvent event = output.get(0);
+        assertEquals(EventType.REQUEST_REJECTED, event.type);
+        assertFalse(event.type.isSequenced());
+        assertSame(refusal, event.refusal);
+        assertEquals("r-1", event.requestTag);
+        assertEquals("127.0.0.1:4000", event.remoteAddress);
+        assertEquals("acct-1", event.accountId);
+        assertEquals("c-1", event.clientOrderId);
+        assertEquals(0, stage.matcher().lastEventSequence());
+        assertEquals(0, stage.matcher().lastOrderId());
+    }
+
+    @Test
+    void shouldCarryTheRequestIntoTheCompletedEvent() {
+        stage.onEvent(place("r-7", 5), 0, true);
+        final EngineEvent completed = output.get(output.getCursor());
+        assertEquals(EventType.COMMAND_COMPLETED, completed.type);
+        assertEquals(CommandResult.PLACED, completed.result);
+        assertEquals(CommandType.PLACE, completed.commandType);
+        assertEquals("r-7", completed.requestTag);
+        assertEquals("10.0.0.1:5555", completed.remoteAddress);
+        assertEquals("acct-9", completed.accountId);
+        assertEquals("c-9", completed.clientOrderId);
+        assertEquals(5, completed.commandSequence);
+    }
+
+    @Test
+    void shouldNotCarryARequestIntoReplayedEvents() {
+        stage.replay(place("stale", 1));
+        final EngineEvent completed = output.get(output.getCursor());
+        assertTrue(completed.replay);
+        assertNull(completed.requestTag);
+        assertNull(completed.remoteAddress);
+        assertEquals("acct-9", completed.accountId);
+    }
+
+    @Test
+    void shouldAnnounceTheEndOfTheReplayWithTheLastJournalSequence() {
+        stage.replayCompleted(41);
+        final EngineEvent event = output.get(0);
+        assertEquals(EventType.REPLAY_COMPLETED, event.type);
+        assertEquals(41, event.commandSequence);
+        assertFalse(event.type.isSequenced());
+    }
+
+    private static OrderCommand place(final String tag, final long sequence) {
+        final OrderCommand command = new OrderCommand();
+        command.reset();
+        command.type = CommandType.PLACE;
+        command.requestTag = tag;
+        command.remoteAddress = "10.0.0.1:5555";
+        command.sequence = sequence;
+        command.timestampMicros = 1_000;
+        command.accountId = "acct-9";
+        command.clientOrderId = "c-9";
+        command.symbol = 0;
+        command.side = Side.BUY;
+        command.orderType = OrderType.LIMIT;
+        command.timeInForce = TimeInForce.GTC;
+        command.price = 100;
+        command.quantity = 1;
+        return command;
+    }
+}
