@@ -1,0 +1,224 @@
+package io.orderentry.audit;
+
+import com.lmax.disruptor.EventHandler;
+import io.orderentry.engine.CommandResult;
+import io.orderentry.engine.OrderStatus;
+import io.orderentry.engine.RejectReason;
+import io.orderentry.pipeline.CommandType;
+import io.orderentry.pipeline.EngineEvent;
+import io.orderentry.pipeline.Refusal;
+import java.io.IOException;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The audit stage of the output ring: one record per completed command ({@code COMMAND_COMPLETED}), per edge
+ * refusal ({@code REQUEST_REJECTED}) and per start ({@code REPLAY_COMPLETED}), appended to the {@link AuditTrail}
+ * in ring order and written once per batch, at {@code endOfBatch}.
+ *
+ * <p>The reply stage must be gated on this handler ({@code handleEventsWith(view, audit).then(replies)}): the
+ * {@code BatchEventProcessor} publishes this handler's sequence only after {@code onEvent(endOfBatch)} returns,
+ * so no request is answered before its record has been written (and forced, in {@link AuditSync#FSYNC} mode).
+ *
+ * <p>Replay: commands replayed from the journal were audited when they first ran and are skipped, except those
+ * whose journal sequence is above the highest one the trail held at startup. Such a command was journaled but
+ * its record never reached the trail: the process died between the journal write and the audit write (the
+ * request was then never answered, since replies wait for this stage), or the trail had failed (the record is
+ * then in the application log). It is audited now with {@code recovered: true} and no request id, address or
+ * HTTP status. An empty trail has no such baseline and back-fills nothing: it starts with this run's
+ * {@code SERVICE_STARTED} record.
+ *
+ * <p>Failure: if the trail cannot write, {@code onFailure} is called once with the reason (the service then
+ * refuses new orders with 503) and the handler keeps consuming: the unwritten records are logged by the trail,
+ * and requests already in the pipeline are still answered with their real outcome. Nothing throws.
+ *
+ * <p>Threads: every method runs on the audit thread; the accessors may be called from any thread.
+ */
+public final class AuditHandler implements EventHandler<EngineEvent> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AuditHandler.class);
+
+    private final AuditTrail trail;
+    private final Consumer<String> onFailure;
+    private final long backfillAbove;
+    private final AuditEntry entry = new AuditEntry();
+
+    private long updatedOrderId;
+    private OrderStatus updatedStatus;
+    private RejectReason updatedRejectReason;
+    private String updatedAccountId;
+    private boolean failureReported;
+
+    private volatile long recoveredRecords;
+
+    /**
+     * @param trail     the open trail; from now on it belongs to the audit thread
+     * @param onFailure told once, on the audit thread, why the trail stopped writing; must not block
+     */
+    public AuditHandler(final AuditTrail trail, final Consumer<String> onFailure) {
+        this.trail = Objects.requireNonNull(trail, "trail");
+        this.onFailure = Objects.requireNonNull(onFailure, "onFailure");
+        this.backfillAbove = trail.tail().isEmpty() ? Long.MAX_VALUE : trail.tail().lastAuditedJournalSequence();
+    }
+
+    @Override
+    public void onStart() {
+        LOG.info("audit: trail continues at seq {} in {}; journaled commands above sequence {} that it lacks will be"
+                + " audited as recovered", trail.lastSeq() + 1, trail.currentFile(),
+                backfillAbove == Long.MAX_VALUE ? "(none: new trail)" : backfillAbove);
+    }
+
+    @Override
+    public void onEvent(final EngineEvent event, final long sequence, final boolean endOfBatch) {
+        switch (event.type) {
+            case ORDER_UPDATED -> rememberUpdate(event);
+            case COMMAND_COMPLETED -> completed(event);
+            case REQUEST_REJECTED -> rejected(event.refusal, event);
+            case REPLAY_COMPLETED -> started(event.commandSequence);
+            case ORDER_ACCEPTED, TRADE -> {
+                return;
+            }
+            default -> throw new IllegalStateException("unknown event type " + event.type);
+        }
+        if (endOfBatch && !trail.flush()) {
+            reportFailure();
+        }
+    }
+
+    @Override
+    public void onShutdown() {
+        try {
+            trail.close();
+            LOG.info("audit: trail closed at seq {}, head hash {}", trail.lastSeq(), trail.headHash());
+        } catch (final IOException e) {
+            LOG.error("audit: the final write of the trail failed; the unwritten records are logged above", e);
+            reportFailure();
+        }
+    }
+
+    /** @return journaled commands audited during this start's replay because the trail lacked them; any thread */
+    public long recoveredRecords() {
+        return recoveredRecords;
+    }
+
+    private void completed(final EngineEvent event) {
+        if (event.replay && event.commandSequence <= backfillAbove) {
+            clearUpdate();
+            return;
+        }
+        entry.reset();
+        entry.kind = event.commandType == CommandType.CANCEL ? AuditKind.CANCEL : AuditKind.PLACE;
+        entry.action = event.commandType;
+        entry.requestId = event.requestTag;
+        entry.remoteAddress = event.remoteAddress;
+        entry.accountId = event.accountId;
+        entry.clientOrderId = event.clientOrderId;
+        entry.orderId = event.orderId;
+        entry.recovered = event.replay;
+        if (event.journalFailed) {
+            entry.httpStatus = 503;
+            entry.code = "JOURNAL_UNAVAILABLE";
+            entry.message = "the journal cannot write; the order was not accepted";
+        } else {
+            entry.journalSequence = event.commandSequence;
+            entry.result = event.result;
+            if (updatedOrderId != 0 && updatedOrderId == event.orderId) {
+                entry.status = updatedStatus;
+                entry.rejectReason = updatedRejectReason;
+                if (entry.accountId == null) {
+                    entry.accountId = updatedAccountId;
+                }
+            }
+            if (!event.replay) {
+                answered(event.result);
+            }
+        }
+        if (event.replay) {
+            recoveredRecords++;
+        }
+        append();
+        clearUpdate();
+    }
+
+    /** Sets the status and code the HTTP edge answers for {@code result}. */
+    private void answered(final CommandResult result) {
+        switch (result) {
+            case PLACED -> entry.httpStatus = 201;
+            case DUPLICATE, CANCELED -> entry.httpStatus = 200;
+            case DUPLICATE_MISMATCH -> {
+                entry.httpStatus = 409;
+                entry.code = "DUPLICATE_CLIENT_ORDER_ID";
+            }
+            case ORDER_NOT_FOUND -> {
+                entry.httpStatus = 404;
+                entry.code = "ORDER_NOT_FOUND";
+            }
+            case ORDER_NOT_OPEN -> {
+                entry.httpStatus = 409;
+                entry.code = "ORDER_NOT_OPEN";
+            }
+            default -> throw new IllegalStateException("unhandled result " + result);
+        }
+    }
+
+    private void rejected(final Refusal refusal, final EngineEvent event) {
+        entry.reset();
+        entry.kind = AuditKind.REJECTED_AT_EDGE;
+        entry.action = refusal.request();
+        entry.requestId = event.requestTag;
+        entry.remoteAddress = event.remoteAddress;
+        entry.accountId = event.accountId;
+        entry.clientOrderId = event.clientOrderId;
+        entry.orderId = event.orderId;
+        entry.httpStatus = refusal.httpStatus();
+        entry.code = refusal.code();
+        entry.message = refusal.message();
+        entry.field = refusal.field();
+        append();
+    }
+
+    private void started(final long lastJournalSequence) {
+        if (recoveredRecords > 0) {
+            LOG.warn("audit: {} journaled command(s) had no audit record (a crash between the journal and the audit"
+                    + " write; never answered) and were audited as recovered", recoveredRecords);
+        }
+        entry.reset();
+        entry.kind = AuditKind.SERVICE_STARTED;
+        entry.journalSequence = lastJournalSequence;
+        append();
+    }
+
+    private void rememberUpdate(final EngineEvent event) {
+        updatedOrderId = event.orderId;
+        updatedStatus = event.status;
+        updatedRejectReason = event.rejectReason;
+        updatedAccountId = event.accountId;
+    }
+
+    private void clearUpdate() {
+        updatedOrderId = 0;
+        updatedStatus = null;
+        updatedRejectReason = null;
+        updatedAccountId = null;
+    }
+
+    private void append() {
+        if (!trail.append(entry)) {
+            reportFailure();
+        }
+    }
+
+    private void reportFailure() {
+        if (failureReported) {
+            return;
+        }
+        failureReported = true;
+        final IOException cause = trail.failure();
+        LOG.error("audit: the trail cannot be written; order entry refuses new orders (503 AUDIT_UNAVAILABLE) until"
+                + " the disk is fixed and the service restarted; requests already accepted are still answered and a"
+                + " restart audits their journaled commands as recovered", cause);
+        onFailure.accept("the audit trail cannot write: " + (cause == null ? "closed" : cause.getMessage()));
+    }
+}

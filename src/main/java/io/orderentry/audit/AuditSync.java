@@ -1,0 +1,13 @@
+package io.orderentry.audit;
+
+/** When the audit trail considers a batch written. Replies wait for it either way. */
+public enum AuditSync {
+    /**
+     * Each batch is handed to the operating system with one {@code write}: it survives a crash of the process
+     * ({@code kill -9}) but not of the machine. The default: the journal, fsync'd, still holds every answered
+     * command, and a restart audits the ones whose record was lost (marked {@code recovered}).
+     */
+    NONE,
+    /** Each batch is also forced to the device ({@code FileChannel.force(false)}) before any reply is sent. */
+    FSYNC
+}

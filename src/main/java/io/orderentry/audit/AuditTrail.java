@@ -1,0 +1,333 @@
+package io.orderentry.audit;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The writer of the hash-chained trail and the only owner of the chain (seq and previous hash). {@link #append}
+ * numbers, timestamps, renders and hashes a record into a reusable buffer; {@link #flush} hands the buffered
+ * batch to the operating system with one positional {@code write} and, in {@link AuditSync#FSYNC} mode, one
+ * {@code force(false)}. A batch larger than the buffer is written in several parts.
+ *
+ * <p>Files: a record that would take the current file past {@code maxFileBytes}, or whose time falls on
+ * another UTC day than the file's, goes to a new file named after its day and seq (see {@link AuditFiles});
+ * the previous file is written and forced first, and a file is only created when its first bytes are written.
+ * On {@link #open} the trail continues where {@link AuditTailReader} found the chain's end: same seq, same hash,
+ * same newest file.
+ *
+ * <p>Failure: on an I/O error the trail truncates the file back to its last complete batch (best effort), closes
+ * it and stays failed for good: the records that were buffered and every later one are logged at ERROR as
+ * unwritten (never dropped silently), counted in {@link #unwrittenRecords()}, and {@link #append} and
+ * {@link #flush} return false at once.
+ *
+ * <p>Threads: {@link #open} runs on the starting thread; from then on one thread at a time calls the rest (the
+ * audit thread while the ring runs). The accessors documented as such may be called from any thread.
+ */
+public final class AuditTrail implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AuditTrail.class);
+    /** Bytes buffered before a write is forced in the middle of a batch. */
+    static final int BUFFER_BYTES = 256 * 1024;
+
+    private final Path directory;
+    private final long maxFileBytes;
+    private final AuditSync sync;
+    private final AuditChannelFactory channels;
+    private final LongSupplier clockMicros;
+    private final AuditTail tail;
+    private final AuditRecordEncoder encoder = new AuditRecordEncoder();
+    private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER_BYTES);
+    private final byte[] prevHash = new byte[AuditFormat.HASH_HEX_LENGTH];
+
+    private FileChannel channel;
+    private long fileBytes;
+    private long fileDay;
+    private long nextSeq;
+    private long lastTimeMicros;
+    private int bufferedRecords;
+    private boolean unforced;
+    private boolean closed;
+
+    private volatile Path file;
+    private volatile long lastSeq;
+    private volatile long recordsWritten;
+    private volatile long unwrittenRecords;
+    private volatile IOException failure;
+
+    private AuditTrail(final AuditConfig config, final LongSupplier clockMicros, final AuditChannelFactory channels,
+                       final AuditTail tail) {
+        this.directory = config.directory();
+        this.maxFileBytes = config.maxFileBytes();
+        this.sync = config.sync();
+        this.channels = channels;
+        this.clockMicros = clockMicros;
+        this.tail = tail;
+        this.nextSeq = tail.lastSeq() + 1;
+        this.lastSeq = tail.lastSeq();
+        System.arraycopy(tail.lastHash().getBytes(StandardCharsets.US_ASCII), 0, prevHash, 0, prevHash.length);
+    }
+
+    /**
+     * Reads where the trail in {@code config.directory()} ends and opens it for appending there.
+     *
+     * @param clockMicros wall clock in microseconds since the epoch; record times never decrease even if it does
+     * @throws AuditTrailDamagedException if the last record on disk is not sound
+     * @throws IOException                if the directory or the newest file cannot be read or opened
+     */
+    public static AuditTrail open(final AuditConfig config, final LongSupplier clockMicros) throws IOException {
+        return open(config, clockMicros, AuditChannelFactory.FILES);
+    }
+
+    /** As {@link #open(AuditConfig, LongSupplier)}, writing through channels from {@code channels}. */
+    public static AuditTrail open(final AuditConfig config, final LongSupplier clockMicros,
+                                  final AuditChannelFactory channels) throws IOException {
+        Objects.requireNonNull(clockMicros, "clockMicros");
+        Objects.requireNonNull(channels, "channels");
+        final AuditTail tail = AuditTailReader.read(config.directory());
+        final AuditTrail trail = new AuditTrail(config, clockMicros, channels, tail);
+        if (tail.newestFile() != null) {
+            trail.channel = channels.open(tail.newestFile(), false);
+            trail.file = tail.newestFile();
+            trail.fileBytes = tail.newestFileBytes();
+            trail.fileDay = AuditFiles.epochDayOf(tail.newestFile());
+        }
+        return trail;
+    }
+
+    /**
+     * Gives {@code entry} the next seq, the time (the clock, never below the previous record's) and the chain
+     * hashes, and buffers it. Writes first if the buffer is full; moves to a new file first if the record belongs
+     * to another UTC day or would overflow the file.
+     *
+     * @return true if buffered; false if the trail has failed (now or before): the entry was logged as unwritten
+     */
+    public boolean append(final AuditEntry entry) {
+        requireOpen();
+        if (failure != null) {
+            unwritten(entry.toString());
+            return false;
+        }
+        final long time = Math.max(lastTimeMicros, clockMicros.getAsLong());
+        final long day = AuditFiles.epochDay(time);
+        final int length = encoder.encode(nextSeq, time, entry, prevHash);
+        final long fileLength = fileBytes + buffer.position();
+        final boolean ready;
+        if (file == null) {
+            startFile(day);
+            ready = true;
+        } else if (fileLength > 0 && (day != fileDay || fileLength + length > maxFileBytes)) {
+            ready = roll(day);
+        } else {
+            ready = buffer.remaining() >= length || write();
+        }
+        if (!ready) {
+            unwritten(new String(encoder.line(), 0, length - 1, StandardCharsets.UTF_8));
+            return false;
+        }
+        if (length > buffer.remaining()) {
+            throw new IllegalStateException("an audit record of " + length + " bytes exceeds the buffer");
+        }
+        buffer.put(encoder.line(), 0, length);
+        System.arraycopy(encoder.line(), encoder.hashOffset(), prevHash, 0, prevHash.length);
+        lastTimeMicros = time;
+        nextSeq++;
+        bufferedRecords++;
+        return true;
+    }
+
+    /**
+     * Writes the buffered records with one {@code write} and, in {@link AuditSync#FSYNC} mode, forces them. Call it
+     * at the end of every batch, before anything that depends on the records being written (replies) runs.
+     *
+     * @return true if every appended record is written; false if the trail has failed (now or before)
+     */
+    public boolean flush() {
+        requireOpen();
+        if (failure != null || !write()) {
+            return false;
+        }
+        if (sync == AuditSync.FSYNC && unforced) {
+            try {
+                channel.force(false);
+                unforced = false;
+            } catch (final IOException e) {
+                fail(e, "forcing");
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @return what {@link #open} found on disk: the chain's end and the last audited journal sequence */
+    public AuditTail tail() {
+        return tail;
+    }
+
+    /** @return the seq of the last record written to the OS; any thread */
+    public long lastSeq() {
+        return lastSeq;
+    }
+
+    /** @return the hash of the last appended record; call it on the owning thread or after {@link #close()} */
+    public String headHash() {
+        return new String(prevHash, StandardCharsets.US_ASCII);
+    }
+
+    /** @return the file being written, or null before the first record of an empty trail; any thread */
+    public Path currentFile() {
+        return file;
+    }
+
+    /** @return records written since open; any thread */
+    public long recordsWritten() {
+        return recordsWritten;
+    }
+
+    /** @return records that could not be written and were logged instead; any thread */
+    public long unwrittenRecords() {
+        return unwrittenRecords;
+    }
+
+    /** @return false once a write, force, roll or create has failed, or after {@link #close()}; any thread */
+    public boolean isHealthy() {
+        return failure == null && !closed;
+    }
+
+    /** @return the I/O error that made the trail fail, or null; any thread */
+    public IOException failure() {
+        return failure;
+    }
+
+    /**
+     * Writes what is buffered, forces the file (whatever the sync mode: a clean stop leaves nothing to the OS)
+     * and closes it. After a failure, which was reported when it happened, it only marks the trail closed.
+     * Idempotent.
+     *
+     * @throws IOException if the final write, force or close fails now
+     */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        if (failure != null) {
+            closed = true;
+            return;
+        }
+        final boolean written = flush();
+        closed = true;
+        if (!written) {
+            throw failure;
+        }
+        if (channel != null) {
+            try (FileChannel closing = channel) {
+                channel = null;
+                closing.force(true);
+            }
+        }
+    }
+
+    /** Writes the buffer to the current file, creating it if needed; @return false on failure */
+    private boolean write() {
+        final int pending = buffer.position();
+        if (pending == 0) {
+            return true;
+        }
+        try {
+            if (channel == null) {
+                channel = channels.open(file, true);
+                if (sync == AuditSync.FSYNC) {
+                    AuditFiles.syncDirectory(directory);
+                }
+            }
+            buffer.flip();
+            long at = fileBytes;
+            while (buffer.hasRemaining()) {
+                at += channel.write(buffer, at);
+            }
+            buffer.clear();
+            fileBytes = at;
+        } catch (final IOException e) {
+            buffer.limit(buffer.capacity()).position(pending);
+            fail(e, "writing");
+            return false;
+        }
+        unforced = true;
+        recordsWritten += bufferedRecords;
+        bufferedRecords = 0;
+        lastSeq = nextSeq - 1;
+        return true;
+    }
+
+    private boolean roll(final long day) {
+        if (!flush()) {
+            return false;
+        }
+        try {
+            final FileChannel previous = channel;
+            channel = null;
+            if (previous != null) {
+                if (sync != AuditSync.FSYNC) {
+                    previous.force(false);
+                }
+                previous.close();
+            }
+        } catch (final IOException e) {
+            fail(e, "closing");
+            return false;
+        }
+        startFile(day);
+        return true;
+    }
+
+    private void startFile(final long day) {
+        file = AuditFiles.path(directory, day, nextSeq);
+        fileDay = day;
+        fileBytes = 0;
+        unforced = false;
+    }
+
+    private void fail(final IOException cause, final String action) {
+        LOG.error("audit: {} {} failed; {} buffered record(s) are not in the trail and follow in this log",
+                action, file, bufferedRecords, cause);
+        final byte[] bytes = new byte[buffer.position()];
+        buffer.flip();
+        buffer.get(bytes);
+        int start = 0;
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == '\n') {
+                unwritten(new String(bytes, start, i - start, StandardCharsets.UTF_8));
+                start = i + 1;
+            }
+        }
+        buffer.clear();
+        bufferedRecords = 0;
+        if (channel != null) {
+            try (FileChannel closing = channel) {
+                channel = null;
+                closing.truncate(fileBytes);
+            } catch (final IOException e) {
+                cause.addSuppressed(e);
+            }
+        }
+        failure = cause;
+    }
+
+    private void unwritten(final String record) {
+        unwrittenRecords++;
+        LOG.error("audit: record not written to the trail: {}", record);
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("the audit trail is closed");
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.orderentry.audit;
+
+import java.nio.file.Path;
+
+/**
+ * The result of {@link AuditVerifier#verify}: the chain is intact, or where it first breaks.
+ *
+ * @param files      files read
+ * @param records    sound, correctly chained records before the break (all of them when intact)
+ * @param lastHash   hash of the last sound record, or null if there is none
+ * @param firstTime  time of the first record, or null
+ * @param lastTime   time of the last sound record, or null
+ * @param brokenFile the file holding the first broken record; null when intact
+ * @param brokenLine its line number from 1 (0 when the break is not a line, e.g. no files at all)
+ * @param reason     why it is broken; null when intact
+ */
+public record AuditVerification(int files, long records, String lastHash, String firstTime, String lastTime,
+                                Path brokenFile, long brokenLine, String reason) {
+
+    /** @return true if every record is sound and chained to the one before it */
+    public boolean intact() {
+        return reason == null;
+    }
+
+    /** @return one line for a person: "OK: ..." or "BROKEN: file line N: reason" */
+    public String summary() {
+        if (intact()) {
+            return "OK: " + records + " records in " + files + " file(s), seq 1.." + records + ", from " + firstTime
+                    + " to " + lastTime + "; head hash " + lastHash;
+        }
+        return "BROKEN: " + (brokenFile == null ? "" : brokenFile + " line " + brokenLine + ": ") + reason
+                + (records == 0 ? "" : " (the " + records + " record(s) before it, seq 1.." + records
+                + ", are intact)");
+    }
+}

@@ -1,0 +1,40 @@
+package io.orderentry.audit;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+
+/**
+ * {@code java -jar order-entry.jar audit-verify [dir]}: verifies the whole trail and prints one line. Exit status
+ * 0 when intact ({@code OK: ...} with the record count and the head hash), 1 when broken ({@code BROKEN: file
+ * line N: reason}), 2 when the trail cannot be read. Runs on the caller's thread; never writes to the trail.
+ */
+public final class AuditVerifyCommand {
+
+    /** Exit status: the chain is intact. */
+    public static final int INTACT = 0;
+    /** Exit status: a record is broken; the output names it. */
+    public static final int BROKEN = 1;
+    /** Exit status: the trail could not be read. */
+    public static final int UNREADABLE = 2;
+
+    private AuditVerifyCommand() {
+    }
+
+    /**
+     * Verifies {@code directory} and prints the outcome to {@code out}, or why it cannot be read to {@code err}.
+     *
+     * @return the exit status: {@link #INTACT}, {@link #BROKEN} or {@link #UNREADABLE}
+     */
+    public static int run(final Path directory, final PrintStream out, final PrintStream err) {
+        final AuditVerification verification;
+        try {
+            verification = AuditVerifier.verify(directory);
+        } catch (final IOException e) {
+            err.println("audit-verify: cannot read " + directory + ": " + e);
+            return UNREADABLE;
+        }
+        out.println("audit-verify " + directory.toAbsolutePath().normalize() + ": " + verification.summary());
+        return verification.intact() ? INTACT : BROKEN;
+    }
+}

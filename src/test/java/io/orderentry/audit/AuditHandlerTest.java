@@ -1,0 +1,272 @@
+package io.orderentry.audit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.orderentry.engine.CommandResult;
+import io.orderentry.engine.OrderStatus;
+import io.orderentry.engine.RejectReason;
+import io.orderentry.pipeline.CommandType;
+import io.orderentry.pipeline.EngineEvent;
+import io.orderentry.pipeline.EventType;
+import io.orderentry.pipeline.Refusal;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AuditHandlerTest {
+
+    @TempDir
+    Path dir;
+
+    private final List<FailingChannel> channels = new ArrayList<>();
+    private final List<String> failures = new ArrayList<>();
+    private AuditTrail trail;
+    private AuditHandler handler;
+    private long ringSequence;
+
+    private void start() throws IOException {
+        trail = AuditTrail.open(new AuditConfig(dir, AuditConfig.DEFAULT_FILE_BYTES, AuditSync.NONE),
+                () -> 1_700_000_000_000_000L, FailingChannel.factory(channels));
+        handler = new AuditHandler(trail, failures::add);
+        handler.onStart();
+    }
+
+    @AfterEach
+    void stop() {
+        if (handler != null) {
+            handler.onShutdown();
+        }
+    }
+
+    private void feed(final boolean endOfBatch, final EngineEvent... events) {
+        for (int i = 0; i < events.length; i++) {
+            handler.onEvent(events[i], ringSequence++, endOfBatch && i == events.length - 1);
+        }
+    }
+
+    @Test
+    void shouldRecordAPlacedOrderWithItsStatusAndTheRequestThatPlacedIt() throws IOException {
+        start();
+        feed(true, accepted(7), updated(7, OrderStatus.PARTIALLY_FILLED, RejectReason.NONE, "acct-1"),
+                completed(CommandType.PLACE, CommandResult.PLACED, 7, 31, false));
+        final JsonNode record = only();
+        assertEquals("PLACE", record.get("kind").asText());
+        assertEquals("PLACE", record.get("action").asText());
+        assertEquals("req-7", record.get("requestId").asText());
+        assertEquals("127.0.0.1:50000", record.get("remoteAddress").asText());
+        assertEquals("acct-1", record.get("accountId").asText());
+        assertEquals("c-7", record.get("clientOrderId").asText());
+        assertEquals(7, record.get("orderId").asLong());
+        assertEquals(31, record.get("journalSequence").asLong());
+        assertFalse(record.get("recovered").asBoolean());
+        assertEquals("PLACED", record.get("outcome").get("result").asText());
+        assertEquals("PARTIALLY_FILLED", record.get("outcome").get("status").asText());
+        assertEquals(201, record.get("outcome").get("httpStatus").asInt());
+    }
+
+    @Test
+    void shouldKeepTheOrderStatusWhenACommandSpansTwoBatches() throws IOException {
+        start();
+        feed(true, accepted(7), updated(7, OrderStatus.REJECTED, RejectReason.POST_ONLY_WOULD_CROSS, "acct-1"));
+        feed(true, completed(CommandType.PLACE, CommandResult.PLACED, 7, 1, false));
+        final JsonNode outcome = only().get("outcome");
+        assertEquals("REJECTED", outcome.get("status").asText());
+        assertEquals("POST_ONLY_WOULD_CROSS", outcome.get("rejectReason").asText());
+    }
+
+    @Test
+    void shouldRecordACancelWithTheAccountOfTheOrderItCanceled() throws IOException {
+        start();
+        final EngineEvent cancel = completed(CommandType.CANCEL, CommandResult.CANCELED, 9, 2, false);
+        cancel.accountId = null;
+        cancel.clientOrderId = null;
+        feed(true, updated(9, OrderStatus.CANCELED, RejectReason.NONE, "acct-owner"), cancel);
+        final JsonNode record = only();
+        assertEquals("CANCEL", record.get("kind").asText());
+        assertEquals("acct-owner", record.get("accountId").asText());
+        assertEquals("CANCELED", record.get("outcome").get("status").asText());
+        assertEquals(200, record.get("outcome").get("httpStatus").asInt());
+    }
+
+    @Test
+    void shouldRecordEngineRefusalsWithTheStatusAndCodeTheyAreAnsweredWith() throws IOException {
+        start();
+        feed(true, completed(CommandType.PLACE, CommandResult.DUPLICATE_MISMATCH, 3, 1, false),
+                completed(CommandType.CANCEL, CommandResult.ORDER_NOT_FOUND, 99, 2, false),
+                completed(CommandType.CANCEL, CommandResult.ORDER_NOT_OPEN, 3, 3, false),
+                completed(CommandType.PLACE, CommandResult.DUPLICATE, 3, 4, false));
+        final List<JsonNode> records = Trails.records(dir);
+        assertOutcome(records.get(0), 409, "DUPLICATE_CLIENT_ORDER_ID");
+        assertOutcome(records.get(1), 404, "ORDER_NOT_FOUND");
+        assertOutcome(records.get(2), 409, "ORDER_NOT_OPEN");
+        assertOutcome(records.get(3), 200, null);
+        assertTrue(records.get(3).get("outcome").get("status").isNull(), "a duplicate changes no order");
+    }
+
+    @Test
+    void shouldRecordACommandTheJournalCouldNotTakeAsUnavailableWithoutAJournalSequence() throws IOException {
+        start();
+        final EngineEvent failed = completed(CommandType.PLACE, null, 0, 0, false);
+        failed.journalFailed = true;
+        feed(true, failed);
+        final JsonNode record = only();
+        assertTrue(record.get("journalSequence").isNull());
+        assertTrue(record.get("outcome").get("result").isNull());
+        assertOutcome(record, 503, "JOURNAL_UNAVAILABLE");
+    }
+
+    @Test
+    void shouldRecordAnEdgeRefusalWithItsReason() throws IOException {
+        start();
+        final EngineEvent event = event(EventType.REQUEST_REJECTED);
+        event.requestTag = "req-r";
+        event.remoteAddress = "10.1.2.3:999";
+        event.accountId = "acct-2";
+        event.refusal = new Refusal(CommandType.PLACE, 422, "PRICE_NOT_ON_TICK", "price 1.001 is not a multiple",
+                "price");
+        feed(true, event);
+        final JsonNode record = only();
+        assertEquals("REJECTED_AT_EDGE", record.get("kind").asText());
+        assertEquals("PLACE", record.get("action").asText());
+        assertEquals("req-r", record.get("requestId").asText());
+        assertEquals("acct-2", record.get("accountId").asText());
+        assertTrue(record.get("journalSequence").isNull());
+        assertOutcome(record, 422, "PRICE_NOT_ON_TICK");
+        assertEquals("price", record.get("outcome").get("field").asText());
+        assertEquals("price 1.001 is not a multiple", record.get("outcome").get("message").asText());
+    }
+
+    @Test
+    void shouldWriteTheBatchOnlyAtItsEnd() throws IOException {
+        start();
+        feed(false, completed(CommandType.PLACE, CommandResult.PLACED, 1, 1, false));
+        assertEquals(0, trail.lastSeq());
+        assertTrue(Trails.records(dir).isEmpty());
+        feed(true, completed(CommandType.PLACE, CommandResult.PLACED, 2, 2, false));
+        assertEquals(2, trail.lastSeq());
+    }
+
+    @Test
+    void shouldSkipReplayedCommandsTheTrailHasAndRecoverTheOnesItLacks() throws IOException {
+        try (AuditTrail earlier = AuditTrail.open(new AuditConfig(dir, AuditConfig.DEFAULT_FILE_BYTES, AuditSync.NONE),
+                () -> 1_600_000_000_000_000L)) {
+            Trails.append(earlier, 1, 5, 5);
+        }
+        start();
+        for (long journal = 4; journal <= 7; journal++) {
+            feed(false, accepted(journal), updated(journal, OrderStatus.NEW, RejectReason.NONE, "a"),
+                    completed(CommandType.PLACE, CommandResult.PLACED, journal, journal, true));
+        }
+        feed(true, replayCompleted(7));
+        final List<JsonNode> records = Trails.records(dir);
+        assertEquals(8, records.size());
+        for (final JsonNode recovered : records.subList(5, 7)) {
+            assertTrue(recovered.get("recovered").asBoolean());
+            assertTrue(recovered.get("requestId").isNull());
+            assertTrue(recovered.get("outcome").get("httpStatus").isNull(), "no answer is known to have been sent");
+            assertEquals("NEW", recovered.get("outcome").get("status").asText());
+        }
+        assertEquals(6, records.get(5).get("journalSequence").asLong());
+        assertEquals(7, records.get(6).get("journalSequence").asLong());
+        assertEquals("SERVICE_STARTED", records.get(7).get("kind").asText());
+        assertEquals(7, records.get(7).get("journalSequence").asLong());
+        assertEquals(2, handler.recoveredRecords());
+        assertTrue(Trails.verify(dir).intact(), Trails.verify(dir).summary());
+    }
+
+    @Test
+    void shouldRecoverNothingIntoANewTrail() throws IOException {
+        start();
+        feed(false, completed(CommandType.PLACE, CommandResult.PLACED, 1, 1, true));
+        feed(true, replayCompleted(1));
+        final JsonNode record = only();
+        assertEquals("SERVICE_STARTED", record.get("kind").asText());
+        assertEquals(1, record.get("journalSequence").asLong());
+    }
+
+    @Test
+    void shouldReportAWriteFailureOnceAndKeepConsumingWithoutThrowing() throws IOException {
+        start();
+        feed(true, completed(CommandType.PLACE, CommandResult.PLACED, 1, 1, false));
+        channels.get(0).failWrites = true;
+        feed(true, completed(CommandType.PLACE, CommandResult.PLACED, 2, 2, false));
+        assertEquals(1, failures.size());
+        assertTrue(failures.get(0).contains("injected write failure"), failures.get(0));
+        feed(true, completed(CommandType.PLACE, CommandResult.PLACED, 3, 3, false), event(EventType.REQUEST_REJECTED));
+        assertEquals(1, failures.size(), "reported once");
+        assertEquals(3, trail.unwrittenRecords());
+        assertEquals(1, Trails.records(dir).size());
+    }
+
+    private JsonNode only() {
+        final List<JsonNode> records = Trails.records(dir);
+        assertEquals(1, records.size(), records.toString());
+        return records.get(0);
+    }
+
+    private static void assertOutcome(final JsonNode record, final int status, final String code) {
+        assertEquals(status, record.get("outcome").get("httpStatus").asInt(), record.toString());
+        if (code == null) {
+            assertTrue(record.get("outcome").get("code").isNull(), record.toString());
+        } else {
+            assertEquals(code, record.get("outcome").get("code").asText(), record.toString());
+        }
+    }
+
+    private static EngineEvent event(final EventType type) {
+        final EngineEvent event = new EngineEvent();
+        event.reset();
+        event.type = type;
+        if (type == EventType.REQUEST_REJECTED) {
+            event.refusal = new Refusal(CommandType.CANCEL, 400, "INVALID_ORDER_ID", "bad id", "orderId");
+        }
+        return event;
+    }
+
+    private static EngineEvent accepted(final long orderId) {
+        final EngineEvent event = event(EventType.ORDER_ACCEPTED);
+        event.orderId = orderId;
+        return event;
+    }
+
+    private static EngineEvent updated(final long orderId, final OrderStatus status, final RejectReason reason,
+                                       final String accountId) {
+        final EngineEvent event = event(EventType.ORDER_UPDATED);
+        event.orderId = orderId;
+        event.status = status;
+        event.rejectReason = reason;
+        event.accountId = accountId;
+        return event;
+    }
+
+    private static EngineEvent completed(final CommandType type, final CommandResult result, final long orderId,
+                                         final long journalSequence, final boolean replay) {
+        final EngineEvent event = event(EventType.COMMAND_COMPLETED);
+        event.commandType = type;
+        event.result = result;
+        event.orderId = orderId;
+        event.commandSequence = journalSequence;
+        event.replay = replay;
+        if (!replay) {
+            event.requestTag = "req-" + orderId;
+            event.remoteAddress = "127.0.0.1:50000";
+        }
+        event.accountId = "acct-1";
+        event.clientOrderId = "c-" + orderId;
+        return event;
+    }
+
+    private static EngineEvent replayCompleted(final long journalSequence) {
+        final EngineEvent event = event(EventType.REPLAY_COMPLETED);
+        event.commandSequence = journalSequence;
+        event.replay = true;
+        return event;
+    }
+}
