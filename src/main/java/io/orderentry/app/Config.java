@@ -1,5 +1,6 @@
 package io.orderentry.app;
 
+import io.orderentry.audit.AuditConfig;
 import io.orderentry.engine.EngineLimits;
 import io.orderentry.journal.JournalSync;
 import java.nio.file.Path;
@@ -19,11 +20,12 @@ import java.util.Optional;
  * @param retainedFinalOrders how many final (filled, cancelled, expired, rejected) orders the
  *                          query view keeps for GET; open orders are always kept
  * @param database          empty when persistence is disabled
+ * @param audit             the audit trail's directory, file size and sync mode
  */
 public record Config(String httpHost, int httpPort, int httpInstances, Path journalDir, JournalSync journalSync,
                      long journalSegmentBytes, int inputRingSize, int outputRingSize, String waitStrategy,
                      List<Instrument> instruments, EngineLimits engineLimits, int retainedFinalOrders,
-                     Optional<Database> database) {
+                     Optional<Database> database, AuditConfig audit) {
 
     /**
      * PostgreSQL settings.

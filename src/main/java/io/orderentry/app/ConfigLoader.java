@@ -1,5 +1,7 @@
 package io.orderentry.app;
 
+import io.orderentry.audit.AuditConfig;
+import io.orderentry.audit.AuditSync;
 import io.orderentry.engine.EngineLimits;
 import io.orderentry.journal.JournalSync;
 import java.io.IOException;
@@ -121,7 +123,25 @@ public final class ConfigLoader {
                 instruments(),
                 limits,
                 retained,
-                database());
+                database(),
+                audit());
+    }
+
+    private AuditConfig audit() {
+        final String dir = string("audit.dir");
+        if (dir.isEmpty()) {
+            throw new ConfigException(envName("audit.dir")
+                    + " must name a directory; the audit trail cannot be disabled");
+        }
+        final String sync = string("audit.sync").toLowerCase(Locale.ROOT);
+        final AuditSync mode = switch (sync) {
+            case "fsync" -> AuditSync.FSYNC;
+            case "none" -> AuditSync.NONE;
+            default -> throw new ConfigException(envName("audit.sync") + " must be 'fsync' or 'none', was '" + sync
+                    + "'");
+        };
+        return new AuditConfig(Path.of(dir), longValue("audit.max.file.bytes", AuditConfig.MIN_FILE_BYTES, 1L << 40),
+                mode);
     }
 
     private Optional<Config.Database> database() {

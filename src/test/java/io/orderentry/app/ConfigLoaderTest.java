@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.orderentry.audit.AuditConfig;
+import io.orderentry.audit.AuditSync;
 import io.orderentry.journal.JournalSync;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -81,6 +83,22 @@ class ConfigLoaderTest {
         assertEquals(10_000L, btc.maxQuantity());
         assertEquals(4_000L, btc.maxPrice());
         assertEquals(new BigDecimal("12.5"), btc.price(25));
+    }
+
+    @Test
+    void auditTrailDefaultsToDataAuditWithoutFsyncAndIsConfigurable() {
+        final AuditConfig defaults = ConfigLoader.load(Map.of()).audit();
+        assertEquals(Path.of("./data/audit"), defaults.directory());
+        assertEquals(AuditSync.NONE, defaults.sync());
+        assertEquals(AuditConfig.DEFAULT_FILE_BYTES, defaults.maxFileBytes());
+        final AuditConfig set = ConfigLoader.load(Map.of("ORDERS_AUDIT_DIR", "/tmp/a", "ORDERS_AUDIT_SYNC", "FSYNC",
+                "ORDERS_AUDIT_MAX_FILE_BYTES", "8192")).audit();
+        assertEquals(Path.of("/tmp/a"), set.directory());
+        assertEquals(AuditSync.FSYNC, set.sync());
+        assertEquals(8192, set.maxFileBytes());
+        assertMessage(Map.of("ORDERS_AUDIT_SYNC", "always"), "ORDERS_AUDIT_SYNC must be 'fsync' or 'none'");
+        assertMessage(Map.of("ORDERS_AUDIT_MAX_FILE_BYTES", "100"), "ORDERS_AUDIT_MAX_FILE_BYTES must be between 4096");
+        assertMessage(Map.of("ORDERS_AUDIT_DIR", ""), "ORDERS_AUDIT_DIR must name a directory");
     }
 
     private static void assertMessage(final Map<String, String> env, final String expected) {
