@@ -1,12 +1,14 @@
 package io.orderentry.http;
 
 import io.orderentry.engine.CommandResult;
+import io.orderentry.pipeline.CommandType;
 import io.orderentry.query.OrderState;
 import io.orderentry.query.OrderStateView;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
@@ -23,6 +25,11 @@ import java.util.Map;
  * edge, publishes into the input ring and answers when the reply stage hands back the engine's
  * result. Reads are served from the {@link OrderStateView} without touching the rings.
  *
+ * <p>Audit: every response carries an {@code X-Request-Id}; place and cancel requests refused at the edge (400,
+ * 413, 422) are handed to the audit trail through {@link EdgeRefusals} and answered at once; accepted ones are
+ * answered by the reply stage only after their audit record is written. While the audit trail cannot write,
+ * place and cancel answer 503 {@code AUDIT_UNAVAILABLE}.
+ *
  * <p>Threads: every method runs on this verticle's event loop except {@link #deliver}, which the
  * reply thread calls and which only hops onto the event loop. Nothing here blocks.
  */
@@ -33,11 +40,16 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     /** Most open orders one GET returns. */
     public static final int MAX_LIST_LIMIT = 1000;
     private static final String JSON_TYPE = "application/json";
+    private static final String REQUEST_TAG = "requestTag";
+    private static final ApiError INVALID_ORDER_ID = ApiError.badRequest("INVALID_ORDER_ID",
+            "order id must be a positive integer", "orderId");
 
     private final int index;
     private final HttpSettings settings;
     private final Map<Long, RoutingContext> waiting = new HashMap<>();
+    private final EdgeRefusals refusals;
     private long nextRequestId;
+    private long nextRequestTag;
     private Context eventLoop;
 
     /**
@@ -46,6 +58,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     public OrderVerticle(final int index, final HttpSettings settings) {
         this.index = index;
         this.settings = settings;
+        this.refusals = new EdgeRefusals(settings.input(), settings.json().mapper(), settings.status());
     }
 
     @Override
@@ -54,6 +67,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         settings.replies().register(index, this);
         final Router router = Router.router(vertx);
         router.route().handler(this::measure);
+        router.route().handler(this::tag);
         router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
         router.post("/api/v1/orders").handler(this::place);
         router.get("/api/v1/orders").handler(this::openOrders);
@@ -64,12 +78,13 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         router.get("/health").handler(this::health);
         router.get("/ready").handler(this::ready);
         router.get("/metrics").handler(this::metrics);
-        router.errorHandler(400, ctx -> fail(ctx, ApiError.badRequest("BAD_REQUEST", "the request is malformed", null)));
+        router.errorHandler(400, ctx -> refuse(ctx, ApiError.badRequest("BAD_REQUEST", "the request is malformed",
+                null)));
         router.errorHandler(404, ctx -> fail(ctx, new ApiError(404, "NOT_FOUND", "no such resource: "
                 + ctx.request().path(), null)));
         router.errorHandler(405, ctx -> fail(ctx, new ApiError(405, "METHOD_NOT_ALLOWED", ctx.request().method()
                 + " is not allowed on " + ctx.request().path(), null)));
-        router.errorHandler(413, ctx -> fail(ctx, new ApiError(413, "BODY_TOO_LARGE", "the body is over "
+        router.errorHandler(413, ctx -> refuse(ctx, new ApiError(413, "BODY_TOO_LARGE", "the body is over "
                 + MAX_BODY_BYTES + " bytes", null)));
         router.errorHandler(500, this::internalError);
         vertx.setPeriodic(1000, id -> failWaitingIfStopped());
@@ -86,19 +101,29 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         ctx.next();
     }
 
+    /** Gives the request its id, in the response header and for the audit trail. */
+    private void tag(final RoutingContext ctx) {
+        final String tag = RequestIds.of(index, ++nextRequestTag);
+        ctx.put(REQUEST_TAG, tag);
+        ctx.response().putHeader(RequestIds.HEADER, tag);
+        ctx.next();
+    }
+
     private void place(final RoutingContext ctx) {
-        if (refuseUnlessReady(ctx)) {
+        if (refuseUnlessAccepting(ctx)) {
             return;
         }
+        final byte[] body = ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
         final PlaceOrder order;
         try {
-            order = settings.parser().parse(ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes());
+            order = settings.parser().parse(body);
         } catch (final ApiException e) {
+            refusals.publish(ctx.get(REQUEST_TAG), remote(ctx), CommandType.PLACE, e.error(), body, 0);
             fail(ctx, e.error());
             return;
         }
         final long requestId = ++nextRequestId;
-        if (!settings.input().tryPlace(order, requestId, index)) {
+        if (!settings.input().tryPlace(order, requestId, index, ctx.get(REQUEST_TAG), remote(ctx))) {
             overloaded(ctx);
             return;
         }
@@ -106,15 +131,16 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     }
 
     private void cancel(final RoutingContext ctx) {
-        if (refuseUnlessReady(ctx)) {
+        if (refuseUnlessAccepting(ctx)) {
             return;
         }
         final long orderId = orderId(ctx);
         if (orderId <= 0) {
+            refusals.publish(ctx.get(REQUEST_TAG), remote(ctx), CommandType.CANCEL, INVALID_ORDER_ID, null, 0);
             return;
         }
         final long requestId = ++nextRequestId;
-        if (!settings.input().tryCancel(orderId, requestId, index)) {
+        if (!settings.input().tryCancel(orderId, requestId, index, ctx.get(REQUEST_TAG), remote(ctx))) {
             overloaded(ctx);
             return;
         }
@@ -251,6 +277,35 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         respond(ctx, status, settings.json().order(reply.order()));
     }
 
+    /** Answers 503 unless the service is ready and the audit trail can write; @return true if it answered */
+    private boolean refuseUnlessAccepting(final RoutingContext ctx) {
+        if (refuseUnlessReady(ctx)) {
+            return true;
+        }
+        if (settings.status().auditFailure() == null) {
+            return false;
+        }
+        unavailable(ctx, "AUDIT_UNAVAILABLE", "the audit trail cannot be written; orders are not accepted");
+        return true;
+    }
+
+    /** Answers a refusal of the router (400, 413) and audits it when it concerns place or cancel. */
+    private void refuse(final RoutingContext ctx, final ApiError error) {
+        final boolean place = ctx.request().method() == HttpMethod.POST
+                && "/api/v1/orders".equals(ctx.request().path());
+        final boolean cancel = ctx.request().method() == HttpMethod.DELETE
+                && ctx.request().path() != null && ctx.request().path().startsWith("/api/v1/orders/");
+        if (place || cancel) {
+            refusals.publish(ctx.get(REQUEST_TAG), remote(ctx), place ? CommandType.PLACE : CommandType.CANCEL, error,
+                    null, 0);
+        }
+        fail(ctx, error);
+    }
+
+    private static String remote(final RoutingContext ctx) {
+        return RequestIds.remoteAddress(ctx.request());
+    }
+
     private boolean refuseUnlessReady(final RoutingContext ctx) {
         final ServiceStatus.Phase phase = settings.status().phase();
         if (phase == ServiceStatus.Phase.READY) {
@@ -289,7 +344,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         } catch (final NumberFormatException ignored) {
             // answered below: an id that is not a positive 64-bit integer
         }
-        fail(ctx, ApiError.badRequest("INVALID_ORDER_ID", "order id must be a positive integer", "orderId"));
+        fail(ctx, INVALID_ORDER_ID);
         return -1;
     }
 

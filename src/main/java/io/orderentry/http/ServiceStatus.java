@@ -26,6 +26,7 @@ public final class ServiceStatus {
 
     private volatile Phase phase = Phase.RECOVERING;
     private volatile String failure;
+    private volatile String auditFailure;
     private final List<Supplier<HealthComponent>> components = new CopyOnWriteArrayList<>();
     private final AtomicInteger waitingRequests = new AtomicInteger();
 
@@ -75,5 +76,20 @@ public final class ServiceStatus {
     /** @return every part's state now */
     public List<HealthComponent> components() {
         return components.stream().map(Supplier::get).toList();
+    }
+
+    /**
+     * Marks the audit trail as unable to write: order entry answers 503 {@code AUDIT_UNAVAILABLE} from now until
+     * restart (reads still work), and {@code /ready} reports it. Called on the audit thread; the first reason stays.
+     */
+    public void auditFailed(final String reason) {
+        if (auditFailure == null) {
+            auditFailure = reason;
+        }
+    }
+
+    /** @return why the audit trail cannot write, or null while it can; read on the event loops */
+    public String auditFailure() {
+        return auditFailure;
     }
 }

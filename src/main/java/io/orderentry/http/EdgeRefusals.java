@@ -1,0 +1,65 @@
+package io.orderentry.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.orderentry.pipeline.CommandType;
+import io.orderentry.pipeline.Refusal;
+import java.io.IOException;
+import java.util.regex.Pattern;
+
+/**
+ * Hands the refusals the edge answers (400, 413, 422 on the order-entry routes) to the audit trail through the
+ * input ring, with the account and clientOrderId the body named where they can be read and are well formed.
+ * Refusals are only published while the service accepts orders; a refusal that does not fit in the ring is
+ * counted by the {@link InputGateway}. The caller answers the client either way, at once. Thread-safe;
+ * called on the event loops.
+ */
+final class EdgeRefusals {
+
+    private final InputGateway input;
+    private final ObjectMapper mapper;
+    private final ServiceStatus status;
+
+    EdgeRefusals(final InputGateway input, final ObjectMapper mapper, final ServiceStatus status) {
+        this.input = input;
+        this.mapper = mapper;
+        this.status = status;
+    }
+
+    /**
+     * @param action  what the client asked for: PLACE or CANCEL
+     * @param body    the request body, or null when it was not read (413)
+     * @param orderId the order the request named, or 0
+     */
+    void publish(final String requestTag, final String remoteAddress, final CommandType action, final ApiError error,
+                 final byte[] body, final long orderId) {
+        if (status.phase() != ServiceStatus.Phase.READY || status.auditFailure() != null) {
+            return;
+        }
+        final JsonNode root = readQuietly(body);
+        input.tryReject(new Refusal(action, error.status(), error.code(), error.message(), error.field()), requestTag,
+                remoteAddress, text(root, "accountId", OrderRequestParser.ACCOUNT_ID),
+                text(root, "clientOrderId", OrderRequestParser.CLIENT_ORDER_ID), orderId);
+    }
+
+    /** @return the body as JSON, or null if there is none or it is not JSON (the refusal itself says why) */
+    private JsonNode readQuietly(final byte[] body) {
+        if (body == null || body.length == 0) {
+            return null;
+        }
+        try {
+            return mapper.readTree(body);
+        } catch (final IOException notJson) {
+            return null;
+        }
+    }
+
+    /** @return the field if it is a string of the accepted shape, else null (ids of another shape are not kept) */
+    private static String text(final JsonNode root, final String field, final Pattern shape) {
+        if (root == null || !root.isObject()) {
+            return null;
+        }
+        final JsonNode value = root.get(field);
+        return value != null && value.isTextual() && shape.matcher(value.asText()).matches() ? value.asText() : null;
+    }
+}
