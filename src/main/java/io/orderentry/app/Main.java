@@ -1,5 +1,7 @@
 package io.orderentry.app;
 
+import io.orderentry.audit.AuditVerifyCommand;
+import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -8,6 +10,9 @@ import org.slf4j.LoggerFactory;
  * stops it cleanly on SIGTERM or Ctrl-C: refuse new orders (503), drain both rings, close (fsync) the
  * journal, close the server, exit 0. A bad configuration exits with status 2 and one clear line; a
  * failed startup (for example a corrupt journal) with status 1.
+ *
+ * <p>Commands: {@code audit-verify [dir]} checks the audit trail's hash chain (in {@code dir}, else the
+ * configured {@code audit.dir}) and exits 0 when intact, 1 when broken, 2 when it cannot be read.
  */
 public final class Main {
 
@@ -17,6 +22,10 @@ public final class Main {
     }
 
     public static void main(final String[] args) {
+        if (args.length > 0) {
+            System.exit(command(args));
+            return;
+        }
         final Config config;
         try {
             config = ConfigLoader.load();
@@ -38,5 +47,25 @@ public final class Main {
             service.stop();
             Runtime.getRuntime().halt(0);
         }, "shutdown"));
+    }
+
+    private static int command(final String[] args) {
+        if (!args[0].equals("audit-verify") || args.length > 2) {
+            System.err.println("usage: java -jar order-entry.jar                      start the service");
+            System.err.println("       java -jar order-entry.jar audit-verify [dir]   verify the audit trail");
+            return 2;
+        }
+        final Path directory;
+        if (args.length == 2) {
+            directory = Path.of(args[1]);
+        } else {
+            try {
+                directory = ConfigLoader.load().audit().directory();
+            } catch (final ConfigException e) {
+                System.err.println("invalid configuration: " + e.getMessage());
+                return 2;
+            }
+        }
+        return AuditVerifyCommand.run(directory, System.out, System.err);
     }
 }

@@ -3,6 +3,8 @@ package io.orderentry.app;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
+import io.orderentry.audit.AuditHandler;
+import io.orderentry.audit.AuditTrail;
 import io.orderentry.engine.CommandResult;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderStatus;
@@ -54,8 +56,11 @@ import org.slf4j.LoggerFactory;
  *                                   1. journal  (append, one fsync per batch)
  *                                   2. matcher  (gated on the journal; the output ring's only producer)
  *                                 OUTPUT ring
- *                                   a. order view ──▶ b. replies (complete the waiting requests)
+ *                                   a. order view ─┐
+ *                                   a. audit ──────┴─▶ b. replies (complete the waiting requests)
  * </pre>
+ *
+ * Replies wait for both the view (read-your-writes) and the audit trail (no answer without its record).
  *
  * Startup: the HTTP port opens first so that {@code /health} and {@code /ready} answer (503 while
  * recovering); then the journal is replayed through the matcher into the output ring; once every
@@ -77,6 +82,9 @@ public final class OrderEntryService {
     private JournalLock journalLock;
     private JournalWriter journal;
     private OrderStateView view;
+    private AuditHandler audit;
+    private AuditTrail auditTrail;
+    private InputGateway gateway;
     private MatcherStage matcherStage;
     private volatile boolean stopped;
 
@@ -87,16 +95,19 @@ public final class OrderEntryService {
     /** Starts everything and returns once orders are accepted; throws if recovery fails. */
     public void start() {
         final long started = System.nanoTime();
-        LOG.info("starting: journal {} (sync {}), instruments {}, input ring {}, output ring {}, wait strategy {}",
-                config.journalDir().toAbsolutePath().normalize(), config.journalSync(), symbols(),
+        LOG.info("starting: journal {} (sync {}), audit {} (sync {}), instruments {}, input ring {}, output ring {},"
+                + " wait strategy {}", config.journalDir().toAbsolutePath().normalize(), config.journalSync(),
+                config.audit().directory().toAbsolutePath().normalize(), config.audit().sync(), symbols(),
                 config.inputRingSize(), config.outputRingSize(), config.waitStrategy());
 
+        auditTrail = openAudit();
+        audit = new AuditHandler(auditTrail, status::auditFailed);
         view = new OrderStateView(config.retainedFinalOrders());
         final ReplyStage replies = new ReplyStage(view, config.httpInstances());
         output = new Disruptor<>(EngineEvent::new, config.outputRingSize(), threads("out"), ProducerType.SINGLE,
                 WaitStrategies.of(config.waitStrategy()));
         output.setDefaultExceptionHandler(new FailFastHandler<>("output", status, this::stopFromFailure));
-        output.handleEventsWith(view).then(replies);
+        output.handleEventsWith(view, audit).then(replies);
         final RingBuffer<EngineEvent> outputRing = output.start();
 
         matcherStage = new MatcherStage(sink -> new Matcher(config.instruments().size(), config.engineLimits(), sink),
@@ -105,8 +116,10 @@ public final class OrderEntryService {
                 WaitStrategies.of(config.waitStrategy()));
         input.setDefaultExceptionHandler(new FailFastHandler<>("input", status, this::stopFromFailure));
 
-        startHttp(replies, new InputGateway(input.getRingBuffer()));
+        gateway = new InputGateway(input.getRingBuffer());
+        startHttp(replies, gateway);
         final JournalRecovery recovery = recover();
+        matcherStage.replayCompleted(recovery.lastSequence());
         awaitConsumers(outputRing);
 
         journal = openJournal(recovery);
@@ -226,6 +239,16 @@ public final class OrderEntryService {
         }
     }
 
+    private AuditTrail openAudit() {
+        try {
+            return AuditTrail.open(config.audit(), WallClock::currentTimeMicros);
+        } catch (final IOException e) {
+            status.fail("the audit trail cannot be opened: " + e.getMessage());
+            throw new UncheckedIOException("the audit trail in " + config.audit().directory() + " cannot be opened: "
+                    + e.getMessage(), e);
+        }
+    }
+
     private JournalWriter openJournal(final JournalRecovery recovery) {
         final JournalConfig journalConfig = new JournalConfig(config.journalDir(), config.journalSync(),
                 config.journalSegmentBytes(), JournalConfig.DEFAULT_WRITE_BUFFER);
@@ -284,6 +307,23 @@ public final class OrderEntryService {
         metrics.gauge("orders_http_waiting_requests", "Requests published and waiting for the engine",
                 status::waitingRequests);
         metrics.gauge("orders_view_orders", "Orders held by the query view", view::size);
+        registerAudit();
+    }
+
+    private void registerAudit() {
+        status.addComponent(() -> new HealthComponent("audit", auditTrail.isHealthy() && status.auditFailure() == null,
+                Map.of("lastSeq", auditTrail.lastSeq(), "sync", config.audit().sync().name(),
+                "file", String.valueOf(auditTrail.currentFile()),
+                "failure", status.auditFailure() == null ? "none" : status.auditFailure())));
+        metrics.gauge("orders_audit_last_seq", "Seq of the last audit record written", auditTrail::lastSeq);
+        metrics.counter("orders_audit_records_total", "Audit records written since start", auditTrail::recordsWritten);
+        metrics.counter("orders_audit_unwritten_total", "Audit records that could not be written and were logged",
+                auditTrail::unwrittenRecords);
+        metrics.counter("orders_audit_recovered_total", "Journaled commands audited at startup because the trail lacked"
+                + " them", audit::recoveredRecords);
+        metrics.counter("orders_audit_refusals_dropped_total",
+                "Edge refusals answered but not audited (input ring full)", gateway::refusalsDropped);
+        metrics.gauge("orders_audit_up", "1 while the audit trail can write", () -> auditTrail.isHealthy() ? 1 : 0);
     }
 
     private List<String> symbols() {
