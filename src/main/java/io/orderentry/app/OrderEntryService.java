@@ -244,8 +244,7 @@ public final class OrderEntryService {
             return AuditTrail.open(config.audit(), WallClock::currentTimeMicros);
         } catch (final IOException e) {
             status.fail("the audit trail cannot be opened: " + e.getMessage());
-            throw new UncheckedIOException("the audit trail in " + config.audit().directory() + " cannot be opened: "
-                    + e.getMessage(), e);
+            throw new IllegalStateException("the audit trail cannot be opened: " + e.getMessage(), e);
         }
     }
 

@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
  * <p>Files: a record that would take the current file past {@code maxFileBytes}, or whose time falls on
  * another UTC day than the file's, goes to a new file named after its day and seq (see {@link AuditFiles});
  * the previous file is written and forced first, and a file is only created when its first bytes are written.
- * On {@link #open} the trail continues where {@link AuditTailReader} found the chain's end: same seq, same hash,
- * same newest file.
+ * On {@link #open} the trail takes the directory's {@link AuditLock} (one writer per chain, until {@link #close()})
+ * and continues where {@link AuditTailReader} found the chain's end: same seq, same hash, same newest file.
  *
  * <p>Failure: on an I/O error the trail truncates the file back to its last complete batch (best effort), closes
  * it and stays failed for good: the records that were buffered and every later one are logged at ERROR as
@@ -42,6 +42,7 @@ public final class AuditTrail implements AutoCloseable {
     private final AuditChannelFactory channels;
     private final LongSupplier clockMicros;
     private final AuditTail tail;
+    private final AuditLock lock;
     private final AuditRecordEncoder encoder = new AuditRecordEncoder();
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER_BYTES);
     private final byte[] prevHash = new byte[AuditFormat.HASH_HEX_LENGTH];
@@ -62,13 +63,14 @@ public final class AuditTrail implements AutoCloseable {
     private volatile IOException failure;
 
     private AuditTrail(final AuditConfig config, final LongSupplier clockMicros, final AuditChannelFactory channels,
-                       final AuditTail tail) {
+                       final AuditTail tail, final AuditLock lock) {
         this.directory = config.directory();
         this.maxFileBytes = config.maxFileBytes();
         this.sync = config.sync();
         this.channels = channels;
         this.clockMicros = clockMicros;
         this.tail = tail;
+        this.lock = lock;
         this.nextSeq = tail.lastSeq() + 1;
         this.lastSeq = tail.lastSeq();
         System.arraycopy(tail.lastHash().getBytes(StandardCharsets.US_ASCII), 0, prevHash, 0, prevHash.length);
@@ -79,7 +81,8 @@ public final class AuditTrail implements AutoCloseable {
      *
      * @param clockMicros wall clock in microseconds since the epoch; record times never decrease even if it does
      * @throws AuditTrailDamagedException if the last record on disk is not sound
-     * @throws IOException                if the directory or the newest file cannot be read or opened
+     * @throws IOException                if another process holds the directory, or the directory or the newest
+     *                                    file cannot be read or opened
      */
     public static AuditTrail open(final AuditConfig config, final LongSupplier clockMicros) throws IOException {
         return open(config, clockMicros, AuditChannelFactory.FILES);
@@ -90,15 +93,25 @@ public final class AuditTrail implements AutoCloseable {
                                   final AuditChannelFactory channels) throws IOException {
         Objects.requireNonNull(clockMicros, "clockMicros");
         Objects.requireNonNull(channels, "channels");
-        final AuditTail tail = AuditTailReader.read(config.directory());
-        final AuditTrail trail = new AuditTrail(config, clockMicros, channels, tail);
-        if (tail.newestFile() != null) {
-            trail.channel = channels.open(tail.newestFile(), false);
-            trail.file = tail.newestFile();
-            trail.fileBytes = tail.newestFileBytes();
-            trail.fileDay = AuditFiles.epochDayOf(tail.newestFile());
+        final AuditLock lock = AuditLock.acquire(config.directory());
+        try {
+            final AuditTail tail = AuditTailReader.read(config.directory());
+            final AuditTrail trail = new AuditTrail(config, clockMicros, channels, tail, lock);
+            if (tail.newestFile() != null) {
+                trail.channel = channels.open(tail.newestFile(), false);
+                trail.file = tail.newestFile();
+                trail.fileBytes = tail.newestFileBytes();
+                trail.fileDay = AuditFiles.epochDayOf(tail.newestFile());
+            }
+            return trail;
+        } catch (final IOException | RuntimeException e) {
+            try {
+                lock.close();
+            } catch (final IOException release) {
+                e.addSuppressed(release);
+            }
+            throw e;
         }
-        return trail;
     }
 
     /**
@@ -206,9 +219,9 @@ public final class AuditTrail implements AutoCloseable {
     }
 
     /**
-     * Writes what is buffered, forces the file (whatever the sync mode: a clean stop leaves nothing to the OS)
-     * and closes it. After a failure, which was reported when it happened, it only marks the trail closed.
-     * Idempotent.
+     * Writes what is buffered, forces the file (whatever the sync mode: a clean stop leaves nothing to the OS),
+     * closes it and releases the directory. After a failure, which was reported when it happened, it only
+     * releases the directory. Idempotent.
      *
      * @throws IOException if the final write, force or close fails now
      */
@@ -217,6 +230,27 @@ public final class AuditTrail implements AutoCloseable {
         if (closed) {
             return;
         }
+        IOException error = null;
+        try {
+            closeFile();
+        } catch (final IOException e) {
+            error = e;
+        }
+        try {
+            lock.close();
+        } catch (final IOException e) {
+            if (error == null) {
+                error = e;
+            } else {
+                error.addSuppressed(e);
+            }
+        }
+        if (error != null) {
+            throw error;
+        }
+    }
+
+    private void closeFile() throws IOException {
         if (failure != null) {
             closed = true;
             return;

@@ -205,4 +205,13 @@ class AuditTrailTest {
         final List<JsonNode> records = Trails.records(dir);
         assertNotEquals(records.get(0).get("hash"), records.get(1).get("hash"), "the same entry twice still chains");
     }
+
+    @Test
+    void shouldLetOnlyOneWriterOpenADirectoryUntilItCloses() throws IOException {
+        final AuditTrail first = open(AuditConfig.DEFAULT_FILE_BYTES, AuditSync.NONE);
+        final IOException e = assertThrows(IOException.class, () -> open(AuditConfig.DEFAULT_FILE_BYTES, AuditSync.NONE));
+        assertTrue(e.getMessage().contains("in use"), e.getMessage());
+        first.close();
+        open(AuditConfig.DEFAULT_FILE_BYTES, AuditSync.NONE).close();
+    }
 }
