@@ -231,7 +231,7 @@ class AuditedRequestsTest {
 
     private static Optional<Long> journalLastSequence(final ApiClient api) {
         return api.get("/metrics").body().lines().filter(l -> l.startsWith("orders_journal_last_sequence "))
-                .map(l -> Long.parseLong(l.substring(l.indexOf(' ') + 1).trim())).findFirst();
+                .map(l -> (long) Double.parseDouble(l.substring(l.indexOf(" ") + 1).trim())).findFirst();
     }
 
     private static void pause() {
