@@ -2,6 +2,7 @@ package io.orderentry.app;
 
 import io.orderentry.engine.EngineLimits;
 import io.orderentry.journal.JournalSync;
+import io.orderentry.marketdata.MarketDataConfig;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -19,11 +20,12 @@ import java.util.Optional;
  * @param retainedFinalOrders how many final (filled, cancelled, expired, rejected) orders the
  *                          query view keeps for GET; open orders are always kept
  * @param database          empty when persistence is disabled
+ * @param marketData        market data views and the WebSocket stream
  */
 public record Config(String httpHost, int httpPort, int httpInstances, Path journalDir, JournalSync journalSync,
                      long journalSegmentBytes, int inputRingSize, int outputRingSize, String waitStrategy,
                      List<Instrument> instruments, EngineLimits engineLimits, int retainedFinalOrders,
-                     Optional<Database> database) {
+                     Optional<Database> database, MarketDataConfig marketData) {
 
     /**
      * PostgreSQL settings.

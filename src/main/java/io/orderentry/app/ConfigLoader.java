@@ -2,6 +2,7 @@ package io.orderentry.app;
 
 import io.orderentry.engine.EngineLimits;
 import io.orderentry.journal.JournalSync;
+import io.orderentry.marketdata.MarketDataConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -121,7 +122,27 @@ public final class ConfigLoader {
                 instruments(),
                 limits,
                 retained,
-                database());
+                database(),
+                marketData());
+    }
+
+    private MarketDataConfig marketData() {
+        final int subscriptions = intValue("ws.max.subscriptions", 1, 10_000);
+        final int queued = intValue("ws.max.queued.messages", 2, 1_000_000);
+        if (queued <= subscriptions) {
+            throw new ConfigException(envName("ws.max.queued.messages") + " (" + queued + ") must be more than "
+                    + envName("ws.max.subscriptions") + " (" + subscriptions
+                    + "), so that one snapshot per subscription always fits in a connection's backlog");
+        }
+        return new MarketDataConfig(
+                intValue("marketdata.trades.history", 1, 1_000_000),
+                longValue("marketdata.snapshot.millis", 1, 60_000),
+                intValue("ws.max.connections", 1, 1_000_000),
+                subscriptions,
+                queued,
+                intValue("ws.write.queue.bytes", 1024, 64 << 20),
+                longValue("ws.heartbeat.millis", 100, MarketDataConfig.MAX_HEARTBEAT_MILLIS),
+                longValue("ws.slow.client.millis", 100, 600_000));
     }
 
     private Optional<Config.Database> database() {
