@@ -9,17 +9,20 @@ import io.orderentry.http.HealthComponent;
 import io.orderentry.http.HttpSettings;
 import io.orderentry.http.InputGateway;
 import io.orderentry.http.Json;
+import io.orderentry.http.MarketDataAccess;
 import io.orderentry.http.MetricsText;
 import io.orderentry.http.OrderRequestParser;
 import io.orderentry.http.OrderVerticle;
 import io.orderentry.http.ReplyStage;
 import io.orderentry.http.ServiceStatus;
+import io.orderentry.http.StreamMetrics;
 import io.orderentry.journal.JournalConfig;
 import io.orderentry.journal.JournalHandler;
 import io.orderentry.journal.JournalReader;
 import io.orderentry.journal.JournalRecovery;
 import io.orderentry.journal.JournalWriter;
 import io.orderentry.journal.WallClock;
+import io.orderentry.marketdata.MarketDataStage;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.MatcherMetrics;
 import io.orderentry.pipeline.MatcherStage;
@@ -52,6 +55,7 @@ import org.slf4j.LoggerFactory;
  *                                   2. matcher  (gated on the journal; the output ring's only producer)
  *                                 OUTPUT ring
  *                                   a. order view ──▶ b. replies (complete the waiting requests)
+ *                                   c. market data (in parallel; L2 books, trades, WebSocket fan-out)
  * </pre>
  *
  * Startup: the HTTP port opens first so that {@code /health} and {@code /ready} answer (503 while
@@ -67,12 +71,14 @@ public final class OrderEntryService {
     private final ServiceStatus status = new ServiceStatus();
     private final MetricsText metrics = new MetricsText();
     private final MatcherMetrics matcherMetrics = new MatcherMetrics();
+    private final StreamMetrics streamMetrics = new StreamMetrics();
 
     private Vertx vertx;
     private Disruptor<EngineEvent> output;
     private Disruptor<OrderCommand> input;
     private JournalWriter journal;
     private OrderStateView view;
+    private MarketDataStage marketData;
     private MatcherStage matcherStage;
     private volatile boolean stopped;
 
@@ -89,10 +95,12 @@ public final class OrderEntryService {
 
         view = new OrderStateView(config.retainedFinalOrders());
         final ReplyStage replies = new ReplyStage(view, config.httpInstances());
+        marketData = new MarketDataStage(config.instruments().size(), config.httpInstances(), config.marketData());
         output = new Disruptor<>(EngineEvent::new, config.outputRingSize(), threads("out"), ProducerType.SINGLE,
                 WaitStrategies.of(config.waitStrategy()));
         output.setDefaultExceptionHandler(new FailFastHandler<>("output", status, this::stopFromFailure));
         output.handleEventsWith(view).then(replies);
+        output.handleEventsWith(marketData);
         final RingBuffer<EngineEvent> outputRing = output.start();
 
         matcherStage = new MatcherStage(sink -> new Matcher(config.instruments().size(), config.engineLimits(), sink),
@@ -109,6 +117,7 @@ public final class OrderEntryService {
         input.handleEventsWith(new JournalHandler(journal, input.getRingBuffer(), WallClock::currentTimeMicros)).then(matcherStage);
         input.start();
         registerHealthAndMetrics(outputRing);
+        streamMetrics.register(metrics, marketData.view(), marketData.subscribers());
         status.phase(ServiceStatus.Phase.READY);
         LOG.info("ready: accepting orders on {}:{} after {} ms; next order id {}, next trade id {}",
                 config.httpHost(), config.httpPort(), (System.nanoTime() - started) / 1_000_000,
@@ -209,7 +218,8 @@ public final class OrderEntryService {
         final Json json = new Json(config.instruments());
         final HttpSettings settings = new HttpSettings(config.httpHost(), config.httpPort(), json,
                 new OrderRequestParser(json.mapper(), config.instrumentsBySymbol()), gateway, view, replies, status,
-                metrics, openApi(), LoggerFactory.getLogger(OrderVerticle.class));
+                metrics, openApi(), LoggerFactory.getLogger(OrderVerticle.class),
+                new MarketDataAccess(config.instruments(), marketData, config.marketData(), streamMetrics));
         final AtomicInteger index = new AtomicInteger();
         await(vertx.deployVerticle(() -> new OrderVerticle(index.getAndIncrement(), settings),
                 new DeploymentOptions().setInstances(config.httpInstances())).toCompletionStage().toCompletableFuture(),

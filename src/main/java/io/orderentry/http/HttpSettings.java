@@ -10,5 +10,5 @@ import org.slf4j.Logger;
  */
 public record HttpSettings(String host, int port, Json json, OrderRequestParser parser, InputGateway input,
                            OrderStateView view, ReplyStage replies, ServiceStatus status, MetricsText metrics,
-                           Buffer openApi, Logger log) {
+                           Buffer openApi, Logger log, MarketDataAccess marketData) {
 }

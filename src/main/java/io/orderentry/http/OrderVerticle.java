@@ -39,6 +39,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     private final Map<Long, RoutingContext> waiting = new HashMap<>();
     private long nextRequestId;
     private Context eventLoop;
+    private MarketDataRoutes marketData;
 
     /**
      * @param index this instance's number, from 0; replies are routed by it
@@ -52,6 +53,8 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     public Future<?> start() {
         eventLoop = context;
         settings.replies().register(index, this);
+        marketData = new MarketDataRoutes(index, vertx, context, settings);
+        marketData.start();
         final Router router = Router.router(vertx);
         router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
         router.post("/api/v1/orders").handler(this::place);
@@ -59,6 +62,9 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         router.get("/api/v1/orders/:orderId").handler(this::getOrder);
         router.delete("/api/v1/orders/:orderId").handler(this::cancel);
         router.get("/api/v1/symbols").handler(this::symbols);
+        router.get("/api/v1/orderbook/:symbol").handler(marketData::orderBook);
+        router.get("/api/v1/trades/:symbol").handler(marketData::trades);
+        router.get("/api/v1/stream").handler(marketData::stream);
         router.get("/api/v1/openapi.yaml").handler(this::openApi);
         router.get("/health").handler(this::health);
         router.get("/ready").handler(this::ready);
