@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 
 /**
@@ -31,6 +33,10 @@ import org.slf4j.Logger;
  * It answers subscribe and unsubscribe requests with snapshots from the {@link MarketDataView}, and
  * runs the heartbeat and slow-client timer.
  *
+ * <p>Hand-over bound: at most {@link #MAX_QUEUED_BATCHES} batches wait for this loop. If the loop
+ * falls further behind, the consumer's next batches are dropped and the loop, when it catches up,
+ * sends every session fresh snapshots (which include the dropped updates) before going on.
+ *
  * <p>Threads: {@link #deliver} on the market data consumer thread (it only hops onto the loop);
  * everything else on this hub's event loop.
  */
@@ -38,6 +44,8 @@ final class StreamHub implements StreamTarget {
 
     /** Trades a trades snapshot carries, newest first. */
     static final int TRADES_IN_SNAPSHOT = 100;
+    /** Batches that may wait for this loop before the consumer drops them. */
+    static final int MAX_QUEUED_BATCHES = 4096;
 
     private final int loop;
     private final Vertx vertx;
@@ -54,6 +62,8 @@ final class StreamHub implements StreamTarget {
     private final String[] snapshotText;
     private final long[] snapshotSequence;
     private final long slowClientNanos;
+    private final AtomicInteger queuedBatches = new AtomicInteger();
+    private final AtomicBoolean overrun = new AtomicBoolean();
 
     StreamHub(final int loop, final Vertx vertx, final Context context, final MarketDataAccess access,
               final MarketDataJson json, final ObjectMapper mapper, final Map<String, Instrument> instruments,
@@ -95,7 +105,15 @@ final class StreamHub implements StreamTarget {
 
     @Override
     public void deliver(final List<StreamUpdate> updates) {
-        context.runOnContext(ignored -> dispatch(updates));
+        if (queuedBatches.incrementAndGet() > MAX_QUEUED_BATCHES) {
+            queuedBatches.decrementAndGet();
+            overrun.set(true);
+            return;
+        }
+        context.runOnContext(ignored -> {
+            queuedBatches.decrementAndGet();
+            dispatch(updates);
+        });
     }
 
     /** Handles one client message. */
@@ -199,6 +217,9 @@ final class StreamHub implements StreamTarget {
     }
 
     private void dispatch(final List<StreamUpdate> updates) {
+        if (overrun.getAndSet(false)) {
+            resynchronize();
+        }
         for (int i = 0; i < updates.size(); i++) {
             final StreamUpdate update = updates.get(i);
             final int slot = slot(update.symbol(), update.channel());
@@ -209,6 +230,20 @@ final class StreamHub implements StreamTarget {
             final String text = render(update);
             for (int s = 0; s < listeners.size(); s++) {
                 listeners.get(s).update(slot, update.sequence(), text);
+            }
+        }
+    }
+
+    /** Batches were dropped: every subscription restarts from a snapshot newer than any of them. */
+    private void resynchronize() {
+        access.metrics().overrun();
+        for (final StreamSession session : sessions) {
+            if (!session.conflated()) {
+                for (int slot = 0; slot < subscribers.size(); slot++) {
+                    if (session.isSubscribed(slot)) {
+                        snapshot(session, slot);
+                    }
+                }
             }
         }
     }

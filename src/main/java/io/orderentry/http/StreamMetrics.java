@@ -16,6 +16,7 @@ public final class StreamMetrics {
     private final LongAdder conflations = new LongAdder();
     private final LongAdder slowDisconnects = new LongAdder();
     private final LongAdder messages = new LongAdder();
+    private final LongAdder overruns = new LongAdder();
 
     /** Registers the stream's and the market data consumer's figures. */
     public void register(final MetricsText metrics, final MarketDataView view, final SubscriberCounts subscribers) {
@@ -30,6 +31,9 @@ public final class StreamMetrics {
                 "Times a slow stream client's backlog was dropped for fresh snapshots", conflations::sum);
         metrics.counter("orders_ws_slow_disconnects_total",
                 "Stream clients closed because they stayed unable to take messages", slowDisconnects::sum);
+        metrics.counter("orders_ws_loop_overruns_total",
+                "Times an event loop fell so far behind the market data consumer that its sessions were resent snapshots",
+                overruns::sum);
         metrics.gauge("orders_marketdata_last_event_sequence",
                 "Last engine event sequence the market data views reflect", view::lastEventSequence);
     }
@@ -63,6 +67,10 @@ public final class StreamMetrics {
 
     void slowDisconnect() {
         slowDisconnects.increment();
+    }
+
+    void overrun() {
+        overruns.increment();
     }
 
     void sent() {
