@@ -3,6 +3,7 @@ package io.orderentry.app;
 import io.orderentry.audit.AuditConfig;
 import io.orderentry.engine.EngineLimits;
 import io.orderentry.journal.JournalSync;
+import io.orderentry.marketdata.MarketDataConfig;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -21,11 +22,13 @@ import java.util.Optional;
  *                          query view keeps for GET; open orders are always kept
  * @param database          empty when persistence is disabled
  * @param audit             the audit trail's directory, file size and sync mode
+ * @param marketData        market data views and the WebSocket stream
  */
 public record Config(String httpHost, int httpPort, int httpInstances, Path journalDir, JournalSync journalSync,
                      long journalSegmentBytes, int inputRingSize, int outputRingSize, String waitStrategy,
                      List<Instrument> instruments, EngineLimits engineLimits, int retainedFinalOrders,
-                     Optional<Database> database, AuditConfig audit) {
+                     Optional<Database> database, AuditConfig audit,
+                     MarketDataConfig marketData) {
 
     /**
      * PostgreSQL settings.

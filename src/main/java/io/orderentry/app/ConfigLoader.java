@@ -4,6 +4,7 @@ import io.orderentry.audit.AuditConfig;
 import io.orderentry.audit.AuditSync;
 import io.orderentry.engine.EngineLimits;
 import io.orderentry.journal.JournalSync;
+import io.orderentry.marketdata.MarketDataConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -124,7 +125,8 @@ public final class ConfigLoader {
                 limits,
                 retained,
                 database(),
-                audit());
+                audit(),
+                marketData());
     }
 
     private AuditConfig audit() {
@@ -142,6 +144,25 @@ public final class ConfigLoader {
         };
         return new AuditConfig(Path.of(dir), longValue("audit.max.file.bytes", AuditConfig.MIN_FILE_BYTES, 1L << 40),
                 mode);
+    }
+
+    private MarketDataConfig marketData() {
+        final int subscriptions = intValue("ws.max.subscriptions", 1, 10_000);
+        final int queued = intValue("ws.max.queued.messages", 2, 1_000_000);
+        if (queued <= subscriptions) {
+            throw new ConfigException(envName("ws.max.queued.messages") + " (" + queued + ") must be more than "
+                    + envName("ws.max.subscriptions") + " (" + subscriptions
+                    + "), so that one snapshot per subscription always fits in a connection's backlog");
+        }
+        return new MarketDataConfig(
+                intValue("marketdata.trades.history", 1, 1_000_000),
+                longValue("marketdata.snapshot.millis", 1, 60_000),
+                intValue("ws.max.connections", 1, 1_000_000),
+                subscriptions,
+                queued,
+                intValue("ws.write.queue.bytes", 1024, 64 << 20),
+                longValue("ws.heartbeat.millis", 100, MarketDataConfig.MAX_HEARTBEAT_MILLIS),
+                longValue("ws.slow.client.millis", 100, 600_000));
     }
 
     private Optional<Config.Database> database() {

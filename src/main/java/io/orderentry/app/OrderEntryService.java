@@ -13,11 +13,13 @@ import io.orderentry.http.HttpMetrics;
 import io.orderentry.http.HttpSettings;
 import io.orderentry.http.InputGateway;
 import io.orderentry.http.Json;
+import io.orderentry.http.MarketDataAccess;
 import io.orderentry.http.MetricsText;
 import io.orderentry.http.OrderRequestParser;
 import io.orderentry.http.OrderVerticle;
 import io.orderentry.http.ReplyStage;
 import io.orderentry.http.ServiceStatus;
+import io.orderentry.http.StreamMetrics;
 import io.orderentry.journal.JournalConfig;
 import io.orderentry.journal.JournalHandler;
 import io.orderentry.journal.JournalLock;
@@ -25,6 +27,7 @@ import io.orderentry.journal.JournalReader;
 import io.orderentry.journal.JournalRecovery;
 import io.orderentry.journal.JournalWriter;
 import io.orderentry.journal.WallClock;
+import io.orderentry.marketdata.MarketDataStage;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.MatcherMetrics;
 import io.orderentry.pipeline.MatcherStage;
@@ -58,6 +61,7 @@ import org.slf4j.LoggerFactory;
  *                                 OUTPUT ring
  *                                   a. order view ─┐
  *                                   a. audit ──────┴─▶ b. replies (complete the waiting requests)
+ *                                   c. market data (in parallel; L2 books, trades, WebSocket fan-out)
  * </pre>
  *
  * Replies wait for both the view (read-your-writes) and the audit trail (no answer without its record).
@@ -75,6 +79,7 @@ public final class OrderEntryService {
     private final ServiceStatus status = new ServiceStatus();
     private final MetricsText metrics = new MetricsText();
     private final MatcherMetrics matcherMetrics = new MatcherMetrics();
+    private final StreamMetrics streamMetrics = new StreamMetrics();
 
     private Vertx vertx;
     private Disruptor<EngineEvent> output;
@@ -85,6 +90,7 @@ public final class OrderEntryService {
     private AuditHandler audit;
     private AuditTrail auditTrail;
     private InputGateway gateway;
+    private MarketDataStage marketData;
     private MatcherStage matcherStage;
     private volatile boolean stopped;
 
@@ -104,10 +110,12 @@ public final class OrderEntryService {
         audit = new AuditHandler(auditTrail, status::auditFailed);
         view = new OrderStateView(config.retainedFinalOrders());
         final ReplyStage replies = new ReplyStage(view, config.httpInstances());
+        marketData = new MarketDataStage(config.instruments().size(), config.httpInstances(), config.marketData());
         output = new Disruptor<>(EngineEvent::new, config.outputRingSize(), threads("out"), ProducerType.SINGLE,
                 WaitStrategies.of(config.waitStrategy()));
         output.setDefaultExceptionHandler(new FailFastHandler<>("output", status, this::stopFromFailure));
         output.handleEventsWith(view, audit).then(replies);
+        output.handleEventsWith(marketData);
         final RingBuffer<EngineEvent> outputRing = output.start();
 
         matcherStage = new MatcherStage(sink -> new Matcher(config.instruments().size(), config.engineLimits(), sink),
@@ -126,6 +134,7 @@ public final class OrderEntryService {
         input.handleEventsWith(new JournalHandler(journal, input.getRingBuffer(), WallClock::currentTimeMicros)).then(matcherStage);
         input.start();
         registerHealthAndMetrics(outputRing);
+        streamMetrics.register(metrics, marketData.view(), marketData.subscribers());
         status.phase(ServiceStatus.Phase.READY);
         LOG.info("ready: accepting orders on {}:{} after {} ms; next order id {}, next trade id {}",
                 config.httpHost(), config.httpPort(), (System.nanoTime() - started) / 1_000_000,
@@ -264,7 +273,8 @@ public final class OrderEntryService {
         final Json json = new Json(config.instruments());
         final HttpSettings settings = new HttpSettings(config.httpHost(), config.httpPort(), json,
                 new OrderRequestParser(json.mapper(), config.instrumentsBySymbol()), gateway, view, replies, status,
-                metrics, new HttpMetrics(metrics.registry()), openApi(), LoggerFactory.getLogger(OrderVerticle.class));
+                metrics, new HttpMetrics(metrics.registry()), openApi(), LoggerFactory.getLogger(OrderVerticle.class),
+                new MarketDataAccess(config.instruments(), marketData, config.marketData(), streamMetrics));
         final AtomicInteger index = new AtomicInteger();
         await(vertx.deployVerticle(() -> new OrderVerticle(index.getAndIncrement(), settings),
                 new DeploymentOptions().setInstances(config.httpInstances())).toCompletionStage().toCompletableFuture(),

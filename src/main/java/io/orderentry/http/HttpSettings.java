@@ -9,6 +9,6 @@ import org.slf4j.Logger;
  * part is thread-safe.
  */
 public record HttpSettings(String host, int port, Json json, OrderRequestParser parser, InputGateway input,
-                           OrderStateView view, ReplyStage replies, ServiceStatus status, MetricsText metrics, HttpMetrics httpMetrics,
-                           Buffer openApi, Logger log) {
+                           OrderStateView view, ReplyStage replies, ServiceStatus status, MetricsText metrics,
+                           HttpMetrics httpMetrics, Buffer openApi, Logger log, MarketDataAccess marketData) {
 }

@@ -51,6 +51,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     private long nextRequestId;
     private long nextRequestTag;
     private Context eventLoop;
+    private MarketDataRoutes marketData;
 
     /**
      * @param index this instance's number, from 0; replies are routed by it
@@ -65,6 +66,8 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     public Future<?> start() {
         eventLoop = context;
         settings.replies().register(index, this);
+        marketData = new MarketDataRoutes(index, vertx, context, settings);
+        marketData.start();
         final Router router = Router.router(vertx);
         router.route().handler(this::measure);
         router.route().handler(this::tag);
@@ -74,6 +77,9 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         router.get("/api/v1/orders/:orderId").handler(this::getOrder);
         router.delete("/api/v1/orders/:orderId").handler(this::cancel);
         router.get("/api/v1/symbols").handler(this::symbols);
+        router.get("/api/v1/orderbook/:symbol").handler(marketData::orderBook);
+        router.get("/api/v1/trades/:symbol").handler(marketData::trades);
+        router.get("/api/v1/stream").handler(marketData::stream);
         router.get("/api/v1/openapi.yaml").handler(this::openApi);
         router.get("/health").handler(this::health);
         router.get("/ready").handler(this::ready);

@@ -1,0 +1,136 @@
+package io.orderentry.marketdata;
+
+import io.orderentry.engine.Side;
+import java.util.Arrays;
+
+/**
+ * One side of an aggregated (L2) book: the total quantity at each price, kept as sorted primitive
+ * arrays. Levels are stored worst first so that changes near the top of the book, the common case,
+ * move few elements. No allocation except when the arrays grow.
+ *
+ * <p>Not thread safe: owned by one thread (the market data consumer, or an event loop merging a
+ * snapshot of its own).
+ */
+public final class L2Side {
+
+    private final Side side;
+    private long[] keys;
+    private long[] quantities;
+    private int count;
+
+    /**
+     * @param capacity initial number of levels held without growing
+     */
+    public L2Side(final Side side, final int capacity) {
+        this.side = side;
+        this.keys = new long[Math.max(16, capacity)];
+        this.quantities = new long[keys.length];
+    }
+
+    /** @return a side holding the given levels, listed best first as in a {@link BookSnapshot} */
+    public static L2Side ofBestFirst(final Side side, final long[] prices, final long[] quantities) {
+        final L2Side copy = new L2Side(side, prices.length + 16);
+        final int n = prices.length;
+        for (int i = 0; i < n; i++) {
+            copy.keys[n - 1 - i] = copy.keyOf(prices[i]);
+            copy.quantities[n - 1 - i] = quantities[i];
+        }
+        copy.count = n;
+        return copy;
+    }
+
+    /** @return BUY for bids, SELL for asks */
+    public Side side() {
+        return side;
+    }
+
+    /** @return how many prices have a quantity */
+    public int levelCount() {
+        return count;
+    }
+
+    /** @return the quantity at a price, 0 if there is no level */
+    public long quantity(final long price) {
+        final int index = Arrays.binarySearch(keys, 0, count, keyOf(price));
+        return index >= 0 ? quantities[index] : 0;
+    }
+
+    /**
+     * Adds to (or, with a negative delta, takes from) the level at a price.
+     *
+     * @return the level's new quantity; 0 means the level is gone
+     * @throws IllegalStateException if the level would go below zero: the events were not applied in order
+     */
+    public long add(final long price, final long delta) {
+        final long key = keyOf(price);
+        final int index = Arrays.binarySearch(keys, 0, count, key);
+        final long updated = (index >= 0 ? quantities[index] : 0) + delta;
+        if (updated < 0) {
+            throw new IllegalStateException(side + " level " + price + " would hold " + updated + " lots");
+        }
+        put(index, key, updated);
+        return updated;
+    }
+
+    /** Sets the level at a price to a quantity; 0 removes it. */
+    public void set(final long price, final long quantity) {
+        if (quantity < 0) {
+            throw new IllegalArgumentException("quantity must be >= 0, was " + quantity);
+        }
+        final long key = keyOf(price);
+        put(Arrays.binarySearch(keys, 0, count, key), key, quantity);
+    }
+
+    /** @return the price of the i-th best level, 0 being the best */
+    public long priceFromBest(final int i) {
+        return priceOf(keys[count - 1 - i]);
+    }
+
+    /** @return the quantity of the i-th best level */
+    public long quantityFromBest(final int i) {
+        return quantities[count - 1 - i];
+    }
+
+    /** Copies the levels, best first, into new arrays {@code prices} and {@code quantities} of length {@link #levelCount()}. */
+    void copyBestFirst(final long[] prices, final long[] quantitiesOut) {
+        for (int i = 0; i < count; i++) {
+            prices[i] = priceOf(keys[count - 1 - i]);
+            quantitiesOut[i] = quantities[count - 1 - i];
+        }
+    }
+
+    private void put(final int index, final long key, final long quantity) {
+        if (index >= 0) {
+            if (quantity == 0) {
+                System.arraycopy(keys, index + 1, keys, index, count - index - 1);
+                System.arraycopy(quantities, index + 1, quantities, index, count - index - 1);
+                count--;
+            } else {
+                quantities[index] = quantity;
+            }
+            return;
+        }
+        if (quantity == 0) {
+            return;
+        }
+        final int insert = -index - 1;
+        if (count == keys.length) {
+            keys = Arrays.copyOf(keys, count * 2);
+            quantities = Arrays.copyOf(quantities, count * 2);
+        }
+        System.arraycopy(keys, insert, keys, insert + 1, count - insert);
+        System.arraycopy(quantities, insert, quantities, insert + 1, count - insert);
+        keys[insert] = key;
+        quantities[insert] = quantity;
+        count++;
+    }
+
+    /** Ascending keys put the best level last: bids by price, asks by negated price. */
+    private long keyOf(final long price) {
+        return side == Side.BUY ? price : -price;
+    }
+
+    private long priceOf(final long key) {
+        return side == Side.BUY ? key : -key;
+    }
+}

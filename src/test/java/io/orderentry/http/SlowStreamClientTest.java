@@ -1,0 +1,117 @@
+package io.orderentry.http;
+
+import static io.orderentry.testing.ApiClient.limit;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.orderentry.testing.ApiClient;
+import io.orderentry.testing.ApiClient.Answer;
+import io.orderentry.testing.Metrics;
+import io.orderentry.testing.RunningService;
+import io.orderentry.testing.StalledStreamClient;
+import io.orderentry.testing.StreamClient;
+import io.vertx.core.Vertx;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A stream client that stops reading must not slow order entry or other clients: it is conflated to
+ * fresh snapshots when its backlog overflows and closed once it has stayed behind too long.
+ */
+class SlowStreamClientTest {
+
+    private static final int BOOK_LEVELS = 500;
+    private static final int ORDERS_WHILE_STALLED = 300;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void stalledClientIsConflatedThenDroppedWhileOrdersKeepBeingAnswered() {
+        final Vertx clients = Vertx.vertx();
+        try (RunningService service = RunningService.start(dir, Map.of("ORDERS_WS_WRITE_QUEUE_BYTES", "4096",
+                "ORDERS_WS_MAX_QUEUED_MESSAGES", "16", "ORDERS_WS_MAX_SUBSCRIPTIONS", "4",
+                "ORDERS_WS_SLOW_CLIENT_MILLIS", "500", "ORDERS_WS_HEARTBEAT_MILLIS", "100"))) {
+            final ApiClient api = service.client();
+            for (int i = 0; i < BOOK_LEVELS; i++) {
+                place(api, limit("maker", null, "BTCUSD", "BUY", new BigDecimal(5_000 + i).movePointLeft(2).toPlainString(),
+                        "0.01", null));
+            }
+            try (StreamClient healthy = StreamClient.connect(clients, service.port());
+                 StalledStreamClient stalled = StalledStreamClient.connect(service.port())) {
+                healthy.subscribe("book", "BTCUSD");
+                healthy.awaitType("snapshot");
+                final long healthyStart = healthy.sequence("book", "BTCUSD");
+
+                int resubscribes = 0;
+                while (Metrics.value(api, "orders_ws_conflations_total") < 1) {
+                    resubscribes += stall(stalled);
+                    assertTrue(resubscribes < 10_000, "never conflated after " + resubscribes + " snapshots");
+                    place(api, limit("maker", null, "BTCUSD", "SELL", "90.00", "0.01", null));
+                }
+                int placed = 0;
+                while (placed < ORDERS_WHILE_STALLED || Metrics.value(api, "orders_ws_slow_disconnects_total") < 1) {
+                    place(api, limit("maker", null, "BTCUSD", placed % 2 == 0 ? "SELL" : "BUY", "60.00", "0.01", null));
+                    placed++;
+                    if (placed % 10 == 0) {
+                        resubscribes += stall(stalled);
+                    }
+                    assertTrue(placed < 100_000, "the stalled client was never dropped");
+                }
+                awaitMetricAtLeast(api, "orders_ws_clients", 1);
+                assertEquals(1.0, Metrics.value(api, "orders_ws_clients"), "only the healthy client remains");
+
+                try (StreamClient probe = StreamClient.connect(clients, service.port())) {
+                    probe.subscribe("book", "BTCUSD");
+                    final long current = probe.awaitType("snapshot").get("sequence").asLong();
+                    assertTrue(current > healthyStart + ORDERS_WHILE_STALLED / 2, "the orders changed the book");
+                    healthy.await(m -> "update".equals(m.path("type").asText()) && m.path("sequence").asLong() >= current);
+                }
+                assertEquals(List.of(), healthy.gaps(), "the healthy client missed nothing");
+                assertFalse(healthy.isClosed());
+            }
+        } finally {
+            clients.close().toCompletionStage().toCompletableFuture().join();
+        }
+    }
+
+    /**
+     * Asks the stalled client's stream for 20 more full snapshots, as a client that resubscribes would.
+     *
+     * @return how many were asked for; 0 once the server has cut the connection
+     */
+    private static int stall(final StalledStreamClient stalled) {
+        try {
+            for (int i = 0; i < 20; i++) {
+                stalled.send("{\"op\":\"subscribe\",\"channel\":\"book\",\"symbol\":\"BTCUSD\"}");
+            }
+            return 20;
+        } catch (final UncheckedIOException closedByServer) {
+            return 0;
+        }
+    }
+
+    private static void place(final ApiClient api, final String body) {
+        final Answer answer = api.post("/api/v1/orders", body);
+        assertEquals(201, answer.status(), answer.body());
+    }
+
+    private static void awaitMetricAtLeast(final ApiClient api, final String name, final double value) {
+        final long deadline = System.nanoTime() + StreamClient.PATIENCE.toNanos();
+        while (!(Metrics.value(api, name) >= value)) {
+            assertTrue(System.nanoTime() < deadline, name + " never reached " + value);
+            try {
+                Thread.sleep(20);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,240 @@
+package io.orderentry.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.WebSocket;
+import io.vertx.core.http.WebSocketClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
+
+/**
+ * A WebSocket client of {@code /api/v1/stream} for tests. It keeps every message, and like a real
+ * client applies book snapshots and updates per symbol, collects trades and the latest ticker, and
+ * notes any gap in a channel's sequence. Messages arrive on a Vert.x event loop; the test thread
+ * reads through the synchronized accessors.
+ */
+public final class StreamClient implements AutoCloseable {
+
+    /** How long a test waits for a message before it fails instead of hanging. */
+    public static final Duration PATIENCE = Duration.ofSeconds(30);
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final WebSocketClient client;
+    private final WebSocket socket;
+    private final List<JsonNode> messages = new ArrayList<>();
+    private final Map<String, Long> sequences = new HashMap<>();
+    private final Map<String, TreeMap<BigDecimal, BigDecimal>> books = new HashMap<>();
+    private final Map<String, List<JsonNode>> trades = new HashMap<>();
+    private final Map<String, JsonNode> tickers = new HashMap<>();
+    private final List<String> gaps = new ArrayList<>();
+    private int cursor;
+    private boolean closed;
+
+    private StreamClient(final WebSocketClient client, final WebSocket socket) {
+        this.client = client;
+        this.socket = socket;
+        socket.textMessageHandler(this::received);
+        socket.closeHandler(ignored -> closed());
+    }
+
+    /** Connects to the service's stream; fails if the upgrade is refused. */
+    public static StreamClient connect(final Vertx vertx, final int port) {
+        final WebSocketClient client = vertx.createWebSocketClient();
+        return new StreamClient(client, await(client.connect(port, "127.0.0.1", "/api/v1/stream")));
+    }
+
+    /** @return the failure of a connection attempt that should be refused */
+    public static Throwable refusedConnection(final Vertx vertx, final int port) {
+        final WebSocketClient client = vertx.createWebSocketClient();
+        try {
+            client.connect(port, "127.0.0.1", "/api/v1/stream").toCompletionStage().toCompletableFuture()
+                    .get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            throw new AssertionError("the connection was accepted");
+        } catch (final ExecutionException e) {
+            return e.getCause();
+        } catch (final InterruptedException | TimeoutException e) {
+            throw new IllegalStateException(e);
+        } finally {
+            client.close();
+        }
+    }
+
+    public void send(final String text) {
+        await(socket.writeTextMessage(text));
+    }
+
+    public void subscribe(final String channel, final String symbol) {
+        send("{\"op\":\"subscribe\",\"channel\":\"" + channel + "\",\"symbol\":\"" + symbol + "\"}");
+    }
+
+    public void unsubscribe(final String channel, final String symbol) {
+        send("{\"op\":\"unsubscribe\",\"channel\":\"" + channel + "\",\"symbol\":\"" + symbol + "\"}");
+    }
+
+    /** @return the next message after the last one returned that matches; fails after {@link #PATIENCE} */
+    public synchronized JsonNode await(final Predicate<JsonNode> wanted) {
+        final long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (true) {
+            while (cursor < messages.size()) {
+                final JsonNode message = messages.get(cursor++);
+                if (wanted.test(message)) {
+                    return message;
+                }
+            }
+            final long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new AssertionError("no matching stream message in " + PATIENCE + "; last: "
+                        + (messages.isEmpty() ? "none" : messages.get(messages.size() - 1)));
+            }
+            try {
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /** @return the next message of a type, e.g. "error" */
+    public JsonNode awaitType(final String type) {
+        return await(m -> type.equals(m.path("type").asText()));
+    }
+
+    /** @return the last sequence applied on a channel of a symbol, or -1 before its snapshot */
+    public synchronized long sequence(final String channel, final String symbol) {
+        return sequences.getOrDefault(channel + ":" + symbol, -1L);
+    }
+
+    /** @return one side of the applied book, price to quantity */
+    public synchronized Map<BigDecimal, BigDecimal> book(final String symbol, final String side) {
+        return new TreeMap<>(books.getOrDefault(symbol + ":" + side, new TreeMap<>()));
+    }
+
+    /** @return the trades from the snapshot and the updates since, newest first */
+    public synchronized List<JsonNode> trades(final String symbol) {
+        return new ArrayList<>(trades.getOrDefault(symbol, List.of()));
+    }
+
+    /** @return the latest ticker message, or null */
+    public synchronized JsonNode ticker(final String symbol) {
+        return tickers.get(symbol);
+    }
+
+    /** @return descriptions of every sequence gap seen */
+    public synchronized List<String> gaps() {
+        return new ArrayList<>(gaps);
+    }
+
+    public synchronized int messageCount() {
+        return messages.size();
+    }
+
+    public synchronized boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public void close() {
+        if (!isClosed()) {
+            await(socket.close());
+        }
+        await(client.close());
+    }
+
+    private synchronized void received(final String text) {
+        final JsonNode message;
+        try {
+            message = MAPPER.readTree(text);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("the stream sent something that is not JSON: " + text, e);
+        }
+        messages.add(message);
+        apply(message);
+        notifyAll();
+    }
+
+    private synchronized void closed() {
+        closed = true;
+        notifyAll();
+    }
+
+    private void apply(final JsonNode m) {
+        final String type = m.path("type").asText();
+        if (!"snapshot".equals(type) && !"update".equals(type)) {
+            return;
+        }
+        final String channel = m.get("channel").asText();
+        final String symbol = m.get("symbol").asText();
+        final String key = channel + ":" + symbol;
+        final long sequence = m.get("sequence").asLong();
+        if ("update".equals(type) && sequences.getOrDefault(key, -1L) + 1 != sequence) {
+            gaps.add(key + ": " + sequence + " after " + sequences.get(key));
+        }
+        sequences.put(key, sequence);
+        switch (channel) {
+            case "book" -> applyBook(m, symbol, "snapshot".equals(type));
+            case "trades" -> applyTrades(m, symbol, "snapshot".equals(type));
+            case "ticker" -> tickers.put(symbol, m);
+            default -> gaps.add("unknown channel " + channel);
+        }
+    }
+
+    private void applyBook(final JsonNode m, final String symbol, final boolean snapshot) {
+        final TreeMap<BigDecimal, BigDecimal> bids = books.computeIfAbsent(symbol + ":BUY", k -> new TreeMap<>());
+        final TreeMap<BigDecimal, BigDecimal> asks = books.computeIfAbsent(symbol + ":SELL", k -> new TreeMap<>());
+        if (snapshot) {
+            bids.clear();
+            asks.clear();
+            m.get("bids").forEach(level -> bids.put(new BigDecimal(level.get(0).asText()), new BigDecimal(level.get(1).asText())));
+            m.get("asks").forEach(level -> asks.put(new BigDecimal(level.get(0).asText()), new BigDecimal(level.get(1).asText())));
+            return;
+        }
+        for (final JsonNode change : m.get("changes")) {
+            final TreeMap<BigDecimal, BigDecimal> side = "BUY".equals(change.get(0).asText()) ? bids : asks;
+            final BigDecimal price = new BigDecimal(change.get(1).asText());
+            if ("0".equals(change.get(2).asText())) {
+                side.remove(price);
+            } else {
+                side.put(price, new BigDecimal(change.get(2).asText()));
+            }
+        }
+    }
+
+    private void applyTrades(final JsonNode m, final String symbol, final boolean snapshot) {
+        final List<JsonNode> newestFirst = trades.computeIfAbsent(symbol, k -> new ArrayList<>());
+        if (snapshot) {
+            newestFirst.clear();
+            m.get("trades").forEach(newestFirst::add);
+            return;
+        }
+        for (final JsonNode trade : m.get("trades")) {
+            newestFirst.add(0, trade);
+        }
+    }
+
+    private static <T> T await(final Future<T> future) {
+        try {
+            return future.toCompletionStage().toCompletableFuture().get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        } catch (final ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (final TimeoutException e) {
+            throw new IllegalStateException("no answer in " + PATIENCE, e);
+        }
+    }
+}
