@@ -1,8 +1,11 @@
 package io.orderentry.bench.marketdata;
 
+import io.orderentry.testing.ApiClient;
+import io.orderentry.testing.Metrics;
 import io.orderentry.testing.RunningService;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -55,8 +58,14 @@ public final class FanOutBenchmark {
         try {
             final OrderLoad load = new OrderLoad(loadVertx, "127.0.0.1", port, connections);
             final Subscribers streams = new Subscribers(subscriberVertx, "127.0.0.1", port);
-            System.out.printf(Locale.ROOT, "warm-up: %.0f s, %d connections%n", seconds, connections);
+            System.out.printf(Locale.ROOT, "warm-up: %.0f s without and %.0f s with %d subscribers, %d connections,"
+                    + " load average %.2f on %d cores%n", seconds, seconds, subscribers, connections,
+                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
+                    Runtime.getRuntime().availableProcessors());
             load.run(seconds);
+            streams.connect(subscribers);
+            load.run(seconds);
+            streams.disconnect();
             final List<Run> results = new ArrayList<>();
             for (int i = 0; i < runs; i++) {
                 for (final int count : new int[] {0, subscribers}) {
@@ -75,7 +84,8 @@ public final class FanOutBenchmark {
                     }
                 }
             }
-            System.out.println("medians:");
+            System.out.printf(Locale.ROOT, "medians (load average now %.2f):%n",
+                    ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             for (final int count : new int[] {0, subscribers}) {
                 final List<Run> mode = results.stream().filter(r -> r.subscribers() == count).toList();
                 System.out.printf(Locale.ROOT, "  %3d subscribers: %8.0f req/s  p50 %6.2f ms  p99 %6.2f ms  %9.0f msg/s to subscribers%n",
@@ -84,6 +94,10 @@ public final class FanOutBenchmark {
                         median(mode, r -> r.load().latencyMicros().getValueAtPercentile(99) / 1000.0),
                         median(mode, Run::messagesPerSecond));
             }
+            final ApiClient api = new ApiClient(port);
+            System.out.printf(Locale.ROOT, "stream: %.0f conflations, %.0f slow disconnects, %.0f loop overruns%n",
+                    Metrics.value(api, "orders_ws_conflations_total"), Metrics.value(api, "orders_ws_slow_disconnects_total"),
+                    Metrics.value(api, "orders_ws_loop_overruns_total"));
             load.close();
         } finally {
             subscriberVertx.close().toCompletionStage().toCompletableFuture().join();
