@@ -24,7 +24,8 @@ package io.orderentry.engine;
  * order first, at the resting order's price, sweeping as many levels as it needs: a BUY trades with
  * asks priced at or below its limit, a SELL with bids at or above it, a MARKET order with any price.
  * No separate update is emitted for a resting order that traded: its {@code trade} event carries its
- * cumulative filled quantity and status. Then:
+ * cumulative filled quantity and status. Orders of one account may trade with each other (there is
+ * no self-trade prevention). Then:
  * <ul>
  *   <li>GTC: the remainder rests; status NEW, PARTIALLY_FILLED or FILLED;</li>
  *   <li>IOC (LIMIT or MARKET): the remainder expires; status FILLED or EXPIRED;</li>
