@@ -74,6 +74,7 @@ public final class OrderEntryService {
     private JournalWriter journal;
     private OrderStateView view;
     private MatcherStage matcherStage;
+    private PersistenceWiring persistence;
     private volatile boolean stopped;
 
     public OrderEntryService(final Config config) {
@@ -88,11 +89,13 @@ public final class OrderEntryService {
                 config.inputRingSize(), config.outputRingSize(), config.waitStrategy());
 
         view = new OrderStateView(config.retainedFinalOrders());
+        persistence = PersistenceWiring.open(config, status, metrics);
         final ReplyStage replies = new ReplyStage(view, config.httpInstances());
         output = new Disruptor<>(EngineEvent::new, config.outputRingSize(), threads("out"), ProducerType.SINGLE,
                 WaitStrategies.of(config.waitStrategy()));
         output.setDefaultExceptionHandler(new FailFastHandler<>("output", status, this::stopFromFailure));
         output.handleEventsWith(view).then(replies);
+        persistence.attachTo(output);
         final RingBuffer<EngineEvent> outputRing = output.start();
 
         matcherStage = new MatcherStage(sink -> new Matcher(config.instruments().size(), config.engineLimits(), sink),
@@ -104,6 +107,7 @@ public final class OrderEntryService {
         startHttp(replies, new InputGateway(input.getRingBuffer()));
         final JournalRecovery recovery = recover();
         awaitConsumers(outputRing);
+        persistence.start(matcherStage.matcher().lastEventSequence());
 
         journal = openJournal(recovery);
         input.handleEventsWith(new JournalHandler(journal, input.getRingBuffer(), WallClock::currentTimeMicros)).then(matcherStage);
@@ -131,6 +135,9 @@ public final class OrderEntryService {
         }
         if (output != null && output.hasStarted()) {
             shutdown(output, "output");
+        }
+        if (persistence != null) {
+            persistence.stop();
         }
         if (journal != null) {
             try {
