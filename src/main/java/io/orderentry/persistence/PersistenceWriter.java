@@ -343,18 +343,28 @@ public final class PersistenceWriter implements Runnable {
         return stage.failure() != null && batcher.pendingEvents() == 0 && persisted >= stage.spooledSequence();
     }
 
+    /**
+     * Writes what the stage spooled before the rings drained, within 10 s. A database that is down gets one
+     * connection attempt, so that stopping is not held up by an outage: the journal still has the events.
+     */
     private void flushOnStop() {
         if (stage == null || state == State.FAILED) {
             return;
         }
         final long target = stage.spooledSequence();
-        final long before = Math.max(0, persisted);
+        final long before = Math.max(stage.skipThrough(), persisted);
+        if (target <= before) {
+            return;
+        }
         final long start = System.nanoTime();
         final long deadline = start + STOP_FLUSH_NANOS;
+        boolean reconnected = false;
         while (persisted < target && System.nanoTime() < deadline && state != State.FAILED) {
-            if (!sink.connected() && !connect()) {
-                LockSupport.parkNanos(this, Math.min(nextRetryNanos(), Math.max(0, deadline - System.nanoTime())));
-                continue;
+            if (!sink.connected()) {
+                if (reconnected || !connect()) {
+                    break;
+                }
+                reconnected = true;
             }
             if (!started) {
                 started = true;
@@ -380,7 +390,7 @@ public final class PersistenceWriter implements Runnable {
                     persisted - before, (System.nanoTime() - start) / 1_000_000, persisted);
         } else {
             LOG.warn("persistence: stopping with events {} to {} not in the database ({}); the next start writes "
-                    + "them from the journal", Math.max(0, persisted) + 1, target, lastError);
+                    + "them from the journal", Math.max(before, persisted) + 1, target, lastError);
         }
     }
 
