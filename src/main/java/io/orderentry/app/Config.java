@@ -33,10 +33,15 @@ public record Config(String httpHost, int httpPort, int httpInstances, Path jour
     /**
      * PostgreSQL settings.
      *
-     * @param batchSize   most events written in one transaction
-     * @param batchMillis longest a partial batch waits before it is written
+     * @param batchSize          most events written in one transaction
+     * @param batchMillis        longest a partial batch waits before it is written
+     * @param spoolDir           where events wait on disk for the database (derived data, reset at start)
+     * @param spoolSegmentBytes  size at which a spool segment file is closed and a new one started
+     * @param connectTimeoutSeconds longest wait for PostgreSQL to accept a connection and a login
+     * @param retryMaxMillis     longest pause between reconnection attempts while the database is down
      */
-    public record Database(String url, String user, String password, int batchSize, long batchMillis) {
+    public record Database(String url, String user, String password, int batchSize, long batchMillis,
+                           Path spoolDir, long spoolSegmentBytes, int connectTimeoutSeconds, long retryMaxMillis) {
     }
 
     public Config {

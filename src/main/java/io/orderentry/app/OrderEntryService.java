@@ -92,6 +92,7 @@ public final class OrderEntryService {
     private InputGateway gateway;
     private MarketDataStage marketData;
     private MatcherStage matcherStage;
+    private PersistenceWiring persistence;
     private volatile boolean stopped;
 
     public OrderEntryService(final Config config) {
@@ -109,6 +110,7 @@ public final class OrderEntryService {
         auditTrail = openAudit();
         audit = new AuditHandler(auditTrail, status::auditFailed);
         view = new OrderStateView(config.retainedFinalOrders());
+        persistence = PersistenceWiring.open(config, status, metrics);
         final ReplyStage replies = new ReplyStage(view, config.httpInstances());
         marketData = new MarketDataStage(config.instruments().size(), config.httpInstances(), config.marketData());
         output = new Disruptor<>(EngineEvent::new, config.outputRingSize(), threads("out"), ProducerType.SINGLE,
@@ -116,6 +118,7 @@ public final class OrderEntryService {
         output.setDefaultExceptionHandler(new FailFastHandler<>("output", status, this::stopFromFailure));
         output.handleEventsWith(view, audit).then(replies);
         output.handleEventsWith(marketData);
+        persistence.attachTo(output);
         final RingBuffer<EngineEvent> outputRing = output.start();
 
         matcherStage = new MatcherStage(sink -> new Matcher(config.instruments().size(), config.engineLimits(), sink),
@@ -129,6 +132,7 @@ public final class OrderEntryService {
         final JournalRecovery recovery = recover();
         matcherStage.replayCompleted(recovery.lastSequence());
         awaitConsumers(outputRing);
+        persistence.start(matcherStage.matcher().lastEventSequence());
 
         journal = openJournal(recovery);
         input.handleEventsWith(new JournalHandler(journal, input.getRingBuffer(), WallClock::currentTimeMicros)).then(matcherStage);
@@ -159,6 +163,17 @@ public final class OrderEntryService {
             shutdown(output, "output");
         }
         awaitAnswersWritten();
+        if (persistence != null) {
+            persistence.stop();
+        }
+        if (auditTrail != null) {
+            try {
+                auditTrail.close();
+                LOG.info("audit trail closed at record {}", auditTrail.lastSeq());
+            } catch (final IOException e) {
+                LOG.error("closing the audit trail failed", e);
+            }
+        }
         if (journal != null) {
             try {
                 journal.close();

@@ -219,7 +219,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
             part.put("status", component.up() ? "UP" : "DOWN");
             part.putAll(component.details());
             parts.put(component.name(), part);
-            up &= component.up();
+            up &= component.up() || !component.required();
         }
         body.put("status", up ? "UP" : "DOWN");
         body.put("components", parts);

@@ -71,6 +71,25 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void persistenceSettingsHaveDefaultsAndCanBeOverridden() {
+        final Config.Database defaults = ConfigLoader.load(Map.of()).database().orElseThrow();
+        assertEquals(Path.of("./data/spool"), defaults.spoolDir());
+        assertEquals(100, defaults.batchMillis());
+        assertEquals(2, defaults.connectTimeoutSeconds());
+        assertEquals(5_000, defaults.retryMaxMillis());
+        final Config.Database set = ConfigLoader.load(Map.of("ORDERS_PERSISTENCE_SPOOL_DIR", "/tmp/s",
+                "ORDERS_PERSISTENCE_BATCH_SIZE", "500", "ORDERS_DB_CONNECT_TIMEOUT_SECONDS", "5",
+                "ORDERS_PERSISTENCE_RETRY_MAX_MILLIS", "250", "ORDERS_PERSISTENCE_SPOOL_SEGMENT_BYTES", "1048576"))
+                .database().orElseThrow();
+        assertEquals(Path.of("/tmp/s"), set.spoolDir());
+        assertEquals(500, set.batchSize());
+        assertEquals(5, set.connectTimeoutSeconds());
+        assertEquals(250, set.retryMaxMillis());
+        assertEquals(1_048_576, set.spoolSegmentBytes());
+        assertMessage(Map.of("ORDERS_DB_CONNECT_TIMEOUT_SECONDS", "0"), "ORDERS_DB_CONNECT_TIMEOUT_SECONDS must be between");
+    }
+
+    @Test
     void instrumentsWhoseNotionalCouldOverflowAreRefused() {
         assertMessage(Map.of("ORDERS_INSTRUMENTS", "BTCUSD:0.00000001:0.00000001:10000000000:10000000000"),
                 "must stay below");

@@ -32,6 +32,7 @@ public final class RunningService implements AutoCloseable {
         env.put("ORDERS_HTTP_INSTANCES", "2");
         env.put("ORDERS_JOURNAL_DIR", dir.resolve("journal").toString());
         env.put("ORDERS_AUDIT_DIR", dir.resolve("audit").toString());
+        env.put("ORDERS_PERSISTENCE_SPOOL_DIR", dir.resolve("spool").toString());
         env.put("ORDERS_JOURNAL_SYNC", "none");
         env.put("ORDERS_INPUT_RING_SIZE", "1024");
         env.put("ORDERS_OUTPUT_RING_SIZE", "4096");

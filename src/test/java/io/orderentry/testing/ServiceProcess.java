@@ -55,6 +55,7 @@ public final class ServiceProcess implements AutoCloseable {
         defaults.put("ORDERS_HTTP_PORT", Integer.toString(port));
         defaults.put("ORDERS_JOURNAL_DIR", workDir.resolve("journal").toString());
         defaults.put("ORDERS_AUDIT_DIR", workDir.resolve("audit").toString());
+        defaults.put("ORDERS_PERSISTENCE_SPOOL_DIR", workDir.resolve("spool").toString());
         defaults.put("ORDERS_DB_URL", "");
         defaults.putAll(env);
         environment.putAll(defaults);

@@ -1,0 +1,123 @@
+package io.orderentry.app;
+
+import com.lmax.disruptor.dsl.Disruptor;
+import io.orderentry.http.HealthComponent;
+import io.orderentry.http.MetricsText;
+import io.orderentry.http.ServiceStatus;
+import io.orderentry.persistence.PersistenceMetrics;
+import io.orderentry.persistence.PersistenceService;
+import io.orderentry.persistence.PersistenceWriter;
+import io.orderentry.pipeline.EngineEvent;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Puts {@link PersistenceService} into the service: its stage on the output ring beside the order view,
+ * its parts in {@code /ready} and its figures in {@code /metrics}. With persistence disabled (an empty
+ * {@code db.url}) every method does nothing except report the database as disabled.
+ *
+ * <p>{@code /ready} names two parts, {@code database} and {@code persistence}. Neither makes the service
+ * not ready: order entry works without the database, which catches up when it returns.
+ *
+ * <p>Threads: every method is called on the service's main thread; the registered suppliers run on
+ * event loops and only read volatile figures.
+ */
+final class PersistenceWiring {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PersistenceWiring.class);
+
+    private final PersistenceService persistence;
+
+    private PersistenceWiring(final PersistenceService persistence) {
+        this.persistence = persistence;
+    }
+
+    /** Opens persistence (before the journal is replayed) and registers its health parts and metrics. */
+    static PersistenceWiring open(final Config config, final ServiceStatus status, final MetricsText metrics) {
+        if (config.database().isEmpty()) {
+            LOG.info("persistence: disabled (db.url/ORDERS_DB_URL is empty)");
+            status.addComponent(() -> HealthComponent.informational("database", false,
+                    Map.of("state", "DISABLED", "reason", "db.url is empty")));
+            return new PersistenceWiring(null);
+        }
+        final PersistenceService persistence = PersistenceService.open(config.database().get(), config.instruments());
+        register(persistence, status, metrics);
+        return new PersistenceWiring(persistence);
+    }
+
+    /** Adds the persistence stage to the output ring as an independent consumer: it gates no other stage. */
+    void attachTo(final Disruptor<EngineEvent> output) {
+        if (persistence != null) {
+            output.handleEventsWith(persistence.stage());
+        }
+    }
+
+    /** Lets the writer write, once the journal has been replayed up to {@code lastEventSequence}. */
+    void start(final long lastEventSequence) {
+        if (persistence != null) {
+            persistence.start(lastEventSequence);
+        }
+    }
+
+    /** Writes what is spooled (bounded) and stops; call after the output ring has drained. */
+    void stop() {
+        if (persistence != null) {
+            persistence.stop();
+        }
+    }
+
+    private static void register(final PersistenceService p, final ServiceStatus status, final MetricsText metrics) {
+        status.addComponent(() -> {
+            final Map<String, Object> details = new LinkedHashMap<>();
+            details.put("state", p.state().name());
+            details.put("url", p.databaseUrl());
+            if (p.lastError() != null) {
+                details.put("error", p.lastError());
+            }
+            return HealthComponent.informational("database", p.state() == PersistenceWriter.State.UP, details);
+        });
+        status.addComponent(() -> {
+            final Map<String, Object> details = new LinkedHashMap<>();
+            details.put("persistedSequence", p.persistedSequence());
+            details.put("engineSequence", p.engineSequence());
+            details.put("lagEvents", p.lagEvents());
+            details.put("lagMillis", p.lagMillis());
+            details.put("spoolBytes", p.spoolBytes());
+            return HealthComponent.informational("persistence", p.state() != PersistenceWriter.State.FAILED, details);
+        });
+        final PersistenceMetrics m = p.metrics();
+        metrics.gauge("orders_persistence_database_up", "1 while the persistence writer is connected to PostgreSQL",
+                () -> p.state() == PersistenceWriter.State.UP ? 1 : 0);
+        metrics.gauge("orders_persistence_failed", "1 once persistence stopped on an error until restart",
+                () -> p.state() == PersistenceWriter.State.FAILED ? 1 : 0);
+        metrics.gauge("orders_persistence_persisted_sequence", "High-water mark: last engine event in PostgreSQL",
+                p::persistedSequence);
+        metrics.gauge("orders_persistence_lag_events", "Engine events not yet in PostgreSQL", p::lagEvents);
+        metrics.gauge("orders_persistence_lag_seconds", "Age of the oldest engine event not yet in PostgreSQL",
+                () -> p.lagMillis() / 1e3);
+        metrics.gauge("orders_persistence_spool_bytes", "Bytes of events waiting on local disk for PostgreSQL",
+                p::spoolBytes);
+        metrics.counter("orders_persistence_batches_total", "Batches committed to PostgreSQL", m::batches);
+        metrics.counter("orders_persistence_events_total", "Events committed to PostgreSQL", m::events);
+        metrics.counter("orders_persistence_batch_write_seconds_total", "Time spent writing committed batches",
+                () -> m.writeNanos() / 1e9);
+        metrics.gauge("orders_persistence_last_batch_events", "Events in the last committed batch",
+                m::lastBatchEvents);
+        metrics.gauge("orders_persistence_last_batch_write_seconds", "Write time of the last committed batch",
+                () -> m.lastBatchNanos() / 1e9);
+        metrics.gauge("orders_persistence_max_batch_write_seconds", "Longest batch write since start",
+                () -> m.maxBatchNanos() / 1e9);
+        metrics.gauge("orders_persistence_max_batch_events", "Configured most events per batch", p::batchSize);
+        metrics.counter("orders_persistence_failures_total", "Failed connection attempts and batch writes",
+                m::failures);
+        metrics.counter("orders_persistence_outages_total", "Times a working database went away", m::outages);
+        metrics.counter("orders_persistence_catchups_total", "Backlogs written completely (after an outage or at"
+                + " startup)", m::catchUps);
+        metrics.gauge("orders_persistence_last_catchup_events", "Events written by the last catch-up",
+                m::lastCatchUpEvents);
+        metrics.gauge("orders_persistence_last_catchup_seconds", "Duration of the last catch-up",
+                () -> m.lastCatchUpNanos() / 1e9);
+    }
+}

@@ -1,0 +1,37 @@
+package io.orderentry.persistence;
+
+import java.sql.SQLException;
+
+/**
+ * Stores batches of events, each atomically with its high-water mark: PostgreSQL in production, a
+ * recording fake in tests. Called only on the persistence writer thread.
+ */
+interface BatchSink {
+
+    /**
+     * (Re)connects and reads the stored high-water mark; gives up a connection held before.
+     *
+     * @throws SQLException when the store cannot be reached or used
+     */
+    void connect() throws SQLException;
+
+    /** @return true while connected; the connection may still turn out to be broken on the next write */
+    boolean connected();
+
+    /** Gives up the connection, if any; never throws. */
+    void disconnect();
+
+    /** @return the sequence of the last event known to be stored (the high-water mark); -1 before connecting */
+    long persistedSequence();
+
+    /**
+     * Stores every event of {@code batch} and moves the high-water mark to its last event, all or
+     * nothing. The batch must start right after {@link #persistedSequence()}.
+     *
+     * @throws SQLException when the store failed; nothing was stored, or the outcome is unknown until
+     *                      the sink reconnects and rereads its high-water mark
+     * @throws IllegalStateException when the batch does not continue the stored sequence, or the stored
+     *                      state contradicts it: a bug or a database that belongs to another journal
+     */
+    void write(EventBatch batch) throws SQLException;
+}

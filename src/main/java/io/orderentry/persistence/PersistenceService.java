@@ -1,0 +1,215 @@
+package io.orderentry.persistence;
+
+import com.lmax.disruptor.EventHandler;
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.orderentry.app.Config;
+import io.orderentry.app.Instrument;
+import io.orderentry.journal.WallClock;
+import io.orderentry.pipeline.EngineEvent;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * PostgreSQL persistence as one piece: the spool, the {@link PersistenceStage} on the output ring, the
+ * {@link PersistenceWriter} thread and its HikariCP pool.
+ *
+ * <pre>
+ *  output ring ──▶ PersistenceStage ──append, write to the OS at end of batch──▶ spool segments (local disk)
+ *                                                                                   │ tail from the high-water mark
+ *                  PostgreSQL ◀──one transaction per batch (events + new mark)── PersistenceWriter
+ * </pre>
+ *
+ * <p>Life: {@link #open} before the journal is replayed (it empties the spool and gives the database
+ * a few seconds to tell its high-water mark, so replayed events it already has are not spooled);
+ * {@link #stage()} joins the output ring; {@link #start} after recovery; {@link #stop} after the rings
+ * have drained. All of these are called on the service's main thread; the figures from any thread.
+ */
+public final class PersistenceService {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PersistenceService.class);
+    private static final int SPOOL_BUFFER_BYTES = 1 << 20;
+    private static final int SOCKET_TIMEOUT_SECONDS = 60;
+    private static final int POOL_SIZE = 2;
+
+    private final Config.Database config;
+    private final JdbcUrl url;
+    private final HikariDataSource pool;
+    private final PersistenceWriter writer;
+    private final PersistenceStage stage;
+    private final PersistenceMetrics metrics;
+
+    private PersistenceService(final Config.Database config, final JdbcUrl url, final HikariDataSource pool,
+                               final PersistenceWriter writer, final PersistenceStage stage,
+                               final PersistenceMetrics metrics) {
+        this.config = config;
+        this.url = url;
+        this.pool = pool;
+        this.writer = writer;
+        this.stage = stage;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Empties the spool directory, starts the writer thread and waits a bounded time (twice the connect
+     * timeout, plus 3 s for a first migration) for the database's high-water mark. Never fails because
+     * of the database; it fails only if the spool directory cannot be used.
+     *
+     * @param instruments the configured instruments, indexed by engine symbol number
+     * @throws UncheckedIOException if the spool directory cannot be created or emptied
+     */
+    public static PersistenceService open(final Config.Database config, final List<Instrument> instruments) {
+        return open(config, instruments, PostgresSink::new);
+    }
+
+    /**
+     * {@link #open(Config.Database, List)} with another way of writing batches, for measurements.
+     *
+     * @param sinkFactory builds the sink from the connection pool and the instruments
+     */
+    static PersistenceService open(final Config.Database config, final List<Instrument> instruments,
+                                   final BiFunction<DataSource, List<Instrument>, BatchSink> sinkFactory) {
+        final JdbcUrl url = new JdbcUrl(config.url());
+        try {
+            final long removed = SpoolFiles.reset(config.spoolDir());
+            LOG.info("persistence: spool at {} emptied ({} bytes of the previous run removed); database {} as '{}',"
+                    + " batches of up to {} events or {} ms", config.spoolDir().toAbsolutePath().normalize(), removed,
+                    url, config.user(), config.batchSize(), config.batchMillis());
+        } catch (final IOException e) {
+            throw new UncheckedIOException("persistence.spool.dir " + config.spoolDir() + " cannot be used: "
+                    + e.getMessage(), e);
+        }
+        final SpoolWriter spool = new SpoolWriter(config.spoolDir(), config.spoolSegmentBytes(), SPOOL_BUFFER_BYTES);
+        final SpoolReader reader = new SpoolReader(config.spoolDir(), spool::flushedSequence, SPOOL_BUFFER_BYTES);
+        final HikariDataSource pool = new HikariDataSource(hikari(config));
+        final PersistenceMetrics metrics = new PersistenceMetrics();
+        final PersistenceWriter writer = new PersistenceWriter(url, config.user(), pool,
+                new DatabaseBootstrap(url, driverProperties(config)), sinkFactory.apply(pool, instruments), reader,
+                config.batchSize(), config.batchMillis(), config.retryMaxMillis(), metrics);
+        final Thread thread = new Thread(writer, "persistence-writer");
+        thread.setDaemon(true);
+        thread.start();
+        final long known = writer.awaitFirstAttempt(TimeUnit.SECONDS.toMillis(2L * config.connectTimeoutSeconds() + 3));
+        final PersistenceStage stage = new PersistenceStage(spool, Math.max(0, known));
+        LOG.info("persistence: replayed events up to sequence {} are {}", Math.max(0, known),
+                known > 0 ? "already in the database and are not spooled" : "spooled (none are known to be stored)");
+        return new PersistenceService(config, url, pool, writer, stage, metrics);
+    }
+
+    /** @return the consumer to add to the output ring, beside the order view */
+    public EventHandler<EngineEvent> stage() {
+        return stage;
+    }
+
+    /**
+     * Lets the writer write, once the journal has been replayed.
+     *
+     * @param journalLastEventSequence the engine's last event sequence after replay
+     */
+    public void start(final long journalLastEventSequence) {
+        writer.start(stage, journalLastEventSequence);
+    }
+
+    /** Writes what was spooled (at most 10 s), stops the writer and closes the pool. Call after the rings drained. */
+    public void stop() {
+        writer.stop();
+        pool.close();
+    }
+
+    /** @return where persistence stands */
+    public PersistenceWriter.State state() {
+        final PersistenceWriter.State state = writer.state();
+        return state == PersistenceWriter.State.UP && stage.failure() != null ? PersistenceWriter.State.FAILED : state;
+    }
+
+    /** @return why the database is down or persistence failed; null while all works */
+    public String lastError() {
+        final String error = writer.lastError();
+        return error == null && stage.failure() != null ? "spool: " + stage.failure() : error;
+    }
+
+    /** @return the configured URL without any password, for logs and {@code /ready} */
+    public String databaseUrl() {
+        return url.redacted();
+    }
+
+    /** @return the database's high-water mark as last seen; 0 until it is known */
+    public long persistedSequence() {
+        return Math.max(0, writer.persistedSequence());
+    }
+
+    /** @return the last engine event sequence the stage has seen */
+    public long engineSequence() {
+        return stage.lastSeenSequence();
+    }
+
+    /** @return engine events not yet in the database */
+    public long lagEvents() {
+        return Math.max(0, stage.lastSeenSequence() - Math.max(stage.skipThrough(), writer.persistedSequence()));
+    }
+
+    /** @return age of the oldest engine event not yet in the database, in milliseconds; 0 when none */
+    public long lagMillis() {
+        if (lagEvents() == 0) {
+            return 0;
+        }
+        long oldest = writer.oldestPendingMicros();
+        if (oldest == 0) {
+            oldest = writer.lastPersistedMicros() != 0 ? writer.lastPersistedMicros() : stage.lastSeenMicros();
+        }
+        return Math.max(0, (WallClock.currentTimeMicros() - oldest) / 1_000);
+    }
+
+    /** @return bytes the spool holds on disk for the database */
+    public long spoolBytes() {
+        return Math.max(0, stage.spooledBytes() - writer.deletedSpoolBytes());
+    }
+
+    /** @return batch and outage figures */
+    public PersistenceMetrics metrics() {
+        return metrics;
+    }
+
+    /** @return the configured batch size, for reporting */
+    public int batchSize() {
+        return config.batchSize();
+    }
+
+    private static HikariConfig hikari(final Config.Database config) {
+        final HikariConfig hikari = new HikariConfig();
+        hikari.setPoolName("persistence");
+        hikari.setJdbcUrl(config.url());
+        hikari.setUsername(config.user());
+        hikari.setPassword(config.password());
+        hikari.setMaximumPoolSize(POOL_SIZE);
+        hikari.setMinimumIdle(0);
+        hikari.setInitializationFailTimeout(-1);
+        hikari.setConnectionTimeout(TimeUnit.SECONDS.toMillis(config.connectTimeoutSeconds()) + 1_000);
+        hikari.setValidationTimeout(1_000);
+        final Properties driver = driverProperties(config);
+        driver.remove("user");
+        driver.remove("password");
+        hikari.setDataSourceProperties(driver);
+        return hikari;
+    }
+
+    /** @return login and timeouts for every connection: short connect and login, bounded socket reads */
+    private static Properties driverProperties(final Config.Database config) {
+        final Properties properties = new Properties();
+        properties.setProperty("user", config.user());
+        properties.setProperty("password", config.password());
+        properties.setProperty("connectTimeout", Integer.toString(config.connectTimeoutSeconds()));
+        properties.setProperty("loginTimeout", Integer.toString(config.connectTimeoutSeconds()));
+        properties.setProperty("socketTimeout", Integer.toString(SOCKET_TIMEOUT_SECONDS));
+        properties.setProperty("tcpKeepAlive", "true");
+        properties.setProperty("ApplicationName", "order-entry persistence");
+        return properties;
+    }
+}

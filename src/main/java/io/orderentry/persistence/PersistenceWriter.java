@@ -1,0 +1,433 @@
+package io.orderentry.persistence;
+
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import javax.sql.DataSource;
+import org.flywaydb.core.api.FlywayException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The persistence writer thread. It sets the database up (creates and migrates it), then tails the
+ * spool from the database's high-water mark and writes batches through the {@link Batcher} into
+ * {@link PostgresSink}. It is the only thread that talks to PostgreSQL for persistence.
+ *
+ * <p>When the database fails, the writer keeps the failed batch, reconnects with a growing pause (up to
+ * the configured maximum) and carries on from the stored high-water mark; meanwhile the stage keeps
+ * spooling, so order entry never notices. Every state change is logged once, with a reminder every
+ * minute while the database stays away, and the catch-up that follows is logged and counted.
+ * A contradiction (a gap, a database ahead of the journal, a second writer) or an unreadable spool
+ * stops persistence for good ({@link State#FAILED}); trading goes on and a restart rebuilds the spool.
+ *
+ * <p>Threads: {@link #run} is the writer thread. {@link #awaitFirstAttempt}, {@link #start} and
+ * {@link #stop} are called by the service's main thread; the state accessors by any thread.
+ */
+public final class PersistenceWriter implements Runnable {
+
+    /** Where persistence stands. */
+    public enum State {
+        /** No attempt to reach the database has finished yet. */
+        CONNECTING,
+        /** Connected; batches are being written. */
+        UP,
+        /** The database cannot be reached or used; events wait in the spool. */
+        DOWN,
+        /** Persistence stopped on a contradiction or an unreadable spool; a restart is needed. */
+        FAILED,
+        /** The writer has stopped with the service. */
+        STOPPED
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(PersistenceWriter.class);
+    private static final long FIRST_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final long IDLE_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long STILL_DOWN_LOG_NANOS = TimeUnit.SECONDS.toNanos(60);
+    private static final long STOP_FLUSH_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    private final JdbcUrl url;
+    private final String user;
+    private final DataSource pool;
+    private final DatabaseBootstrap bootstrap;
+    private final BatchSink sink;
+    private final SpoolReader reader;
+    private final Batcher batcher;
+    private final long retryMaxNanos;
+    private final PersistenceMetrics metrics;
+    private final CountDownLatch firstAttempt = new CountDownLatch(1);
+    private final CountDownLatch finished = new CountDownLatch(1);
+
+    private volatile PersistenceStage stage;
+    private volatile long journalLastSequence;
+    private volatile boolean stopRequested;
+    private volatile Thread thread;
+    private volatile State state = State.CONNECTING;
+    private volatile String lastError;
+    private volatile long persisted = -1;
+    private volatile long oldestPendingMicros;
+    private volatile long lastPersistedMicros;
+
+    private boolean migrated;
+    private boolean everUp;
+    private boolean started;
+    private long retryNanos;
+    private long downSinceNanos;
+    private long lastDownLogNanos;
+    private boolean catchingUp;
+    private String catchUpCause;
+    private long catchUpFrom;
+    private long catchUpTarget;
+    private long catchUpStartNanos;
+
+    PersistenceWriter(final JdbcUrl url, final String user, final DataSource pool, final DatabaseBootstrap bootstrap,
+                      final BatchSink sink, final SpoolReader reader, final int batchSize, final long batchMillis,
+                      final long retryMaxMillis, final PersistenceMetrics metrics) {
+        this.url = url;
+        this.user = user;
+        this.pool = pool;
+        this.bootstrap = bootstrap;
+        this.sink = sink;
+        this.reader = reader;
+        this.batcher = new Batcher(reader, sink, batchSize, TimeUnit.MILLISECONDS.toNanos(batchMillis), System::nanoTime);
+        this.retryMaxNanos = TimeUnit.MILLISECONDS.toNanos(retryMaxMillis);
+        this.metrics = metrics;
+    }
+
+    /**
+     * Waits until the first attempt to set the database up has succeeded or failed, at most {@code millis}.
+     *
+     * @return the database's high-water mark, or -1 if it is not known (yet)
+     */
+    long awaitFirstAttempt(final long millis) {
+        try {
+            if (!firstAttempt.await(millis, TimeUnit.MILLISECONDS)) {
+                LOG.warn("persistence: the database at {} did not answer within {} ms; starting without its "
+                        + "high-water mark (the whole journal is spooled, events it already has are skipped later)",
+                        url, millis);
+            }
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return persisted;
+    }
+
+    /**
+     * Lets the writer take events from the spool, once recovery has replayed the journal.
+     *
+     * @param spoolingStage       the stage that fills the spool
+     * @param journalLastSequence the last engine event sequence after replay; a database ahead of it
+     *                            belongs to another journal
+     */
+    void start(final PersistenceStage spoolingStage, final long journalLastSequence) {
+        this.journalLastSequence = journalLastSequence;
+        this.stage = spoolingStage;
+        wake();
+    }
+
+    /**
+     * Asks the writer to write what the stage has spooled (bounded by 10 s) and to stop, and waits for it.
+     * Call it after the output ring has drained.
+     */
+    void stop() {
+        stopRequested = true;
+        wake();
+        try {
+            if (!finished.await(STOP_FLUSH_NANOS + TimeUnit.SECONDS.toNanos(5), TimeUnit.NANOSECONDS)) {
+                LOG.warn("persistence: the writer did not stop in time; events it did not write are rewritten "
+                        + "from the journal at the next start");
+            }
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void run() {
+        thread = Thread.currentThread();
+        try {
+            while (!stopRequested && state != State.FAILED) {
+                if (!sink.connected()) {
+                    final boolean connected = connect();
+                    firstAttempt.countDown();
+                    if (!connected) {
+                        fillWhileDown();
+                        pause(nextRetryNanos());
+                        continue;
+                    }
+                }
+                if (stage == null) {
+                    pause(IDLE_PAUSE_NANOS * 10);
+                } else if (!started) {
+                    started = true;
+                    onStartedOrConnected("startup");
+                } else {
+                    step();
+                }
+            }
+            flushOnStop();
+        } catch (final RuntimeException e) {
+            fail("the writer failed", e);
+        } finally {
+            firstAttempt.countDown();
+            sink.disconnect();
+            closeReader();
+            if (state != State.FAILED) {
+                state = State.STOPPED;
+            }
+            finished.countDown();
+        }
+    }
+
+    /** @return where persistence stands */
+    public State state() {
+        return state;
+    }
+
+    /** @return why the database is down or persistence failed; null while it works */
+    public String lastError() {
+        return lastError;
+    }
+
+    /** @return the database's high-water mark as last seen by the writer; -1 before it was first read */
+    public long persistedSequence() {
+        return persisted;
+    }
+
+    /** @return the engine timestamp of the oldest event read but not yet committed; 0 if none */
+    public long oldestPendingMicros() {
+        return oldestPendingMicros;
+    }
+
+    /** @return the engine timestamp of the last event committed; 0 before the first commit */
+    public long lastPersistedMicros() {
+        return lastPersistedMicros;
+    }
+
+    /** @return bytes of spool segments deleted because the database holds their events */
+    long deletedSpoolBytes() {
+        return reader.deletedBytes();
+    }
+
+    private void step() {
+        try {
+            final int written = batcher.poll(false);
+            oldestPendingMicros = batcher.oldestPendingMicros();
+            if (written > 0) {
+                afterWrite(written);
+            } else if (spoolFailedAndWritten()) {
+                fail("the spool stopped: " + stage.failure(), null);
+            } else {
+                pause(Math.min(IDLE_PAUSE_NANOS, batcher.nanosUntilDue()));
+            }
+        } catch (final SQLException e) {
+            onDatabaseDown(e);
+            sink.disconnect();
+            pause(nextRetryNanos());
+        } catch (final IOException e) {
+            fail("reading the spool failed", e);
+        } catch (final IllegalStateException e) {
+            fail("the database contradicts the journal", e);
+        }
+    }
+
+    private boolean connect() {
+        try {
+            if (!migrated) {
+                final String version = bootstrap.run(pool);
+                migrated = true;
+                LOG.info("persistence: database {} is at schema version {}", url, version);
+            }
+            sink.connect();
+        } catch (final SQLException | FlywayException e) {
+            onDatabaseDown(e);
+            return false;
+        }
+        final State previous = state;
+        state = State.UP;
+        lastError = null;
+        retryNanos = 0;
+        persisted = sink.persistedSequence();
+        if (everUp && previous == State.DOWN) {
+            LOG.info("persistence: database UP again after {} s; high-water mark {}",
+                    seconds(System.nanoTime() - downSinceNanos), persisted);
+        } else {
+            LOG.info("persistence: database UP at {} as '{}'; high-water mark {}", url, user, persisted);
+        }
+        everUp = true;
+        if (started) {
+            onStartedOrConnected(previous == State.DOWN ? "outage" : "startup");
+        }
+        return true;
+    }
+
+    private void onStartedOrConnected(final String cause) {
+        final long seen = Math.max(journalLastSequence, stage.lastSeenSequence());
+        if (persisted > seen) {
+            fail("the database holds events up to " + persisted + " but the journal ends at " + seen
+                    + ": it belongs to another journal. Point db.url/ORDERS_DB_URL at a fresh database or restore"
+                    + " the journal", null);
+            return;
+        }
+        if (seen > persisted) {
+            catchingUp = true;
+            catchUpCause = cause;
+            catchUpFrom = persisted;
+            catchUpTarget = seen;
+            catchUpStartNanos = System.nanoTime();
+            LOG.info("persistence: catching up {} events after the {} (database at {}, engine at {})",
+                    seen - persisted, cause, persisted, seen);
+        }
+    }
+
+    private void afterWrite(final int written) {
+        persisted = sink.persistedSequence();
+        lastPersistedMicros = batcher.lastWrittenMicros();
+        metrics.recordBatch(written, batcher.lastWriteNanos());
+        try {
+            reader.deleteThrough(persisted);
+        } catch (final IOException e) {
+            LOG.warn("persistence: deleting a written spool segment failed; the spool keeps its disk space", e);
+        }
+        if (catchingUp && persisted >= catchUpTarget) {
+            catchingUp = false;
+            final long nanos = System.nanoTime() - catchUpStartNanos;
+            final long events = persisted - catchUpFrom;
+            metrics.recordCatchUp(events, nanos);
+            LOG.info("persistence: caught up after the {}: {} events in {} ms ({} events/s); high-water mark {}",
+                    catchUpCause, events, nanos / 1_000_000, events * 1_000_000_000L / Math.max(1, nanos), persisted);
+        }
+    }
+
+    private void onDatabaseDown(final Exception e) {
+        metrics.recordFailure();
+        final String reason = DatabaseErrors.describe(e, url, user);
+        final String previousReason = lastError;
+        lastError = reason;
+        final long now = System.nanoTime();
+        final State previous = state;
+        state = State.DOWN;
+        catchingUp = false;
+        if (previous == State.UP) {
+            metrics.recordOutage();
+            downSinceNanos = now;
+            lastDownLogNanos = now;
+            LOG.warn("persistence: database DOWN: {}. Order entry continues; events wait in the spool and are "
+                    + "written when it is back (high-water mark {})", reason, persisted);
+        } else if (previous == State.CONNECTING) {
+            downSinceNanos = now;
+            lastDownLogNanos = now;
+            LOG.error("persistence: cannot use the database {}: {}. Order entry continues without it and /ready "
+                    + "reports the database DOWN; retrying every {} ms at most", url, reason,
+                    retryMaxNanos / 1_000_000);
+        } else if (now - lastDownLogNanos >= STILL_DOWN_LOG_NANOS || !reason.equals(previousReason)) {
+            lastDownLogNanos = now;
+            LOG.warn("persistence: database still DOWN after {} s: {}", seconds(now - downSinceNanos), reason);
+        }
+    }
+
+    private void fillWhileDown() {
+        if (stage == null) {
+            return;
+        }
+        try {
+            batcher.fill();
+            oldestPendingMicros = batcher.oldestPendingMicros();
+        } catch (final IOException e) {
+            fail("reading the spool failed", e);
+        }
+    }
+
+    private boolean spoolFailedAndWritten() {
+        return stage.failure() != null && batcher.pendingEvents() == 0 && persisted >= stage.spooledSequence();
+    }
+
+    /**
+     * Writes what the stage spooled before the rings drained, within 10 s. A database that is down gets one
+     * connection attempt, so that stopping is not held up by an outage: the journal still has the events.
+     */
+    private void flushOnStop() {
+        if (stage == null || state == State.FAILED) {
+            return;
+        }
+        final long target = stage.spooledSequence();
+        final long before = Math.max(stage.skipThrough(), persisted);
+        if (target <= before) {
+            return;
+        }
+        final long start = System.nanoTime();
+        final long deadline = start + STOP_FLUSH_NANOS;
+        boolean reconnected = false;
+        while (persisted < target && System.nanoTime() < deadline && state != State.FAILED) {
+            if (!sink.connected()) {
+                if (reconnected || !connect()) {
+                    break;
+                }
+                reconnected = true;
+            }
+            if (!started) {
+                started = true;
+                onStartedOrConnected("startup");
+                continue;
+            }
+            try {
+                final int written = batcher.poll(true);
+                if (written > 0) {
+                    afterWrite(written);
+                } else if (batcher.pendingEvents() == 0 && reader.lastSequence() >= target) {
+                    break;
+                }
+            } catch (final SQLException e) {
+                onDatabaseDown(e);
+                sink.disconnect();
+            } catch (final IOException e) {
+                fail("reading the spool failed", e);
+            }
+        }
+        if (persisted >= target) {
+            LOG.info("persistence: flushed {} events at shutdown in {} ms; the database holds every event up to {}",
+                    persisted - before, (System.nanoTime() - start) / 1_000_000, persisted);
+        } else {
+            LOG.warn("persistence: stopping with events {} to {} not in the database ({}); the next start writes "
+                    + "them from the journal", Math.max(before, persisted) + 1, target, lastError);
+        }
+    }
+
+    private void fail(final String what, final Exception e) {
+        state = State.FAILED;
+        lastError = what + (e == null ? "" : ": " + DatabaseErrors.rootMessage(e));
+        LOG.error("persistence: STOPPED, {}. Order entry continues; the database stays at high-water mark {} "
+                + "until a restart", lastError, persisted, e);
+    }
+
+    private long nextRetryNanos() {
+        retryNanos = retryNanos == 0 ? FIRST_RETRY_NANOS : Math.min(retryNanos * 2, retryMaxNanos);
+        return retryNanos;
+    }
+
+    private void pause(final long nanos) {
+        if (nanos > 0 && !stopRequested) {
+            LockSupport.parkNanos(this, nanos);
+        }
+    }
+
+    private void wake() {
+        final Thread writer = thread;
+        if (writer != null) {
+            LockSupport.unpark(writer);
+        }
+    }
+
+    private void closeReader() {
+        try {
+            reader.close();
+        } catch (final IOException e) {
+            LOG.warn("persistence: closing the spool reader failed", e);
+        }
+    }
+
+    private static String seconds(final long nanos) {
+        return String.format("%.1f", nanos / 1e9);
+    }
+}

@@ -1,0 +1,191 @@
+package io.orderentry.persistence;
+
+import io.orderentry.engine.OrderStatus;
+import io.orderentry.engine.OrderType;
+import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.Side;
+import io.orderentry.engine.TimeInForce;
+import io.orderentry.pipeline.EngineEvent;
+import io.orderentry.pipeline.EventType;
+import java.nio.ByteBuffer;
+
+/**
+ * The binary form of one sequenced {@link EngineEvent} in the spool. No checksum: the spool is written
+ * and read by the same process, read only up to what the writer has published, and rebuilt from the
+ * journal at every start.
+ *
+ * <pre>
+ *  int   length of the whole record in bytes
+ *  byte  type (ORDER_ACCEPTED 0, TRADE 1, ORDER_UPDATED 2)
+ *  long  event sequence, long command sequence, long timestamp micros, short symbol
+ *  ...   the type's fields; strings as one length byte (255 = null) and ASCII bytes
+ * </pre>
+ *
+ * Stateless; {@link #encode} runs on the persistence stage thread, {@link #decode} on the writer thread.
+ */
+final class SpoolCodec {
+
+    /** No record is longer than this. */
+    static final int MAX_RECORD_SIZE = 1024;
+    /** Longest string a record carries; identifiers are at most 64 characters at the HTTP edge. */
+    static final int MAX_STRING_LENGTH = 254;
+
+    private static final byte ACCEPTED = 0;
+    private static final byte TRADE = 1;
+    private static final byte UPDATED = 2;
+    private static final int NULL_STRING = 255;
+
+    private static final Side[] SIDES = Side.values();
+    private static final OrderType[] ORDER_TYPES = OrderType.values();
+    private static final TimeInForce[] TIMES_IN_FORCE = TimeInForce.values();
+    private static final OrderStatus[] STATUSES = OrderStatus.values();
+    private static final RejectReason[] REJECT_REASONS = RejectReason.values();
+
+    private SpoolCodec() {
+    }
+
+    /**
+     * Appends {@code event} at the buffer's position, which must have {@link #MAX_RECORD_SIZE} bytes left.
+     *
+     * @throws IllegalArgumentException if the event is not a sequenced one or a string is not ASCII or too long
+     */
+    static void encode(final EngineEvent event, final ByteBuffer buffer) {
+        final int start = buffer.position();
+        buffer.putInt(0);
+        switch (event.type) {
+            case ORDER_ACCEPTED -> {
+                header(buffer, ACCEPTED, event);
+                buffer.putLong(event.orderId);
+                putString(buffer, event.accountId);
+                putString(buffer, event.clientOrderId);
+                buffer.put((byte) event.side.ordinal()).put((byte) event.orderType.ordinal())
+                        .put((byte) event.timeInForce.ordinal()).put((byte) (event.postOnly ? 1 : 0));
+                buffer.putLong(event.price).putLong(event.quantity);
+            }
+            case TRADE -> {
+                header(buffer, TRADE, event);
+                buffer.putLong(event.tradeId).putLong(event.price).putLong(event.quantity);
+                buffer.put((byte) event.takerSide.ordinal()).putLong(event.takerOrderId);
+                putString(buffer, event.takerAccountId);
+                buffer.putLong(event.takerFilledQuantity).putLong(event.makerOrderId);
+                putString(buffer, event.makerAccountId);
+                buffer.putLong(event.makerFilledQuantity).put((byte) event.makerStatus.ordinal());
+            }
+            case ORDER_UPDATED -> {
+                header(buffer, UPDATED, event);
+                buffer.putLong(event.orderId);
+                putString(buffer, event.accountId);
+                buffer.put((byte) event.side.ordinal());
+                buffer.putLong(event.price).putLong(event.quantity).putLong(event.filledQuantity)
+                        .putLong(event.remainingQuantity);
+                buffer.put((byte) event.status.ordinal()).put((byte) event.rejectReason.ordinal());
+            }
+            default -> throw new IllegalArgumentException("only sequenced events are spooled, not " + event.type);
+        }
+        buffer.putInt(start, buffer.position() - start);
+    }
+
+    /** @return the length of the record starting at {@code offset}, read without moving the buffer */
+    static int recordLength(final ByteBuffer buffer, final int offset) {
+        return buffer.getInt(offset);
+    }
+
+    /**
+     * Reads one whole record at the buffer's position into {@code event} (reset first) and advances past it.
+     *
+     * @throws IllegalStateException if the bytes are not a record this codec wrote
+     */
+    static void decode(final ByteBuffer buffer, final EngineEvent event) {
+        final int start = buffer.position();
+        final int length = buffer.getInt();
+        event.reset();
+        final byte type = buffer.get();
+        event.eventSequence = buffer.getLong();
+        event.commandSequence = buffer.getLong();
+        event.timestampMicros = buffer.getLong();
+        event.symbol = buffer.getShort();
+        switch (type) {
+            case ACCEPTED -> {
+                event.type = EventType.ORDER_ACCEPTED;
+                event.orderId = buffer.getLong();
+                event.accountId = getString(buffer);
+                event.clientOrderId = getString(buffer);
+                event.side = SIDES[buffer.get()];
+                event.orderType = ORDER_TYPES[buffer.get()];
+                event.timeInForce = TIMES_IN_FORCE[buffer.get()];
+                event.postOnly = buffer.get() != 0;
+                event.price = buffer.getLong();
+                event.quantity = buffer.getLong();
+                event.status = OrderStatus.NEW;
+                event.rejectReason = RejectReason.NONE;
+            }
+            case TRADE -> {
+                event.type = EventType.TRADE;
+                event.tradeId = buffer.getLong();
+                event.price = buffer.getLong();
+                event.quantity = buffer.getLong();
+                event.takerSide = SIDES[buffer.get()];
+                event.takerOrderId = buffer.getLong();
+                event.takerAccountId = getString(buffer);
+                event.takerFilledQuantity = buffer.getLong();
+                event.makerOrderId = buffer.getLong();
+                event.makerAccountId = getString(buffer);
+                event.makerFilledQuantity = buffer.getLong();
+                event.makerStatus = STATUSES[buffer.get()];
+            }
+            case UPDATED -> {
+                event.type = EventType.ORDER_UPDATED;
+                event.orderId = buffer.getLong();
+                event.accountId = getString(buffer);
+                event.side = SIDES[buffer.get()];
+                event.price = buffer.getLong();
+                event.quantity = buffer.getLong();
+                event.filledQuantity = buffer.getLong();
+                event.remainingQuantity = buffer.getLong();
+                event.status = STATUSES[buffer.get()];
+                event.rejectReason = REJECT_REASONS[buffer.get()];
+            }
+            default -> throw new IllegalStateException("spool record of unknown type " + type + " at " + start);
+        }
+        if (buffer.position() - start != length) {
+            throw new IllegalStateException("spool record at " + start + " is " + length + " bytes long but "
+                    + (buffer.position() - start) + " were decoded");
+        }
+    }
+
+    private static void header(final ByteBuffer buffer, final byte type, final EngineEvent event) {
+        buffer.put(type).putLong(event.eventSequence).putLong(event.commandSequence).putLong(event.timestampMicros)
+                .putShort((short) event.symbol);
+    }
+
+    private static void putString(final ByteBuffer buffer, final String value) {
+        if (value == null) {
+            buffer.put((byte) NULL_STRING);
+            return;
+        }
+        final int length = value.length();
+        if (length > MAX_STRING_LENGTH) {
+            throw new IllegalArgumentException("string of " + length + " characters cannot be spooled");
+        }
+        buffer.put((byte) length);
+        for (int i = 0; i < length; i++) {
+            final char c = value.charAt(i);
+            if (c > 0x7F) {
+                throw new IllegalArgumentException("non-ASCII identifier cannot be spooled: " + value);
+            }
+            buffer.put((byte) c);
+        }
+    }
+
+    private static String getString(final ByteBuffer buffer) {
+        final int length = buffer.get() & 0xFF;
+        if (length == NULL_STRING) {
+            return null;
+        }
+        final char[] chars = new char[length];
+        for (int i = 0; i < length; i++) {
+            chars[i] = (char) buffer.get();
+        }
+        return new String(chars);
+    }
+}

@@ -1,0 +1,112 @@
+package io.orderentry.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.orderentry.pipeline.EngineEvent;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+
+class BatcherTest {
+
+    private static final long DELAY = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private final List<EngineEvent> events = GeneratedEvents.generate(7, 2_500);
+    private final Events.ListSource source = new Events.ListSource(events);
+    private final RecordingSink sink = new RecordingSink();
+    private long now = 1_000_000;
+    private final Batcher batcher = new Batcher(source, sink, 1_000, DELAY, () -> now);
+
+    @Test
+    void fullBatchesAreWrittenAtOnceWithExactlyTheConfiguredNumberOfEvents() throws Exception {
+        assertEquals(1_000, batcher.poll(false));
+        assertEquals(1_000, batcher.poll(false));
+        assertEquals(List.of(range(1, 1_000), range(1_001, 2_000)), sink.batches);
+        assertEquals(0, batcher.poll(false), "the last 500 events wait for more or for the delay");
+        assertEquals(500, batcher.pendingEvents());
+    }
+
+    @Test
+    void aPartialBatchIsWrittenOnceItsFirstEventHasWaitedTheDelayAndNotBefore() throws Exception {
+        source.availableUpTo(10);
+        assertEquals(0, batcher.poll(false));
+        now += DELAY / 2;
+        source.availableUpTo(25);
+        assertEquals(0, batcher.poll(false));
+        now += DELAY / 2 - 1;
+        assertEquals(0, batcher.poll(false), "one nanosecond early");
+        now += 1;
+        assertEquals(25, batcher.poll(false));
+        assertEquals(List.of(range(1, 25)), sink.batches);
+    }
+
+    @Test
+    void theDelayCountsFromTheFirstEventOfEachBatch() throws Exception {
+        source.availableUpTo(1);
+        assertEquals(0, batcher.poll(false));
+        now += DELAY;
+        assertEquals(1, batcher.poll(false));
+        now += 10 * DELAY;
+        source.availableUpTo(2);
+        assertEquals(0, batcher.poll(false), "a new batch starts its own delay");
+        now += DELAY;
+        assertEquals(1, batcher.poll(false));
+    }
+
+    @Test
+    void anEmptyPeriodWritesNothing() throws Exception {
+        source.availableUpTo(0);
+        for (int i = 0; i < 50; i++) {
+            now += DELAY;
+            assertEquals(0, batcher.poll(false));
+        }
+        assertTrue(sink.batches.isEmpty());
+        assertEquals(0, batcher.pendingEvents());
+    }
+
+    @Test
+    void aFailedBatchIsOfferedAgainWithTheSameEvents() throws Exception {
+        sink.failNext(2);
+        assertThrows(SQLException.class, () -> batcher.poll(false));
+        assertThrows(SQLException.class, () -> batcher.poll(false));
+        assertEquals(1_000, batcher.poll(false));
+        assertEquals(List.of(range(1, 1_000)), sink.batches);
+    }
+
+    @Test
+    void aBatchStoredDespiteAFailedWriteIsNotWrittenTwice() throws Exception {
+        sink.storeButFailNext();
+        assertThrows(SQLException.class, () -> batcher.poll(false));
+        assertEquals(1_000, batcher.poll(false), "the next batch, not the same one again");
+        assertEquals(List.of(range(1, 1_000), range(1_001, 2_000)), sink.batches);
+    }
+
+    @Test
+    void eventsTheSinkAlreadyHoldsAreSkipped() throws Exception {
+        final RecordingSink ahead = new RecordingSink();
+        final EventBatch stored = new EventBatch(1_200);
+        for (int i = 0; i < 1_200; i++) {
+            Events.copy(events.get(i), stored.slot());
+            stored.commitSlot();
+        }
+        ahead.write(stored);
+        final Batcher skipping = new Batcher(new Events.ListSource(events), ahead, 1_000, DELAY, () -> now);
+        assertEquals(1_000, skipping.poll(false));
+        assertEquals(range(1_201, 2_200), ahead.batches.get(1));
+    }
+
+    @Test
+    void forcingWritesAPartialBatchAtOnce() throws Exception {
+        source.availableUpTo(3);
+        assertEquals(3, batcher.poll(true));
+        assertEquals(0, batcher.poll(true), "nothing pending, nothing written");
+    }
+
+    private static List<Long> range(final long first, final long last) {
+        return LongStream.rangeClosed(first, last).boxed().toList();
+    }
+}

@@ -1,0 +1,80 @@
+package io.orderentry.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.orderentry.engine.CommandResult;
+import io.orderentry.pipeline.EngineEvent;
+import io.orderentry.pipeline.EventType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PersistenceStageTest {
+
+    private static final int BUFFER = 4 * 1024;
+
+    @TempDir
+    Path dir;
+
+    private final List<EngineEvent> events = GeneratedEvents.generate(11, 200);
+
+    @Test
+    void eventsTheDatabaseAlreadyHoldsAreNotSpooled() throws Exception {
+        final SpoolWriter spool = new SpoolWriter(dir, 1 << 20, BUFFER);
+        final PersistenceStage stage = new PersistenceStage(spool, 120);
+        feed(stage, events);
+        assertEquals(200, stage.lastSeenSequence(), "every event is seen");
+        assertEquals(200, stage.spooledSequence());
+        try (SpoolReader reader = new SpoolReader(dir, spool::flushedSequence, BUFFER)) {
+            final EngineEvent read = new EngineEvent();
+            assertTrue(reader.next(read));
+            assertEquals(121, read.eventSequence, "the spool starts above the high-water mark");
+        }
+        stage.onShutdown();
+    }
+
+    @Test
+    void commandCompletionsAreNotSpooledAndTheSpoolIsPublishedAtEndOfBatch() throws Exception {
+        final SpoolWriter spool = new SpoolWriter(dir, 1 << 20, BUFFER);
+        final PersistenceStage stage = new PersistenceStage(spool, 0);
+        stage.onEvent(events.get(0), 0, false);
+        final EngineEvent completed = new EngineEvent();
+        completed.reset();
+        completed.type = EventType.COMMAND_COMPLETED;
+        completed.result = CommandResult.PLACED;
+        stage.onEvent(completed, 1, false);
+        assertEquals(0, stage.spooledSequence(), "nothing is published before the end of the batch");
+        stage.onEvent(events.get(1), 2, true);
+        assertEquals(2, stage.spooledSequence());
+        assertEquals(2, stage.lastSeenSequence());
+        stage.onShutdown();
+    }
+
+    @Test
+    void aSpoolThatCannotBeWrittenStopsSpoolingButNeverThrowsIntoTheRing() throws Exception {
+        final Path gone = Files.createDirectory(dir.resolve("gone"));
+        final SpoolWriter spool = new SpoolWriter(gone, 1 << 20, BUFFER);
+        final PersistenceStage stage = new PersistenceStage(spool, 0);
+        Files.delete(gone);
+        assertNull(stage.failure());
+        feed(stage, events);
+        assertNotNull(stage.failure());
+        assertTrue(stage.failure().contains("spool"), stage.failure());
+        assertEquals(200, stage.lastSeenSequence(), "the stage keeps consuming");
+        assertEquals(0, stage.spooledSequence());
+        assertFalse(Files.exists(gone));
+        stage.onShutdown();
+    }
+
+    private static void feed(final PersistenceStage stage, final List<EngineEvent> events) {
+        for (int i = 0; i < events.size(); i++) {
+            stage.onEvent(events.get(i), i, i == events.size() - 1 || i % 50 == 49);
+        }
+    }
+}

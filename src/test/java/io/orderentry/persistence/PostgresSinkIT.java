@@ -1,0 +1,169 @@
+package io.orderentry.persistence;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.orderentry.app.Instrument;
+import io.orderentry.pipeline.EngineEvent;
+import io.orderentry.pipeline.EventType;
+import io.orderentry.query.OrderState;
+import io.orderentry.query.OrderStateView;
+import io.orderentry.testing.PostgresFixture;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The COPY sink and the batching rule against a real PostgreSQL. */
+class PostgresSinkIT {
+
+    @RegisterExtension
+    static final PostgresFixture DB = new PostgresFixture();
+
+    private static final long DELAY = TimeUnit.MILLISECONDS.toNanos(100);
+
+    private HikariDataSource pool;
+    private long now = 1_000_000_000L;
+
+    @BeforeEach
+    void migrateAndEmpty() throws Exception {
+        final HikariConfig hikari = new HikariConfig();
+        hikari.setJdbcUrl(DB.url());
+        hikari.setUsername(DB.user());
+        hikari.setPassword(DB.password());
+        hikari.setMaximumPoolSize(3);
+        pool = new HikariDataSource(hikari);
+        final Properties login = new Properties();
+        login.setProperty("user", DB.user());
+        login.setProperty("password", DB.password());
+        new DatabaseBootstrap(new JdbcUrl(DB.url()), login).run(pool);
+        DB.execute("TRUNCATE order_events, trades, orders; UPDATE high_water_mark SET last_sequence = 0");
+    }
+
+    @AfterEach
+    void closePool() {
+        pool.close();
+    }
+
+    @Test
+    void batchesOfExactly1000EventsCommitWithTheirHighWaterMarkAndAPartialOneWaitsForTheDelay() throws Exception {
+        final PostgresSink sink = connectedSink();
+        final Batcher batcher = new Batcher(new Events.ListSource(GeneratedEvents.generate(1, 2_500)), sink, 1_000,
+                DELAY, () -> now);
+        assertEquals(1_000, batcher.poll(false));
+        assertStored(1_000);
+        assertEquals(1_000, batcher.poll(false));
+        assertStored(2_000);
+        assertEquals(0, batcher.poll(false));
+        now += DELAY - 1;
+        assertEquals(0, batcher.poll(false));
+        assertStored(2_000);
+        now += 1;
+        assertEquals(500, batcher.poll(false));
+        assertStored(2_500);
+        now += 10 * DELAY;
+        assertEquals(0, batcher.poll(false), "an empty period writes nothing");
+        assertStored(2_500);
+        sink.disconnect();
+    }
+
+    @Test
+    void ordersAndTradesEndInTheStateTheQueryViewShowsWhateverTheBatchBoundaries() throws Exception {
+        final List<EngineEvent> events = GeneratedEvents.generate(2, 6_000);
+        final PostgresSink sink = connectedSink();
+        final Batcher batcher = new Batcher(new Events.ListSource(events), sink, 7, DELAY, () -> now);
+        while (batcher.poll(false) > 0) {
+            assertTrue(sink.persistedSequence() > 0);
+        }
+        assertEquals(events.size() / 7 * 7, sink.persistedSequence());
+        assertEquals(events.size() % 7, batcher.poll(true));
+        final OrderStateView view = new OrderStateView(1_000_000);
+        long trades = 0;
+        for (final EngineEvent event : events) {
+            view.onEvent(event, 0, false);
+            trades += event.type == EventType.TRADE ? 1 : 0;
+        }
+        final List<List<String>> rows = DB.rows("SELECT order_id, symbol, status, price, quantity, filled_quantity,"
+                + " remaining_quantity, reject_reason, last_sequence, client_order_id FROM orders ORDER BY order_id");
+        assertEquals(view.size(), rows.size());
+        for (final List<String> row : rows) {
+            final OrderState order = view.get(Long.parseLong(row.get(0)));
+            final Instrument instrument = GeneratedEvents.INSTRUMENTS.get(order.symbol());
+            final String at = "order " + order.orderId();
+            assertEquals(instrument.symbol(), row.get(1), at);
+            assertEquals(order.status().name(), row.get(2), at);
+            assertEquals(order.price() == 0 ? null : instrument.price(order.price()).toPlainString(), row.get(3), at);
+            assertEquals(instrument.quantity(order.quantity()).toPlainString(), row.get(4), at);
+            assertEquals(instrument.quantity(order.filledQuantity()).toPlainString(), row.get(5), at);
+            assertEquals(instrument.quantity(order.remainingQuantity()).toPlainString(), row.get(6), at);
+            assertEquals(order.rejectReason().name().equals("NONE") ? null : order.rejectReason().name(), row.get(7), at);
+            assertEquals(Long.toString(order.sequence()), row.get(8), at);
+            assertEquals(order.clientOrderId(), row.get(9), at);
+        }
+        assertEquals(trades, DB.number("SELECT count(*) FROM trades"));
+        assertEquals(events.size(), DB.number("SELECT count(*) FROM order_events"));
+        sink.disconnect();
+    }
+
+    @Test
+    void eventsAlreadyStoredAreNeverStoredTwice() throws Exception {
+        final List<EngineEvent> events = GeneratedEvents.generate(3, 3_000);
+        final PostgresSink first = connectedSink();
+        final Batcher batcher = new Batcher(new Events.ListSource(events).availableUpTo(2_000), first, 1_000, DELAY,
+                () -> now);
+        batcher.poll(false);
+        batcher.poll(false);
+        first.disconnect();
+
+        final PostgresSink restarted = connectedSink();
+        assertEquals(2_000, restarted.persistedSequence(), "a new writer starts from the stored mark");
+        final Batcher replay = new Batcher(new Events.ListSource(events), restarted, 1_000, DELAY, () -> now);
+        assertEquals(1_000, replay.poll(false), "events up to the mark are skipped, the rest is written");
+        assertStored(3_000);
+
+        final EventBatch overlapping = new EventBatch(10);
+        for (int i = 2_990; i < 3_000; i++) {
+            Events.copy(events.get(i), overlapping.slot());
+            overlapping.commitSlot();
+        }
+        assertThrows(IllegalStateException.class, () -> restarted.write(overlapping));
+        assertThrows(SQLException.class, () -> DB.execute("INSERT INTO order_events (sequence, command_sequence,"
+                + " event_type, occurred_at, symbol, order_id, side, quantity) VALUES (5, 1, 'TRADE', now(), 'BTCUSD',"
+                + " 1, 'BUY', 1)"), "the sequence is the key: a second row for an event is impossible");
+        assertStored(3_000);
+        restarted.disconnect();
+    }
+
+    @Test
+    void aSecondWriterOnTheSameDatabaseIsRefused() throws Exception {
+        final List<EngineEvent> events = GeneratedEvents.generate(4, 2_000);
+        final PostgresSink one = connectedSink();
+        final PostgresSink two = connectedSink();
+        new Batcher(new Events.ListSource(events), one, 1_000, DELAY, () -> now).poll(false);
+        final Batcher stale = new Batcher(new Events.ListSource(events), two, 1_000, DELAY, () -> now);
+        final IllegalStateException refused = assertThrows(IllegalStateException.class, () -> stale.poll(false));
+        assertTrue(refused.getMessage().contains("another writer"), refused.getMessage());
+        assertStored(1_000);
+        one.disconnect();
+        two.disconnect();
+    }
+
+    private PostgresSink connectedSink() throws SQLException {
+        final PostgresSink sink = new PostgresSink(pool, GeneratedEvents.INSTRUMENTS);
+        sink.connect();
+        return sink;
+    }
+
+    private static void assertStored(final long last) throws SQLException {
+        assertEquals(last, DB.number("SELECT last_sequence FROM high_water_mark"), "high-water mark");
+        assertEquals(last, DB.number("SELECT count(*) FROM order_events"), "event rows");
+        assertEquals(last, DB.number("SELECT coalesce(max(sequence), 0) FROM order_events"), "last event row");
+    }
+}

@@ -1,0 +1,68 @@
+package io.orderentry.persistence;
+
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A sink that remembers the sequences of every batch it stored and can be told to fail. */
+final class RecordingSink implements BatchSink {
+
+    final List<List<Long>> batches = new ArrayList<>();
+    private long persisted;
+    private int failuresLeft;
+    private boolean storeDespiteFailure;
+
+    /** The next {@code count} writes throw without storing anything. */
+    void failNext(final int count) {
+        failuresLeft = count;
+        storeDespiteFailure = false;
+    }
+
+    /** The next write stores the batch but then throws, as when a commit's answer is lost. */
+    void storeButFailNext() {
+        failuresLeft = 1;
+        storeDespiteFailure = true;
+    }
+
+    @Override
+    public void connect() {
+    }
+
+    @Override
+    public boolean connected() {
+        return true;
+    }
+
+    @Override
+    public void disconnect() {
+    }
+
+    @Override
+    public long persistedSequence() {
+        return persisted;
+    }
+
+    @Override
+    public void write(final EventBatch batch) throws SQLException {
+        if (batch.firstSequence() != persisted + 1) {
+            throw new IllegalStateException("gap: stored " + persisted + ", batch starts at " + batch.firstSequence());
+        }
+        if (failuresLeft > 0) {
+            failuresLeft--;
+            if (storeDespiteFailure) {
+                store(batch);
+            }
+            throw new SQLException("injected failure", "08006");
+        }
+        store(batch);
+    }
+
+    private void store(final EventBatch batch) {
+        final List<Long> sequences = new ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            sequences.add(batch.get(i).eventSequence);
+        }
+        batches.add(sequences);
+        persisted = batch.lastSequence();
+    }
+}

@@ -1,0 +1,157 @@
+package io.orderentry.testing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Random order traffic from a few client threads: limit orders around a mid price on BTCUSD and ETHUSD
+ * (some post-only, IOC or FOK), market orders, and cancels of the client's own orders. It keeps every
+ * answer and counts the ones that were not the expected success, so tests can say "every order got 201".
+ */
+public final class MixedOrderLoad implements AutoCloseable {
+
+    private final ApiClient api;
+    private final ExecutorService clients;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final Map<Long, JsonNode> placed = new ConcurrentHashMap<>();
+    private final AtomicLong unexpected = new AtomicLong();
+    private final ConcurrentLinkedQueue<String> unexpectedAnswers = new ConcurrentLinkedQueue<>();
+    private final AtomicLong cancels = new AtomicLong();
+
+    /**
+     * Starts {@code threads} clients at once.
+     *
+     * @param pauseMillis pause of each client between requests, to keep the volume modest
+     */
+    public MixedOrderLoad(final ApiClient api, final int threads, final long pauseMillis) {
+        this.api = api;
+        this.clients = Executors.newFixedThreadPool(threads);
+        for (int c = 0; c < threads; c++) {
+            final int client = c;
+            clients.submit(() -> run(client, pauseMillis));
+        }
+    }
+
+    /** Waits until at least {@code count} orders were placed or {@code seconds} passed; returns the count. */
+    public int awaitPlaced(final int count, final int seconds) throws InterruptedException {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (placed.size() < count && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        return placed.size();
+    }
+
+    /** Stops the clients and waits for their last requests. */
+    public void stop() throws InterruptedException {
+        running.set(false);
+        clients.shutdown();
+        if (!clients.awaitTermination(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("load clients did not stop");
+        }
+    }
+
+    /** @return the answer of every order placed with 201, by order id */
+    public Map<Long, JsonNode> placed() {
+        return placed;
+    }
+
+    /** @return placements answered with anything but 201, and cancels with anything but 200 or 409 */
+    public long unexpectedAnswers() {
+        return unexpected.get();
+    }
+
+    /** @return up to ten of those answers, for failure messages */
+    public List<String> someUnexpectedAnswers() {
+        return new ArrayList<>(unexpectedAnswers).subList(0, Math.min(10, unexpectedAnswers.size()));
+    }
+
+    /** @return cancels answered 200 */
+    public long cancels() {
+        return cancels.get();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop();
+    }
+
+    private void run(final int client, final long pauseMillis) {
+        final Random random = new Random(31L * client + 7);
+        final List<Long> mine = new ArrayList<>();
+        int n = 0;
+        while (running.get()) {
+            try {
+                if (!mine.isEmpty() && random.nextInt(8) == 0) {
+                    cancel(mine.remove(random.nextInt(mine.size())));
+                } else {
+                    place(client, n++, random, mine);
+                }
+                if (pauseMillis > 0) {
+                    Thread.sleep(pauseMillis);
+                }
+            } catch (final UncheckedIOException processGone) {
+                return;
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private void place(final int client, final int n, final Random random, final List<Long> mine) {
+        final boolean btc = random.nextInt(3) > 0;
+        final String symbol = btc ? "BTCUSD" : "ETHUSD";
+        final String side = random.nextBoolean() ? "BUY" : "SELL";
+        final String account = "load-" + client + "-" + random.nextInt(4);
+        final String quantity = btc ? "0.0" + (1 + random.nextInt(9)) + (random.nextInt(10)) : (1 + random.nextInt(5))
+                + "." + random.nextInt(10) + "00";
+        final int kind = random.nextInt(100);
+        final String body;
+        if (kind < 7) {
+            body = ApiClient.market(account, symbol, side, quantity);
+        } else {
+            final int base = btc ? 50_000 : 3_000;
+            final int offset = side.equals("BUY") ? -8 + random.nextInt(10) : -2 + random.nextInt(10);
+            final String price = (base + offset) + "." + (random.nextBoolean() ? "00" : "50");
+            final String extra = kind < 12 ? "\"timeInForce\":\"IOC\"" : kind < 15 ? "\"timeInForce\":\"FOK\""
+                    : kind < 22 ? "\"postOnly\":true" : null;
+            body = ApiClient.limit(account, "c" + client + "-" + n, symbol, side, price, quantity, extra);
+        }
+        final ApiClient.Answer answer = api.post("/api/v1/orders", body);
+        if (answer.status() != 201) {
+            unexpected(answer);
+            return;
+        }
+        final long id = answer.json().get("orderId").asLong();
+        placed.put(id, answer.json());
+        final String status = answer.json().get("status").asText();
+        if (status.equals("NEW") || status.equals("PARTIALLY_FILLED")) {
+            mine.add(id);
+        }
+    }
+
+    private void cancel(final long orderId) {
+        final ApiClient.Answer answer = api.delete("/api/v1/orders/" + orderId);
+        if (answer.status() == 200) {
+            cancels.incrementAndGet();
+        } else if (answer.status() != 409) {
+            unexpected(answer);
+        }
+    }
+
+    private void unexpected(final ApiClient.Answer answer) {
+        unexpected.incrementAndGet();
+        unexpectedAnswers.add(answer.status() + " " + answer.body());
+    }
+}
