@@ -113,7 +113,9 @@ public final class OrderEntryService {
         persistence = PersistenceWiring.open(config, status, metrics);
         final ReplyStage replies = new ReplyStage(view, config.httpInstances());
         marketData = new MarketDataStage(config.instruments().size(), config.httpInstances(), config.marketData());
-        output = new Disruptor<>(EngineEvent::new, config.outputRingSize(), threads("out"), ProducerType.SINGLE,
+        // Two producers, one after the other: the recovering thread replays the journal into this ring,
+        // then the matcher thread takes over. MULTI makes that hand-over legal for the sequencer.
+        output = new Disruptor<>(EngineEvent::new, config.outputRingSize(), threads("out"), ProducerType.MULTI,
                 WaitStrategies.of(config.waitStrategy()));
         output.setDefaultExceptionHandler(new FailFastHandler<>("output", status, this::stopFromFailure));
         output.handleEventsWith(view, audit).then(replies);
