@@ -64,19 +64,24 @@ public final class Json {
     public Buffer error(final ApiError error, final OrderState order) {
         return write(g -> {
             g.writeStartObject();
-            g.writeObjectFieldStart("error");
-            g.writeStringField("code", error.code());
-            g.writeStringField("message", error.message());
-            if (error.field() != null) {
-                g.writeStringField("field", error.field());
-            }
-            g.writeEndObject();
+            writeError(g, error);
             if (order != null) {
                 g.writeFieldName("order");
                 writeOrder(g, order);
             }
             g.writeEndObject();
         });
+    }
+
+    /** Writes the {@code "error":{"code","message","field"?}} member of the one documented error shape. */
+    static void writeError(final JsonGenerator g, final ApiError error) throws IOException {
+        g.writeObjectFieldStart("error");
+        g.writeStringField("code", error.code());
+        g.writeStringField("message", error.message());
+        if (error.field() != null) {
+            g.writeStringField("field", error.field());
+        }
+        g.writeEndObject();
     }
 
     /** @return one order */

@@ -161,13 +161,7 @@ final class MarketDataJson {
         return write(g -> {
             g.writeStartObject();
             g.writeStringField("type", "error");
-            g.writeObjectFieldStart("error");
-            g.writeStringField("code", error.code());
-            g.writeStringField("message", error.message());
-            if (error.field() != null) {
-                g.writeStringField("field", error.field());
-            }
-            g.writeEndObject();
+            Json.writeError(g, error);
             g.writeEndObject();
         });
     }
