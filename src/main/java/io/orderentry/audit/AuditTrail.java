@@ -221,12 +221,14 @@ public final class AuditTrail implements AutoCloseable {
     /**
      * Writes what is buffered, forces the file (whatever the sync mode: a clean stop leaves nothing to the OS),
      * closes it and releases the directory. After a failure, which was reported when it happened, it only
-     * releases the directory. Idempotent.
+     * releases the directory. Idempotent, and safe against a concurrent call: the ring's shutdown calls it from the
+     * audit thread's {@code onShutdown} while the service's stop calls it too, and {@code Disruptor.shutdown} returns
+     * without waiting for that thread.
      *
      * @throws IOException if the final write, force or close fails now
      */
     @Override
-    public void close() throws IOException {
+    public synchronized void close() throws IOException {
         if (closed) {
             return;
         }
