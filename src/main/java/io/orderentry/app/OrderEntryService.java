@@ -1,6 +1,7 @@
 package io.orderentry.app;
 
 import com.lmax.disruptor.RingBuffer;
+import com.lmax.disruptor.WaitStrategy;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
 import io.orderentry.audit.AuditHandler;
@@ -115,18 +116,21 @@ public final class OrderEntryService {
         marketData = new MarketDataStage(config.instruments().size(), config.httpInstances(), config.marketData());
         // Two producers, one after the other: the recovering thread replays the journal into this ring,
         // then the matcher thread takes over. MULTI makes that hand-over legal for the sequencer.
+        final WaitStrategy outputWait = WaitStrategies.of(config.waitStrategy());
         output = new Disruptor<>(EngineEvent::new, config.outputRingSize(), threads("out"), ProducerType.MULTI,
-                WaitStrategies.of(config.waitStrategy()));
+                outputWait);
         output.setDefaultExceptionHandler(new FailFastHandler<>("output", status, this::stopFromFailure));
-        output.handleEventsWith(view, audit).then(replies);
+        output.handleEventsWith(WaitStrategies.upstream(outputWait, view), WaitStrategies.upstream(outputWait, audit))
+                .then(replies);
         output.handleEventsWith(marketData);
         persistence.attachTo(output);
         final RingBuffer<EngineEvent> outputRing = output.start();
 
         matcherStage = new MatcherStage(sink -> new Matcher(config.instruments().size(), config.engineLimits(), sink),
                 outputRing, matcherMetrics);
+        final WaitStrategy inputWait = WaitStrategies.of(config.waitStrategy());
         input = new Disruptor<>(OrderCommand::new, config.inputRingSize(), threads("in"), ProducerType.MULTI,
-                WaitStrategies.of(config.waitStrategy()));
+                inputWait);
         input.setDefaultExceptionHandler(new FailFastHandler<>("input", status, this::stopFromFailure));
 
         gateway = new InputGateway(input.getRingBuffer());
@@ -137,7 +141,8 @@ public final class OrderEntryService {
         persistence.start(matcherStage.matcher().lastEventSequence());
 
         journal = openJournal(recovery);
-        input.handleEventsWith(new JournalHandler(journal, input.getRingBuffer(), WallClock::currentTimeMicros)).then(matcherStage);
+        input.handleEventsWith(WaitStrategies.upstream(inputWait,
+                new JournalHandler(journal, input.getRingBuffer(), WallClock::currentTimeMicros))).then(matcherStage);
         input.start();
         registerHealthAndMetrics(outputRing);
         streamMetrics.register(metrics, marketData.view(), marketData.subscribers());
