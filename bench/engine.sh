@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 what="${1:-all}"
 [ $# -gt 0 ] && shift
 
-mvn -q -B -o -DskipTests test-compile dependency:build-classpath -Dmdep.outputFile=target/test-cp.txt
+mvn -q -B -DskipTests test-compile dependency:build-classpath -Dmdep.outputFile=target/test-cp.txt
 cp="target/test-classes:target/classes:$(cat target/test-cp.txt)"
 
 if [ "$what" = harness ] || [ "$what" = all ]; then

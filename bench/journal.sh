@@ -10,7 +10,7 @@ RUNS="${2:-5}"
 SECONDS_PER_SIZE="${3:-5}"
 DIR="${JOURNAL_BENCH_DIR:-target/journal-bench}"
 
-mvn -q -o -DskipTests test-compile dependency:build-classpath -Dmdep.outputFile=target/test-cp.txt
+mvn -q -B -DskipTests test-compile dependency:build-classpath -Dmdep.outputFile=target/test-cp.txt
 CP="target/test-classes:target/classes:$(cat target/test-cp.txt)"
 
 echo "== replay (java $(java -version 2>&1 | head -1 | cut -d'"' -f2), $(nproc) cores, $DIR on $(df --output=source,fstype "$(dirname "$DIR")" | tail -1))"

@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ ! -d target/test-classes/io/orderentry/bench ] || [ ! -f target/bench-classpath.txt ]; then
-  mvn -q -B -o test-compile dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt \
+  mvn -q -B -DskipTests test-compile dependency:build-classpath -Dmdep.outputFile=target/bench-classpath.txt \
       -Dmdep.includeScope=test
 fi
 CP="target/classes:target/test-classes:$(cat target/bench-classpath.txt)"

@@ -45,6 +45,12 @@ fi
 db_count() { psql -XtAq -c "select count(*) from orders" ; }
 
 curl -fsS "$url/ready" >/dev/null || { echo "the service at $url is not ready" >&2; exit 2; }
+drained() { # nothing waiting for an answer and, with the database check, nothing waiting for PostgreSQL
+  [ "$(metric "orders_http_waiting_requests")" = "0" ] && { [ "$db_check" = "0" ] || [ "$(metric "$lag_metric")" = "0" ]; }
+}
+# Earlier load may still be on its way into PostgreSQL; count from a drained state.
+for _ in $(seq 1 120); do drained && break; sleep 1; done
+drained || { echo "the service did not drain the previous load within 120 s" >&2; exit 2; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 placed_before="$(metric "$placed_metric")"
@@ -60,7 +66,7 @@ non2xx=$(awk '/^RESULT / { for (i = 1; i <= NF; i++) if ($i ~ /^non2xx=/) { sub(
 
 echo "== draining"
 for _ in $(seq 1 120); do
-  [ "$(metric "orders_http_waiting_requests")" = "0" ] && { [ "$db_check" = "0" ] || [ "$(metric "$lag_metric")" = "0" ]; } && break
+  drained && break
   sleep 1
 done
 placed_after="$(metric "$placed_metric")"
