@@ -26,11 +26,15 @@ ENV ORDERS_HTTP_PORT=8080 \
 # JVM flags for a latency-sensitive service:
 #  -Xms = -Xmx and AlwaysPreTouch: the heap is committed and touched at start, so no page faults or
 #    heap resizing show up as latency spikes under load;
-#  ZGC: sub-millisecond pauses on Java 17 (the matcher allocates nothing, the edge allocates little);
+#  2 GiB: the order view keeps every open order and the last million final ones (about 600 B each),
+#    so a busy day's live set is several hundred MiB; the heap needs room above it;
+#  G1 with a 10 ms pause goal: measured under wrk on the 2-core reference machine, ZGC with a 1 GiB
+#    heap ran back-to-back cycles once ~600 MiB were live and throughput fell from 13k to 4k req/s,
+#    while G1 held 15-17k req/s (loadtest/RESULTS.md); the matcher itself allocates nothing;
 #  PerfDisableSharedMem: no hsperfdata mmap writes, which can stall threads on a busy disk;
 #  ExitOnOutOfMemoryError: a broken JVM exits and the orchestrator restarts it from the journal.
 # Override with JAVA_OPTS.
-ENV JAVA_OPTS="-Xms1g -Xmx1g -XX:+AlwaysPreTouch -XX:+UseZGC -XX:+PerfDisableSharedMem -XX:+ExitOnOutOfMemoryError"
+ENV JAVA_OPTS="-Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:+UseG1GC -XX:MaxGCPauseMillis=10 -XX:+PerfDisableSharedMem -XX:+ExitOnOutOfMemoryError"
 
 USER orders
 VOLUME ["/app/data/journal", "/app/data/audit"]
