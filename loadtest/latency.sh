@@ -2,7 +2,7 @@
 # loadtest/latency.sh MAX_RATE [URL] [SECONDS]
 #
 # Latency at a fixed request rate, corrected for coordinated omission: each answer is timed from the
-# moment its request was due. Runs at 25%, 50% and 75% of MAX_RATE (take MAX_RATE from a wrk run of
+# moment its request was due. Each rate first runs 10 s unrecorded (warm-up). Runs at 25%, 50% and 75% of MAX_RATE (take MAX_RATE from a wrk run of
 # loadtest/run.sh) and prints p50/p99/p99.9 for each.
 set -euo pipefail
 max="${1:?usage: $0 MAX_RATE [URL] [SECONDS]}"
