@@ -23,7 +23,7 @@ import io.orderentry.http.ServiceStatus;
 import io.orderentry.http.StreamMetrics;
 import io.orderentry.journal.JournalConfig;
 import io.orderentry.journal.JournalHandler;
-import io.orderentry.journal.JournalLock;
+import io.orderentry.journal.DirectoryLock;
 import io.orderentry.journal.JournalReader;
 import io.orderentry.journal.JournalRecovery;
 import io.orderentry.journal.JournalWriter;
@@ -85,7 +85,7 @@ public final class OrderEntryService {
     private Vertx vertx;
     private Disruptor<EngineEvent> output;
     private Disruptor<OrderCommand> input;
-    private JournalLock journalLock;
+    private DirectoryLock journalLock;
     private JournalWriter journal;
     private OrderStateView view;
     private AuditHandler audit;
@@ -235,7 +235,7 @@ public final class OrderEntryService {
         LOG.info("recovery: replaying the journal in {}", config.journalDir().toAbsolutePath().normalize());
         final JournalRecovery recovery;
         try {
-            journalLock = JournalLock.acquire(config.journalDir());
+            journalLock = DirectoryLock.acquire(config.journalDir(), DirectoryLock.JOURNAL, "journal");
             recovery = JournalReader.recover(config.journalDir(), symbolIndex, matcherStage::replay);
         } catch (final IOException e) {
             status.fail("journal recovery failed: " + e.getMessage());

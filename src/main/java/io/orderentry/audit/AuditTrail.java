@@ -1,5 +1,6 @@
 package io.orderentry.audit;
 
+import io.orderentry.journal.DirectoryLock;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -19,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * <p>Files: a record that would take the current file past {@code maxFileBytes}, or whose time falls on
  * another UTC day than the file's, goes to a new file named after its day and seq (see {@link AuditFiles});
  * the previous file is written and forced first, and a file is only created when its first bytes are written.
- * On {@link #open} the trail takes the directory's {@link AuditLock} (one writer per chain, until {@link #close()})
+ * On {@link #open} the trail takes the directory's {@link DirectoryLock} (one writer per chain, until {@link #close()})
  * and continues where {@link AuditTailReader} found the chain's end: same seq, same hash, same newest file.
  *
  * <p>Failure: on an I/O error the trail truncates the file back to its last complete batch (best effort), closes
@@ -42,7 +43,7 @@ public final class AuditTrail implements AutoCloseable {
     private final AuditChannelFactory channels;
     private final LongSupplier clockMicros;
     private final AuditTail tail;
-    private final AuditLock lock;
+    private final DirectoryLock lock;
     private final AuditRecordEncoder encoder = new AuditRecordEncoder();
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER_BYTES);
     private final byte[] prevHash = new byte[AuditFormat.HASH_HEX_LENGTH];
@@ -63,7 +64,7 @@ public final class AuditTrail implements AutoCloseable {
     private volatile IOException failure;
 
     private AuditTrail(final AuditConfig config, final LongSupplier clockMicros, final AuditChannelFactory channels,
-                       final AuditTail tail, final AuditLock lock) {
+                       final AuditTail tail, final DirectoryLock lock) {
         this.directory = config.directory();
         this.maxFileBytes = config.maxFileBytes();
         this.sync = config.sync();
@@ -93,7 +94,7 @@ public final class AuditTrail implements AutoCloseable {
                                   final AuditChannelFactory channels) throws IOException {
         Objects.requireNonNull(clockMicros, "clockMicros");
         Objects.requireNonNull(channels, "channels");
-        final AuditLock lock = AuditLock.acquire(config.directory());
+        final DirectoryLock lock = DirectoryLock.acquire(config.directory(), DirectoryLock.AUDIT, "audit trail");
         try {
             final AuditTail tail = AuditTailReader.read(config.directory());
             final AuditTrail trail = new AuditTrail(config, clockMicros, channels, tail, lock);
