@@ -39,9 +39,11 @@ public record Config(String httpHost, int httpPort, int httpInstances, Path jour
      * @param spoolSegmentBytes  size at which a spool segment file is closed and a new one started
      * @param connectTimeoutSeconds longest wait for PostgreSQL to accept a connection and a login
      * @param retryMaxMillis     longest pause between reconnection attempts while the database is down
+     * @param writers            connections writing consecutive batches at once (commits stay in order)
      */
     public record Database(String url, String user, String password, int batchSize, long batchMillis,
-                           Path spoolDir, long spoolSegmentBytes, int connectTimeoutSeconds, long retryMaxMillis) {
+                           Path spoolDir, long spoolSegmentBytes, int connectTimeoutSeconds, long retryMaxMillis,
+                           int writers) {
     }
 
     public Config {

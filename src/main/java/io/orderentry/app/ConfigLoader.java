@@ -179,7 +179,8 @@ public final class ConfigLoader {
                 Path.of(string("persistence.spool.dir")),
                 longValue("persistence.spool.segment.bytes", 1L << 16, 1L << 40),
                 intValue("db.connect.timeout.seconds", 1, 300),
-                longValue("persistence.retry.max.millis", 10, 600_000)));
+                longValue("persistence.retry.max.millis", 10, 600_000),
+                intValue("persistence.writers", 1, 8)));
     }
 
     private JournalSync syncMode() {

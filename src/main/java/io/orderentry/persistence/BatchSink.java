@@ -4,7 +4,8 @@ import java.sql.SQLException;
 
 /**
  * Stores batches of events, each atomically with its high-water mark: PostgreSQL in production, a
- * recording fake in tests. Called only on the persistence writer thread.
+ * recording fake in tests. Each sink is used by one thread at a time: the persistence writer's, or the
+ * lane it belongs to.
  */
 interface BatchSink {
 
@@ -26,12 +27,14 @@ interface BatchSink {
 
     /**
      * Stores every event of {@code batch} and moves the high-water mark to its last event, all or
-     * nothing. The batch must start right after {@link #persistedSequence()}.
+     * nothing. The batch must start right after the batch before it, which may still be being written on
+     * another connection: the sink claims the mark only in its {@code turn} (see {@link ClaimTurn}), and the
+     * claim succeeds only once that batch has committed.
      *
-     * @throws SQLException when the store failed; nothing was stored, or the outcome is unknown until
-     *                      the sink reconnects and rereads its high-water mark
+     * @throws SQLException when the store failed, or the batch before did not commit; nothing was stored,
+     *                      or the outcome is unknown until the sink reconnects and rereads its high-water mark
      * @throws IllegalStateException when the batch does not continue the stored sequence, or the stored
      *                      state contradicts it: a bug or a database that belongs to another journal
      */
-    void write(EventBatch batch) throws SQLException;
+    void write(EventBatch batch, ClaimTurn turn) throws SQLException;
 }

@@ -3,89 +3,154 @@ package io.orderentry.persistence;
 import io.orderentry.pipeline.EngineEvent;
 import java.io.IOException;
 import java.sql.SQLException;
+import java.util.ArrayDeque;
 import java.util.function.LongSupplier;
 
 /**
  * The batching rule: take the events available from the source and write them as one batch when the
  * batch is full ({@code maxEvents}) or its first event has waited {@code maxDelayNanos}, whichever
- * comes first. An empty period writes nothing. Events already stored (at or below the sink's
- * high-water mark) are skipped. A batch whose write failed is kept as it is and offered again by the
- * next {@link #poll}, less any events the sink has meanwhile found stored.
+ * comes first. An empty period writes nothing. Events already stored (at or below the high-water
+ * mark) are skipped. Batches go to the {@link Lanes}, up to one per lane in flight; a batch whose
+ * write failed is kept as it is and offered again, in order and before any newer batch, by the next
+ * {@link #poll}, less any events the database has meanwhile been found to hold.
  *
  * <p>Threads: owned by the persistence writer thread; the clock is injected so tests can drive time.
  */
 final class Batcher {
 
     private final EventSource source;
-    private final BatchSink sink;
-    private final EventBatch batch;
+    private final Lanes lanes;
+    private final int maxEvents;
     private final long maxDelayNanos;
     private final LongSupplier nanoClock;
+    private final ArrayDeque<EventBatch> retry = new ArrayDeque<>();
+    private final ArrayDeque<EventBatch> spare = new ArrayDeque<>();
+    private final Lanes.Committed onCommitted;
+    private EventBatch filling;
 
     private long firstEventNanos;
     private long lastWriteNanos;
     private long lastWrittenMicros;
+    private int lastBatchEvents;
+    private Lanes.Committed listener = (batch, nanos) -> { };
 
     /**
+     * A batcher over one sink written on the caller's thread.
+     *
      * @param maxEvents     most events in one batch
      * @param maxDelayNanos longest a partial batch waits for more events
      * @param nanoClock     monotonic time in nanoseconds, e.g. {@code System::nanoTime}
      */
     Batcher(final EventSource source, final BatchSink sink, final int maxEvents, final long maxDelayNanos,
             final LongSupplier nanoClock) {
+        this(source, Lanes.inline(sink, nanoClock), maxEvents, maxDelayNanos, nanoClock);
+    }
+
+    /** A batcher that writes through {@code lanes}, one batch per lane at a time. */
+    Batcher(final EventSource source, final Lanes lanes, final int maxEvents, final long maxDelayNanos,
+            final LongSupplier nanoClock) {
         if (maxDelayNanos <= 0) {
             throw new IllegalArgumentException("the batch delay must be > 0");
         }
         this.source = source;
-        this.sink = sink;
-        this.batch = new EventBatch(maxEvents);
+        this.lanes = lanes;
+        this.maxEvents = maxEvents;
+        this.filling = new EventBatch(maxEvents);
         this.maxDelayNanos = maxDelayNanos;
         this.nanoClock = nanoClock;
+        this.onCommitted = (batch, nanos) -> {
+            lastWriteNanos = nanos;
+            lastBatchEvents = batch.size();
+            lastWrittenMicros = batch.get(batch.size() - 1).timestampMicros;
+            listener.batch(batch, nanos);
+            batch.clear();
+            spare.addLast(batch);
+        };
+    }
+
+    /** @param listener told of every committed batch, in order, before its slots are reused */
+    void onCommitted(final Lanes.Committed listener) {
+        this.listener = listener;
     }
 
     /**
-     * Takes what the source has now and writes the batch if it is full or due.
+     * Collects finished batches, offers failed ones again, takes what the source has now and submits the
+     * batch if it is full or due and a lane is free.
      *
-     * @param force write a non-empty batch even if it is neither full nor due (at shutdown)
-     * @return how many events were written by this call; 0 if none
-     * @throws SQLException when the write failed; the batch is kept for the next call
+     * @param force submit a non-empty batch even if it is neither full nor due (at shutdown)
+     * @return how many events were committed by the batches collected in this call; 0 if none
+     * @throws SQLException when a write failed; its batch, and those after it, are kept for the next calls
      */
     int poll(final boolean force) throws IOException, SQLException {
-        batch.dropThrough(sink.persistedSequence());
-        fill();
-        if (batch.isEmpty() || !(force || batch.isFull() || nanosUntilDue() == 0)) {
-            return 0;
+        int written = lanes.reap(onCommitted, retry::addLast);
+        if (!resubmit()) {
+            return written;
         }
-        final long start = nanoClock.getAsLong();
-        sink.write(batch);
-        lastWriteNanos = nanoClock.getAsLong() - start;
-        lastWrittenMicros = batch.get(batch.size() - 1).timestampMicros;
-        final int written = batch.size();
-        batch.clear();
+        filling.dropThrough(lanes.persistedSequence());
+        fill();
+        if (!filling.isEmpty() && (force || filling.isFull() || nanosUntilDue() == 0) && lanes.canSubmit()) {
+            final EventBatch submitted = filling;
+            filling = spare.isEmpty() ? new EventBatch(maxEvents) : spare.removeFirst();
+            lanes.submit(submitted);
+        }
+        written += lanes.reap(onCommitted, retry::addLast);
         return written;
+    }
+
+    /** Offers kept batches again, oldest first; @return true when none is left waiting for a lane. */
+    private boolean resubmit() {
+        while (!retry.isEmpty()) {
+            final EventBatch batch = retry.peekFirst();
+            batch.dropThrough(lanes.persistedSequence());
+            if (batch.isEmpty()) {
+                spare.addLast(retry.removeFirst());
+                continue;
+            }
+            if (!lanes.canSubmit()) {
+                return false;
+            }
+            lanes.submit(retry.removeFirst());
+        }
+        return true;
     }
 
     /** @return nanoseconds until the pending batch is due, 0 if due now, {@code maxDelayNanos} if empty */
     long nanosUntilDue() {
-        if (batch.isEmpty()) {
+        if (filling.isEmpty()) {
             return maxDelayNanos;
         }
         return Math.max(0, firstEventNanos + maxDelayNanos - nanoClock.getAsLong());
     }
 
-    /** @return events taken from the source and not yet written */
+    /** @return events taken from the source and not yet committed: being filled, in flight or kept to retry */
     int pendingEvents() {
-        return batch.size();
+        int events = filling.size() + lanes.inFlightEvents();
+        for (final EventBatch batch : retry) {
+            events += batch.size();
+        }
+        return events;
     }
 
     /** @return the engine timestamp of the oldest pending event, or 0 when none is pending */
     long oldestPendingMicros() {
-        return batch.isEmpty() ? 0 : batch.get(0).timestampMicros;
+        if (!retry.isEmpty()) {
+            return retry.peekFirst().get(0).timestampMicros;
+        }
+        final long inFlight = lanes.oldestInFlightMicros();
+        if (inFlight != 0) {
+            return inFlight;
+        }
+        return filling.isEmpty() ? 0 : filling.get(0).timestampMicros;
     }
 
-    /** @return how long the last successful write took, in nanoseconds */
+    /** @return how long the last committed batch took from submission to commit, in nanoseconds */
     long lastWriteNanos() {
         return lastWriteNanos;
+    }
+
+    /** @return how many events the last committed batch held */
+    int lastBatchEvents() {
+        return lastBatchEvents;
     }
 
     /** @return the engine timestamp of the last event written, or 0 before the first write */
@@ -94,20 +159,20 @@ final class Batcher {
     }
 
     /**
-     * Takes what the source has now into the pending batch without writing it, so that the oldest
-     * pending event is known while the sink is away. Skips events at or below the sink's high-water mark.
+     * Takes what the source has now into the batch being filled without writing it, so that the oldest
+     * pending event is known while the database is away. Skips events at or below the high-water mark.
      */
     void fill() throws IOException {
-        while (!batch.isFull()) {
-            final EngineEvent slot = batch.slot();
+        while (!filling.isFull()) {
+            final EngineEvent slot = filling.slot();
             if (!source.next(slot)) {
                 return;
             }
-            if (slot.eventSequence > sink.persistedSequence()) {
-                if (batch.isEmpty()) {
+            if (slot.eventSequence > lanes.persistedSequence()) {
+                if (filling.isEmpty()) {
                     firstEventNanos = nanoClock.getAsLong();
                 }
-                batch.commitSlot();
+                filling.commitSlot();
             }
         }
     }

@@ -9,6 +9,7 @@ import io.orderentry.journal.WallClock;
 import io.orderentry.pipeline.EngineEvent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -37,7 +38,6 @@ public final class PersistenceService {
     private static final Logger LOG = LoggerFactory.getLogger(PersistenceService.class);
     private static final int SPOOL_BUFFER_BYTES = 1 << 20;
     private static final int SOCKET_TIMEOUT_SECONDS = 60;
-    private static final int POOL_SIZE = 2;
 
     private final Config.Database config;
     private final JdbcUrl url;
@@ -80,8 +80,8 @@ public final class PersistenceService {
         try {
             final long removed = SpoolFiles.reset(config.spoolDir());
             LOG.info("persistence: spool at {} emptied ({} bytes of the previous run removed); database {} as '{}',"
-                    + " batches of up to {} events or {} ms", config.spoolDir().toAbsolutePath().normalize(), removed,
-                    url, config.user(), config.batchSize(), config.batchMillis());
+                    + " batches of up to {} events or {} ms on {} connection(s)", config.spoolDir().toAbsolutePath()
+                    .normalize(), removed, url, config.user(), config.batchSize(), config.batchMillis(), config.writers());
         } catch (final IOException e) {
             throw new UncheckedIOException("persistence.spool.dir " + config.spoolDir() + " cannot be used: "
                     + e.getMessage(), e);
@@ -89,9 +89,13 @@ public final class PersistenceService {
         final SpoolWriter spool = new SpoolWriter(config.spoolDir(), config.spoolSegmentBytes(), SPOOL_BUFFER_BYTES);
         final SpoolReader reader = new SpoolReader(config.spoolDir(), spool::flushedSequence, SPOOL_BUFFER_BYTES);
         final HikariDataSource pool = new HikariDataSource(hikari(config));
+        final List<BatchSink> sinks = new ArrayList<>();
+        for (int i = 0; i < config.writers(); i++) {
+            sinks.add(sinkFactory.apply(pool, instruments));
+        }
         final PersistenceMetrics metrics = new PersistenceMetrics();
         final PersistenceWriter writer = new PersistenceWriter(url, config.user(), pool,
-                new DatabaseBootstrap(url, driverProperties(config)), sinkFactory.apply(pool, instruments), reader,
+                new DatabaseBootstrap(url, driverProperties(config)), sinks, reader,
                 config.batchSize(), config.batchMillis(), config.retryMaxMillis(), metrics);
         final Thread thread = new Thread(writer, "persistence-writer");
         thread.setDaemon(true);
@@ -188,7 +192,8 @@ public final class PersistenceService {
         hikari.setJdbcUrl(config.url());
         hikari.setUsername(config.user());
         hikari.setPassword(config.password());
-        hikari.setMaximumPoolSize(POOL_SIZE);
+        // One connection per writer lane, and one for the schema migration and pool checks.
+        hikari.setMaximumPoolSize(config.writers() + 1);
         hikari.setMinimumIdle(0);
         hikari.setInitializationFailTimeout(-1);
         hikari.setConnectionTimeout(TimeUnit.SECONDS.toMillis(config.connectTimeoutSeconds()) + 1_000);

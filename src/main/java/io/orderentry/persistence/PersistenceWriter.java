@@ -2,6 +2,7 @@ package io.orderentry.persistence;
 
 import java.io.IOException;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -12,10 +13,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The persistence writer thread. It sets the database up (creates and migrates it), then tails the
- * spool from the database's high-water mark and writes batches through the {@link Batcher} into
- * {@link PostgresSink}. It is the only thread that talks to PostgreSQL for persistence.
+ * spool from the database's high-water mark and hands batches through the {@link Batcher} to the
+ * {@link Lanes}, whose threads write them into PostgreSQL on connections of their own, up to one batch
+ * per lane at once. No other thread talks to PostgreSQL for persistence.
  *
- * <p>When the database fails, the writer keeps the failed batch, reconnects with a growing pause (up to
+ * <p>When the database fails, the writer keeps the failed batches, reconnects with a growing pause (up to
  * the configured maximum) and carries on from the stored high-water mark; meanwhile the stage keeps
  * spooling, so order entry never notices. Every state change is logged once, with a reminder every
  * minute while the database stays away, and the catch-up that follows is logged and counted.
@@ -51,7 +53,7 @@ public final class PersistenceWriter implements Runnable {
     private final String user;
     private final DataSource pool;
     private final DatabaseBootstrap bootstrap;
-    private final BatchSink sink;
+    private final Lanes lanes;
     private final SpoolReader reader;
     private final Batcher batcher;
     private final long retryMaxNanos;
@@ -82,15 +84,16 @@ public final class PersistenceWriter implements Runnable {
     private long catchUpStartNanos;
 
     PersistenceWriter(final JdbcUrl url, final String user, final DataSource pool, final DatabaseBootstrap bootstrap,
-                      final BatchSink sink, final SpoolReader reader, final int batchSize, final long batchMillis,
-                      final long retryMaxMillis, final PersistenceMetrics metrics) {
+                      final List<BatchSink> sinks, final SpoolReader reader, final int batchSize,
+                      final long batchMillis, final long retryMaxMillis, final PersistenceMetrics metrics) {
         this.url = url;
         this.user = user;
         this.pool = pool;
         this.bootstrap = bootstrap;
-        this.sink = sink;
+        this.lanes = Lanes.threaded(sinks, "persistence-lane", this::wake, System::nanoTime);
         this.reader = reader;
-        this.batcher = new Batcher(reader, sink, batchSize, TimeUnit.MILLISECONDS.toNanos(batchMillis), System::nanoTime);
+        this.batcher = new Batcher(reader, lanes, batchSize, TimeUnit.MILLISECONDS.toNanos(batchMillis), System::nanoTime);
+        this.batcher.onCommitted((batch, nanos) -> metrics.recordBatch(batch.size(), nanos));
         this.retryMaxNanos = TimeUnit.MILLISECONDS.toNanos(retryMaxMillis);
         this.metrics = metrics;
     }
@@ -148,7 +151,7 @@ public final class PersistenceWriter implements Runnable {
         thread = Thread.currentThread();
         try {
             while (!stopRequested && state != State.FAILED) {
-                if (!sink.connected()) {
+                if (!lanes.connected()) {
                     final boolean connected = connect();
                     firstAttempt.countDown();
                     if (!connected) {
@@ -171,7 +174,7 @@ public final class PersistenceWriter implements Runnable {
             fail("the writer failed", e);
         } finally {
             firstAttempt.countDown();
-            sink.disconnect();
+            lanes.close();
             closeReader();
             if (state != State.FAILED) {
                 state = State.STOPPED;
@@ -223,7 +226,7 @@ public final class PersistenceWriter implements Runnable {
             }
         } catch (final SQLException e) {
             onDatabaseDown(e);
-            sink.disconnect();
+            lanes.disconnect();
             pause(nextRetryNanos());
         } catch (final IOException e) {
             fail("reading the spool failed", e);
@@ -239,7 +242,7 @@ public final class PersistenceWriter implements Runnable {
                 migrated = true;
                 LOG.info("persistence: database {} is at schema version {}", url, version);
             }
-            sink.connect();
+            lanes.connect();
         } catch (final SQLException | FlywayException e) {
             onDatabaseDown(e);
             return false;
@@ -248,7 +251,7 @@ public final class PersistenceWriter implements Runnable {
         state = State.UP;
         lastError = null;
         retryNanos = 0;
-        persisted = sink.persistedSequence();
+        persisted = lanes.persistedSequence();
         if (everUp && previous == State.DOWN) {
             LOG.info("persistence: database UP again after {} s; high-water mark {}",
                     seconds(System.nanoTime() - downSinceNanos), persisted);
@@ -282,9 +285,8 @@ public final class PersistenceWriter implements Runnable {
     }
 
     private void afterWrite(final int written) {
-        persisted = sink.persistedSequence();
+        persisted = lanes.persistedSequence();
         lastPersistedMicros = batcher.lastWrittenMicros();
-        metrics.recordBatch(written, batcher.lastWriteNanos());
         try {
             reader.deleteThrough(persisted);
         } catch (final IOException e) {
@@ -360,7 +362,7 @@ public final class PersistenceWriter implements Runnable {
         final long deadline = start + STOP_FLUSH_NANOS;
         boolean reconnected = false;
         while (persisted < target && System.nanoTime() < deadline && state != State.FAILED) {
-            if (!sink.connected()) {
+            if (!lanes.connected()) {
                 if (reconnected || !connect()) {
                     break;
                 }
@@ -377,10 +379,12 @@ public final class PersistenceWriter implements Runnable {
                     afterWrite(written);
                 } else if (batcher.pendingEvents() == 0 && reader.lastSequence() >= target) {
                     break;
+                } else {
+                    LockSupport.parkNanos(this, IDLE_PAUSE_NANOS);
                 }
             } catch (final SQLException e) {
                 onDatabaseDown(e);
-                sink.disconnect();
+                lanes.disconnect();
             } catch (final IOException e) {
                 fail("reading the spool failed", e);
             }

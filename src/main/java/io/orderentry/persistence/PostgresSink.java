@@ -20,18 +20,24 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes batches into PostgreSQL with COPY, one transaction per batch:
  * <ol>
- *   <li>claim the high-water mark: {@code UPDATE high_water_mark ... WHERE last_sequence = <expected>}
- *       (locks the row, so the batch and its mark commit together and no second writer interleaves);</li>
  *   <li>COPY the events into {@code order_events} and the trades into {@code trades};</li>
- *   <li>COPY the new orders, folded per order (see {@link OrderFold}), into {@code orders};</li>
- *   <li>COPY the changes of older orders into a temporary staging table and apply them with one
- *       {@code UPDATE ... FROM}, guarded by {@code last_sequence < new sequence};</li>
+ *   <li>COPY the new orders, folded per order (see {@link OrderFold}), into {@code orders}, and the changes
+ *       of older orders into a temporary staging table;</li>
+ *   <li>claim the high-water mark: lock its row ({@code SELECT ... FOR UPDATE}), check that it holds
+ *       {@code <first - 1>} and move it to the batch's last event.
+ *       Only in its {@link ClaimTurn}, once the previous batch has claimed. If that batch is being written on
+ *       another connection (see {@link Lanes}), the lock waits for its transaction and then reads what it
+ *       left, so the claim succeeds only once the previous batch has committed, and fails if it rolled back.
+ *       Batches therefore commit strictly in sequence order, and the row lock keeps any other writer out
+ *       until this one commits;</li>
+ *   <li>apply the staged changes with one {@code UPDATE ... FROM}, guarded by {@code last_sequence < new
+ *       sequence}: after the claim, so that it sees the orders inserted by the previous batch;</li>
  *   <li>commit.</li>
  * </ol>
  * Exactly once: a batch always starts right after the stored mark, and every table is keyed by the
  * event sequence, trade id or order id, so a repeated row is a key violation, never a second count.
  *
- * <p>Threads: owned by the persistence writer thread.
+ * <p>Threads: owned by one lane of the persistence writer.
  */
 final class PostgresSink implements BatchSink {
 
@@ -47,9 +53,24 @@ final class PostgresSink implements BatchSink {
      * key index is always right.
      */
     private static final String NESTED_LOOPS_ONLY = "SET enable_hashjoin = off; SET enable_mergejoin = off";
+    /**
+     * A lane's transaction left idle by a vanished client would hold the mark's row lock, and with it every
+     * later batch, until TCP gives up on it; PostgreSQL ends such a session after this long instead.
+     */
+    private static final String END_ABANDONED = "SET idle_in_transaction_session_timeout = '30s'";
+    private static final String UNIQUE_VIOLATION = "23505";
+    /** Our own SQL state for "the previous batch's transaction did not commit": class 40, transaction rollback. */
+    static final String PREDECESSOR_FAILED = "40P99";
     private static final String READ_MARK = "SELECT last_sequence FROM high_water_mark WHERE id = 1";
-    private static final String CLAIM_MARK = "UPDATE high_water_mark SET last_sequence = ?, updated_at = now()"
-            + " WHERE id = 1 AND last_sequence = ?";
+    /**
+     * Locks the mark's row, waiting for a transaction that holds it, and reads the newest committed value. A plain
+     * {@code UPDATE ... WHERE last_sequence = <expected>} would not do: in READ COMMITTED it waits only for rows
+     * whose version visible to it already matches, so it would miss a predecessor that has claimed but not yet
+     * committed.
+     */
+    private static final String LOCK_MARK = "SELECT last_sequence FROM high_water_mark WHERE id = 1 FOR UPDATE";
+    private static final String MOVE_MARK = "UPDATE high_water_mark SET last_sequence = ?, updated_at = now()"
+            + " WHERE id = 1";
     private static final String COPY_EVENTS = "COPY order_events (sequence, command_sequence, event_type,"
             + " occurred_at, symbol, order_id, side, price, quantity, filled_quantity, remaining_quantity, status,"
             + " reject_reason, trade_id, maker_order_id, maker_filled_quantity, maker_status) FROM STDIN";
@@ -97,6 +118,7 @@ final class PostgresSink implements BatchSink {
             try (Statement statement = c.createStatement()) {
                 statement.execute(CREATE_STAGE);
                 statement.execute(NESTED_LOOPS_ONLY);
+                statement.execute(END_ABANDONED);
             }
             final long mark = readMark(c);
             c.commit();
@@ -136,40 +158,70 @@ final class PostgresSink implements BatchSink {
     }
 
     @Override
-    public void write(final EventBatch batch) throws SQLException {
+    public void write(final EventBatch batch, final ClaimTurn turn) throws SQLException {
         if (connection == null) {
             throw new SQLException("not connected to the database", "08003");
         }
-        if (batch.firstSequence() != persisted + 1) {
+        if (batch.firstSequence() <= persisted) {
             throw new IllegalStateException("the batch starts at event " + batch.firstSequence()
-                    + " but the database holds events up to " + persisted + "; refusing to leave a gap");
+                    + " but the database already holds events up to " + persisted);
         }
         try {
-            claimMark(batch.lastSequence());
             copyEvents(batch);
             copyTrades(batch);
             fold.fold(batch);
             copyNewOrders();
-            applyUpdates();
+            final int updates = stageUpdates();
+            turn.await(batch.firstSequence() - 1);
+            try {
+                claimMark(batch.firstSequence() - 1, batch.lastSequence());
+            } finally {
+                turn.pass(batch.lastSequence());
+            }
+            applyUpdates(updates);
             connection.commit();
             persisted = batch.lastSequence();
-        } catch (final SQLException | RuntimeException e) {
+        } catch (final SQLException e) {
+            rollbackQuietly(e);
+            if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                throw new IllegalStateException("rows for events " + batch.firstSequence() + ".." + batch.lastSequence()
+                        + " already exist: another writer (a second service on the same database?) is writing to it",
+                        e);
+            }
+            throw e;
+        } catch (final RuntimeException e) {
             rollbackQuietly(e);
             throw e;
         }
     }
 
-    private void claimMark(final long last) throws SQLException {
-        try (PreparedStatement claim = connection.prepareStatement(CLAIM_MARK)) {
-            claim.setLong(1, last);
-            claim.setLong(2, persisted);
-            if (claim.executeUpdate() == 1) {
-                return;
+    /**
+     * Moves the mark from {@code expected} to {@code last}; waits while another transaction holds the row.
+     *
+     * @throws SQLException when the previous batch did not commit (its transaction failed): retryable
+     * @throws IllegalStateException when the mark is past {@code expected}: another writer
+     */
+    private void claimMark(final long expected, final long last) throws SQLException {
+        final long stored;
+        try (Statement lock = connection.createStatement(); ResultSet rs = lock.executeQuery(LOCK_MARK)) {
+            if (!rs.next()) {
+                throw new SQLException("high_water_mark has no row: the schema was not migrated", "55000");
             }
+            stored = rs.getLong(1);
         }
-        final long stored = readMark(connection);
-        throw new IllegalStateException("the database high-water mark is " + stored + " but this writer expected "
-                + persisted + ": another writer (a second service on the same database?) is writing to it");
+        if (stored < expected) {
+            throw new SQLException("the batch before events " + (expected + 1) + ".." + last + " was not committed "
+                    + "(the database holds events up to " + stored + "); writing again from there",
+                    PREDECESSOR_FAILED);
+        }
+        if (stored > expected) {
+            throw new IllegalStateException("the database high-water mark is " + stored + " but this writer expected "
+                    + expected + ": another writer (a second service on the same database?) is writing to it");
+        }
+        try (PreparedStatement move = connection.prepareStatement(MOVE_MARK)) {
+            move.setLong(1, last);
+            move.executeUpdate();
+        }
     }
 
     private void copyEvents(final EventBatch batch) throws SQLException {
@@ -238,10 +290,11 @@ final class PostgresSink implements BatchSink {
         copyIn(COPY_ORDERS);
     }
 
-    private void applyUpdates() throws SQLException {
+    /** COPYs the changes of orders stored before this batch into the staging table; @return how many */
+    private int stageUpdates() throws SQLException {
         final List<OrderFold.Row> rows = fold.updateRows();
         if (rows.isEmpty()) {
-            return;
+            return 0;
         }
         text.reset();
         for (final OrderFold.Row row : rows) {
@@ -256,10 +309,17 @@ final class PostgresSink implements BatchSink {
             text.endRow();
         }
         copyIn(COPY_UPDATES);
+        return rows.size();
+    }
+
+    private void applyUpdates(final int staged) throws SQLException {
+        if (staged == 0) {
+            return;
+        }
         try (Statement statement = connection.createStatement()) {
             final int updated = statement.executeUpdate(APPLY_UPDATES);
-            if (updated != rows.size()) {
-                throw new IllegalStateException(rows.size() + " stored orders changed in this batch but only "
+            if (updated != staged) {
+                throw new IllegalStateException(staged + " stored orders changed in this batch but only "
                         + updated + " rows were found to update: the database is missing orders");
             }
         }

@@ -93,7 +93,7 @@ class BatcherTest {
             Events.copy(events.get(i), stored.slot());
             stored.commitSlot();
         }
-        ahead.write(stored);
+        ahead.write(stored, ClaimTurn.NONE);
         final Batcher skipping = new Batcher(new Events.ListSource(events), ahead, 1_000, DELAY, () -> now);
         assertEquals(1_000, skipping.poll(false));
         assertEquals(range(1_201, 2_200), ahead.batches.get(1));

@@ -22,7 +22,8 @@ import javax.sql.DataSource;
 
 /**
  * The alternative to {@link PostgresSink} that the benchmark measures it against: the same transaction
- * (claim the high-water mark, events, trades, new orders, guarded updates of older orders), written
+ * (claim the high-water mark in its {@link ClaimTurn}, which makes
+ * batches on several connections wait for each other, then events, trades, new orders, guarded updates of older orders), written
  * with multi-row {@code INSERT ... VALUES (...), (...)} and {@code UPDATE ... FROM (VALUES ...)}
  * statements with bound parameters, in chunks of 128, 16 and 1 rows sent as one JDBC batch per chunk
  * size (what pgjdbc's reWriteBatchedInserts does). Kept in the test tree: COPY was faster.
@@ -101,18 +102,25 @@ final class InsertSink implements BatchSink {
     }
 
     @Override
-    public void write(final EventBatch batch) throws SQLException {
-        if (batch.firstSequence() != persisted + 1) {
-            throw new IllegalStateException("gap: stored " + persisted + ", batch starts at " + batch.firstSequence());
+    public void write(final EventBatch batch, final ClaimTurn turn) throws SQLException {
+        if (batch.firstSequence() <= persisted) {
+            throw new IllegalStateException("overlap: stored " + persisted + ", batch starts at " + batch.firstSequence());
         }
         try {
-            try (PreparedStatement claim = connection.prepareStatement("UPDATE high_water_mark SET last_sequence = ?,"
-                    + " updated_at = now() WHERE id = 1 AND last_sequence = ?")) {
-                claim.setLong(1, batch.lastSequence());
-                claim.setLong(2, persisted);
-                if (claim.executeUpdate() != 1) {
-                    throw new IllegalStateException("another writer moved the high-water mark");
+            turn.await(batch.firstSequence() - 1);
+            try (Statement lock = connection.createStatement();
+                 ResultSet rs = lock.executeQuery("SELECT last_sequence FROM high_water_mark WHERE id = 1 FOR UPDATE");
+                 PreparedStatement move = connection.prepareStatement("UPDATE high_water_mark SET last_sequence = ?,"
+                         + " updated_at = now() WHERE id = 1")) {
+                rs.next();
+                if (rs.getLong(1) != batch.firstSequence() - 1) {
+                    throw new SQLException("the batch before " + batch.firstSequence() + " is not stored",
+                            PostgresSink.PREDECESSOR_FAILED);
                 }
+                move.setLong(1, batch.lastSequence());
+                move.executeUpdate();
+            } finally {
+                turn.pass(batch.lastSequence());
             }
             final List<Object[]> events = new ArrayList<>(batch.size());
             final List<Object[]> trades = new ArrayList<>();

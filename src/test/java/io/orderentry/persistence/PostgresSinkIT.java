@@ -1,6 +1,7 @@
 package io.orderentry.persistence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,10 +13,13 @@ import io.orderentry.pipeline.EventType;
 import io.orderentry.query.OrderState;
 import io.orderentry.query.OrderStateView;
 import io.orderentry.testing.PostgresFixture;
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -84,30 +88,7 @@ class PostgresSinkIT {
         }
         assertEquals(events.size() / 7 * 7, sink.persistedSequence());
         assertEquals(events.size() % 7, batcher.poll(true));
-        final OrderStateView view = new OrderStateView(1_000_000);
-        long trades = 0;
-        for (final EngineEvent event : events) {
-            view.onEvent(event, 0, false);
-            trades += event.type == EventType.TRADE ? 1 : 0;
-        }
-        final List<List<String>> rows = DB.rows("SELECT order_id, symbol, status, price, quantity, filled_quantity,"
-                + " remaining_quantity, reject_reason, last_sequence, client_order_id FROM orders ORDER BY order_id");
-        assertEquals(view.size(), rows.size());
-        for (final List<String> row : rows) {
-            final OrderState order = view.get(Long.parseLong(row.get(0)));
-            final Instrument instrument = GeneratedEvents.INSTRUMENTS.get(order.symbol());
-            final String at = "order " + order.orderId();
-            assertEquals(instrument.symbol(), row.get(1), at);
-            assertEquals(order.status().name(), row.get(2), at);
-            assertEquals(order.price() == 0 ? null : instrument.price(order.price()).toPlainString(), row.get(3), at);
-            assertEquals(instrument.quantity(order.quantity()).toPlainString(), row.get(4), at);
-            assertEquals(instrument.quantity(order.filledQuantity()).toPlainString(), row.get(5), at);
-            assertEquals(instrument.quantity(order.remainingQuantity()).toPlainString(), row.get(6), at);
-            assertEquals(order.rejectReason().name().equals("NONE") ? null : order.rejectReason().name(), row.get(7), at);
-            assertEquals(Long.toString(order.sequence()), row.get(8), at);
-            assertEquals(order.clientOrderId(), row.get(9), at);
-        }
-        assertEquals(trades, DB.number("SELECT count(*) FROM trades"));
+        assertOrdersAsTheQueryViewShows(events);
         assertEquals(events.size(), DB.number("SELECT count(*) FROM order_events"));
         sink.disconnect();
     }
@@ -133,7 +114,7 @@ class PostgresSinkIT {
             Events.copy(events.get(i), overlapping.slot());
             overlapping.commitSlot();
         }
-        assertThrows(IllegalStateException.class, () -> restarted.write(overlapping));
+        assertThrows(IllegalStateException.class, () -> restarted.write(overlapping, ClaimTurn.NONE));
         assertThrows(SQLException.class, () -> DB.execute("INSERT INTO order_events (sequence, command_sequence,"
                 + " event_type, occurred_at, symbol, order_id, side, quantity) VALUES (5, 1, 'TRADE', now(), 'BTCUSD',"
                 + " 1, 'BUY', 1)"), "the sequence is the key: a second row for an event is impossible");
@@ -153,6 +134,136 @@ class PostgresSinkIT {
         assertStored(1_000);
         one.disconnect();
         two.disconnect();
+    }
+
+    @Test
+    void aLaterBatchStartedFirstOnAnotherConnectionWaitsForTheEarlierOneAndCommitsAfterIt() throws Exception {
+        final List<EngineEvent> events = GeneratedEvents.generate(5, 2_000);
+        final PostgresSink earlier = connectedSink();
+        final PostgresSink later = connectedSink();
+        final ClaimTurn turn = new ClaimTurn();
+        turn.reset(0);
+        final AtomicReference<Throwable> laterFailure = new AtomicReference<>();
+        final Thread laterThread = new Thread(() -> {
+            try {
+                later.write(batch(events, 1_000, 2_000), turn);
+            } catch (final Throwable e) {
+                laterFailure.set(e);
+            }
+        }, "later-batch");
+        laterThread.start();
+        awaitState(laterThread, Thread.State.WAITING);
+        assertStored(0);
+
+        earlier.write(batch(events, 0, 1_000), turn);
+        laterThread.join(TimeUnit.MINUTES.toMillis(1));
+        assertEquals(null, laterFailure.get(), "the later batch commits once the earlier one has");
+        assertStored(2_000);
+        assertEquals(ordersIn(events), DB.number("SELECT count(*) FROM orders"));
+        earlier.disconnect();
+        later.disconnect();
+    }
+
+    @Test
+    void aLaterBatchStoresNothingWhenTheEarlierTransactionRollsBackAfterClaiming() throws Exception {
+        final List<EngineEvent> events = GeneratedEvents.generate(6, 2_000);
+        final PostgresSink later = connectedSink();
+        final ClaimTurn turn = new ClaimTurn();
+        try (Connection earlier = pool.getConnection()) {
+            earlier.setAutoCommit(false);
+            try (Statement claim = earlier.createStatement()) {
+                assertEquals(1, claim.executeUpdate("UPDATE high_water_mark SET last_sequence = 1000 WHERE id = 1"
+                        + " AND last_sequence = 0"));
+            }
+            turn.reset(1_000);
+            final AtomicReference<Throwable> laterFailure = new AtomicReference<>();
+            final Thread laterThread = new Thread(() -> {
+                try {
+                    later.write(batch(events, 1_000, 2_000), turn);
+                } catch (final Throwable e) {
+                    laterFailure.set(e);
+                }
+            }, "later-batch");
+            laterThread.start();
+            final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+            while (DB.number("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'") == 0) {
+                assertTrue(System.nanoTime() < deadline, "the later claim never waited for the earlier transaction");
+                Thread.sleep(10);
+            }
+            earlier.rollback();
+            laterThread.join(TimeUnit.MINUTES.toMillis(1));
+            final SQLException failure = assertInstanceOf(SQLException.class, laterFailure.get());
+            assertEquals(PostgresSink.PREDECESSOR_FAILED, failure.getSQLState(), failure.getMessage());
+        }
+        assertStored(0);
+        assertEquals(0, DB.number("SELECT count(*) FROM orders"));
+        later.disconnect();
+    }
+
+    @Test
+    void batchesOnTwoLanesLeaveTheSameDatabaseAsOneWriter() throws Exception {
+        final List<EngineEvent> events = GeneratedEvents.generate(7, 20_000);
+        final Lanes lanes = Lanes.threaded(List.of(new PostgresSink(pool, GeneratedEvents.INSTRUMENTS),
+                new PostgresSink(pool, GeneratedEvents.INSTRUMENTS)), "test-lane", () -> { }, System::nanoTime);
+        lanes.connect();
+        final Batcher batcher = new Batcher(new Events.ListSource(events), lanes, 333, DELAY, () -> now);
+        final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (lanes.persistedSequence() < events.size()) {
+            assertTrue(System.nanoTime() < deadline, "two lanes did not store 20,000 events within two minutes");
+            batcher.poll(true);
+            lanes.awaitOldest(10);
+        }
+        lanes.close();
+        assertStored(events.size());
+        assertOrdersAsTheQueryViewShows(events);
+    }
+
+    private static EventBatch batch(final List<EngineEvent> events, final int from, final int to) {
+        final EventBatch batch = new EventBatch(to - from);
+        for (int i = from; i < to; i++) {
+            Events.copy(events.get(i), batch.slot());
+            batch.commitSlot();
+        }
+        return batch;
+    }
+
+    private static long ordersIn(final List<EngineEvent> events) {
+        return events.stream().filter(e -> e.type == EventType.ORDER_ACCEPTED).count();
+    }
+
+    private static void awaitState(final Thread thread, final Thread.State state) {
+        final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (thread.getState() != state) {
+            assertTrue(thread.isAlive() && System.nanoTime() < deadline, thread.getName() + " never reached " + state);
+            Thread.onSpinWait();
+        }
+    }
+
+    private static void assertOrdersAsTheQueryViewShows(final List<EngineEvent> events) throws SQLException {
+        final OrderStateView view = new OrderStateView(1_000_000);
+        long trades = 0;
+        for (final EngineEvent event : events) {
+            view.onEvent(event, 0, false);
+            trades += event.type == EventType.TRADE ? 1 : 0;
+        }
+        final List<List<String>> rows = DB.rows("SELECT order_id, symbol, status, price, quantity, filled_quantity,"
+                + " remaining_quantity, reject_reason, last_sequence, client_order_id FROM orders ORDER BY order_id");
+        assertEquals(view.size(), rows.size());
+        for (final List<String> row : rows) {
+            final OrderState order = view.get(Long.parseLong(row.get(0)));
+            final Instrument instrument = GeneratedEvents.INSTRUMENTS.get(order.symbol());
+            final String at = "order " + order.orderId();
+            assertEquals(instrument.symbol(), row.get(1), at);
+            assertEquals(order.status().name(), row.get(2), at);
+            assertEquals(order.price() == 0 ? null : instrument.price(order.price()).toPlainString(), row.get(3), at);
+            assertEquals(instrument.quantity(order.quantity()).toPlainString(), row.get(4), at);
+            assertEquals(instrument.quantity(order.filledQuantity()).toPlainString(), row.get(5), at);
+            assertEquals(instrument.quantity(order.remainingQuantity()).toPlainString(), row.get(6), at);
+            assertEquals(order.rejectReason().name().equals("NONE") ? null : order.rejectReason().name(), row.get(7), at);
+            assertEquals(Long.toString(order.sequence()), row.get(8), at);
+            assertEquals(order.clientOrderId(), row.get(9), at);
+        }
+        assertEquals(trades, DB.number("SELECT count(*) FROM trades"));
     }
 
     private PostgresSink connectedSink() throws SQLException {

@@ -43,7 +43,7 @@ final class RecordingSink implements BatchSink {
     }
 
     @Override
-    public void write(final EventBatch batch) throws SQLException {
+    public void write(final EventBatch batch, final ClaimTurn turn) throws SQLException {
         if (batch.firstSequence() != persisted + 1) {
             throw new IllegalStateException("gap: stored " + persisted + ", batch starts at " + batch.firstSequence());
         }
