@@ -1,6 +1,5 @@
 package io.orderentry.bench.persistence;
 
-import com.lmax.disruptor.BusySpinWaitStrategy;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
@@ -14,6 +13,7 @@ import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.MatcherMetrics;
 import io.orderentry.pipeline.MatcherStage;
 import io.orderentry.pipeline.OrderCommand;
+import io.orderentry.pipeline.StageWaitStrategy;
 import io.orderentry.testing.FaultyProxy;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -40,7 +40,7 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  *
  * Arguments ({@code key=value}): {@code mode=sustained|catchup}, {@code write=copy|insert},
- * {@code events=2000000}, {@code runs=3}, {@code batch=1000},
+ * {@code events=2000000}, {@code runs=3}, {@code batch=1000}, {@code writers=2},
  * {@code url=jdbc:postgresql://127.0.0.1:5432/} (a server where the user may create databases),
  * {@code user=postgres}, {@code password=}. Prints one line per run and the median.
  */
@@ -59,7 +59,7 @@ public final class PersistenceBench {
     public static void main(final String[] argv) throws Exception {
         final Map<String, String> args = new LinkedHashMap<>(Map.of("mode", "sustained", "write", "copy",
                 "events", "2000000", "runs", "3", "batch", "1000", "url", "jdbc:postgresql://127.0.0.1:5432/",
-                "user", "postgres", "password", ""));
+                "user", "postgres", "password", "", "writers", "2"));
         for (final String arg : argv) {
             final String[] kv = arg.split("=", 2);
             if (kv.length != 2 || !args.containsKey(kv[0])) {
@@ -150,7 +150,7 @@ public final class PersistenceBench {
 
     private Config.Database config(final String url, final Path spool) {
         return new Config.Database(url, args.get("user"), args.get("password"), Integer.parseInt(args.get("batch")),
-                100, spool, 64L << 20, 2, 200);
+                100, spool, 64L << 20, 2, 200, Integer.parseInt(args.get("writers")));
     }
 
     private String freshDatabase(final int run) throws Exception {
@@ -192,8 +192,10 @@ public final class PersistenceBench {
         private final OrderCommand command = new OrderCommand();
 
         Pipeline(final PersistenceService persistence) {
+            // The service's own wait strategy: a busy-spinning stage would take one of the machine's two
+            // cores from PostgreSQL and the writer for the whole measurement.
             output = new Disruptor<>(EngineEvent::new, 1 << 18, Thread::new, ProducerType.SINGLE,
-                    new BusySpinWaitStrategy());
+                    new StageWaitStrategy());
             output.handleEventsWith(persistence.stage());
             final RingBuffer<EngineEvent> ring = output.start();
             matcher = new MatcherStage(sink -> new Matcher(INSTRUMENTS.size(), EngineLimits.DEFAULTS, sink), ring,
