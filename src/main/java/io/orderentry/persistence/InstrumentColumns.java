@@ -10,7 +10,7 @@ import java.util.List;
 final class InstrumentColumns {
 
     /** One instrument's columns. */
-    record Columns(String name, CopyText.Units price, CopyText.Units quantity) {
+    record Columns(String name, CopyBinary.Units price, CopyBinary.Units quantity) {
     }
 
     private final Columns[] bySymbol;
@@ -18,8 +18,8 @@ final class InstrumentColumns {
     InstrumentColumns(final List<Instrument> instruments) {
         bySymbol = new Columns[instruments.size()];
         for (final Instrument instrument : instruments) {
-            bySymbol[instrument.index()] = new Columns(instrument.symbol(), CopyText.Units.of(instrument.tickSize()),
-                    CopyText.Units.of(instrument.lotSize()));
+            bySymbol[instrument.index()] = new Columns(instrument.symbol(), CopyBinary.Units.of(instrument.tickSize()),
+                    CopyBinary.Units.of(instrument.lotSize()));
         }
     }
 

@@ -18,7 +18,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes batches into PostgreSQL with COPY, one transaction per batch:
+ * Writes batches into PostgreSQL with binary COPY (see {@link CopyBinary}), one transaction per batch:
  * <ol>
  *   <li>COPY the events into {@code order_events} and the trades into {@code trades};</li>
  *   <li>COPY the new orders, folded per order (see {@link OrderFold}), into {@code orders}, and the changes
@@ -71,16 +71,21 @@ final class PostgresSink implements BatchSink {
     private static final String LOCK_MARK = "SELECT last_sequence FROM high_water_mark WHERE id = 1 FOR UPDATE";
     private static final String MOVE_MARK = "UPDATE high_water_mark SET last_sequence = ?, updated_at = now()"
             + " WHERE id = 1";
+    /**
+     * Binary COPY: the server parses no decimal or timestamp text. Measured against text COPY with the same
+     * rows: about a quarter less server time for {@code order_events} (docs/persistence.md).
+     */
+    private static final String BINARY = " WITH (FORMAT binary)";
     private static final String COPY_EVENTS = "COPY order_events (sequence, command_sequence, event_type,"
             + " occurred_at, symbol, order_id, side, price, quantity, filled_quantity, remaining_quantity, status,"
-            + " reject_reason, trade_id, maker_order_id, maker_filled_quantity, maker_status) FROM STDIN";
+            + " reject_reason, trade_id, maker_order_id, maker_filled_quantity, maker_status) FROM STDIN" + BINARY;
     private static final String COPY_TRADES = "COPY trades (trade_id, sequence, symbol, price, quantity, taker_side,"
-            + " taker_order_id, taker_account_id, maker_order_id, maker_account_id, executed_at) FROM STDIN";
+            + " taker_order_id, taker_account_id, maker_order_id, maker_account_id, executed_at) FROM STDIN" + BINARY;
     private static final String COPY_ORDERS = "COPY orders (order_id, client_order_id, account_id, symbol, side,"
             + " order_type, time_in_force, post_only, price, quantity, status, filled_quantity, remaining_quantity,"
-            + " reject_reason, created_at, updated_at, last_sequence) FROM STDIN";
+            + " reject_reason, created_at, updated_at, last_sequence) FROM STDIN" + BINARY;
     private static final String COPY_UPDATES = "COPY order_updates_stage (order_id, status, filled_quantity,"
-            + " remaining_quantity, reject_reason, updated_at, last_sequence) FROM STDIN";
+            + " remaining_quantity, reject_reason, updated_at, last_sequence) FROM STDIN" + BINARY;
     private static final String APPLY_UPDATES = "UPDATE orders o SET"
             + " status = COALESCE(u.status, CASE WHEN u.filled_quantity = o.quantity THEN 'FILLED'"
             + " ELSE 'PARTIALLY_FILLED' END),"
@@ -93,7 +98,7 @@ final class PostgresSink implements BatchSink {
     private final DataSource pool;
     private final InstrumentColumns instruments;
     private final OrderFold fold = new OrderFold();
-    private final CopyText text = new CopyText();
+    private final CopyBinary out = new CopyBinary();
 
     private Connection connection;
     private CopyManager copy;
@@ -225,67 +230,67 @@ final class PostgresSink implements BatchSink {
     }
 
     private void copyEvents(final EventBatch batch) throws SQLException {
-        text.reset();
+        out.reset();
         for (int i = 0; i < batch.size(); i++) {
             final EngineEvent e = batch.get(i);
             final InstrumentColumns.Columns symbol = instruments.of(e.symbol);
-            text.number(e.eventSequence).number(e.commandSequence).name(e.type).timestamp(e.timestampMicros)
+            out.number(e.eventSequence).number(e.commandSequence).name(e.type).timestamp(e.timestampMicros)
                     .text(symbol.name());
             switch (e.type) {
                 case ORDER_ACCEPTED -> {
-                    text.number(e.orderId).name(e.side);
+                    out.number(e.orderId).name(e.side);
                     price(e.price, symbol);
-                    text.decimal(e.quantity, symbol.quantity()).decimal(0, symbol.quantity()).nullValue()
+                    out.decimal(e.quantity, symbol.quantity()).decimal(0, symbol.quantity()).nullValue()
                             .name(e.status).nullValue().nullValue().nullValue().nullValue().nullValue();
                 }
-                case TRADE -> text.number(e.takerOrderId).name(e.takerSide).decimal(e.price, symbol.price())
+                case TRADE -> out.number(e.takerOrderId).name(e.takerSide).decimal(e.price, symbol.price())
                         .decimal(e.quantity, symbol.quantity()).decimal(e.takerFilledQuantity, symbol.quantity())
                         .nullValue().nullValue().nullValue().number(e.tradeId).number(e.makerOrderId)
                         .decimal(e.makerFilledQuantity, symbol.quantity()).name(e.makerStatus);
                 case ORDER_UPDATED -> {
-                    text.number(e.orderId).name(e.side);
+                    out.number(e.orderId).name(e.side);
                     price(e.price, symbol);
-                    text.decimal(e.quantity, symbol.quantity()).decimal(e.filledQuantity, symbol.quantity())
+                    out.decimal(e.quantity, symbol.quantity()).decimal(e.filledQuantity, symbol.quantity())
                             .decimal(e.remainingQuantity, symbol.quantity()).name(e.status)
                             .name(rejectReason(e.rejectReason)).nullValue().nullValue().nullValue().nullValue();
                 }
                 default -> throw new IllegalStateException("event " + e.eventSequence + " of type " + e.type
                         + " is not persisted");
             }
-            text.endRow();
+            out.endRow();
         }
         copyIn(COPY_EVENTS);
     }
 
     private void copyTrades(final EventBatch batch) throws SQLException {
-        text.reset();
+        out.reset();
         for (int i = 0; i < batch.size(); i++) {
             final EngineEvent e = batch.get(i);
             if (e.type != EventType.TRADE) {
                 continue;
             }
             final InstrumentColumns.Columns symbol = instruments.of(e.symbol);
-            text.number(e.tradeId).number(e.eventSequence).text(symbol.name()).decimal(e.price, symbol.price())
+            out.number(e.tradeId).number(e.eventSequence).text(symbol.name()).decimal(e.price, symbol.price())
                     .decimal(e.quantity, symbol.quantity()).name(e.takerSide).number(e.takerOrderId)
                     .text(e.takerAccountId).number(e.makerOrderId).text(e.makerAccountId)
                     .timestamp(e.timestampMicros);
-            text.endRow();
+            out.endRow();
         }
         copyIn(COPY_TRADES);
     }
 
     private void copyNewOrders() throws SQLException {
-        text.reset();
+        out.reset();
         for (final OrderFold.Row row : fold.newRows()) {
             final InstrumentColumns.Columns symbol = instruments.of(row.symbol);
-            text.number(row.orderId).text(row.clientOrderId).text(row.accountId).text(symbol.name())
+            out.number(row.orderId).text(row.clientOrderId).text(row.accountId).text(symbol.name())
                     .name(row.side).name(row.type).name(row.timeInForce).bool(row.postOnly);
             price(row.price, symbol);
-            text.decimal(row.quantity, symbol.quantity()).name(row.status)
+            out.decimal(row.quantity, symbol.quantity()).name(row.status)
                     .decimal(row.filledQuantity, symbol.quantity()).decimal(row.remainingQuantity, symbol.quantity())
                     .name(rejectReason(row.rejectReason)).timestamp(row.createdAtMicros)
                     .timestamp(row.updatedAtMicros).number(row.lastSequence);
-            text.endRow();
+            out.endRow();
         }
         copyIn(COPY_ORDERS);
     }
@@ -296,17 +301,17 @@ final class PostgresSink implements BatchSink {
         if (rows.isEmpty()) {
             return 0;
         }
-        text.reset();
+        out.reset();
         for (final OrderFold.Row row : rows) {
             final InstrumentColumns.Columns symbol = instruments.of(row.symbol);
-            text.number(row.orderId).name(row.status).decimal(row.filledQuantity, symbol.quantity());
+            out.number(row.orderId).name(row.status).decimal(row.filledQuantity, symbol.quantity());
             if (row.remainingQuantity < 0) {
-                text.nullValue();
+                out.nullValue();
             } else {
-                text.decimal(row.remainingQuantity, symbol.quantity());
+                out.decimal(row.remainingQuantity, symbol.quantity());
             }
-            text.name(rejectReason(row.rejectReason)).timestamp(row.updatedAtMicros).number(row.lastSequence);
-            text.endRow();
+            out.name(rejectReason(row.rejectReason)).timestamp(row.updatedAtMicros).number(row.lastSequence);
+            out.endRow();
         }
         copyIn(COPY_UPDATES);
         return rows.size();
@@ -327,19 +332,19 @@ final class PostgresSink implements BatchSink {
 
     private void price(final long ticks, final InstrumentColumns.Columns symbol) {
         if (ticks == 0) {
-            text.nullValue();
+            out.nullValue();
         } else {
-            text.decimal(ticks, symbol.price());
+            out.decimal(ticks, symbol.price());
         }
     }
 
     private void copyIn(final String sql) throws SQLException {
-        if (text.length() == 0) {
+        if (out.length() == 0) {
             return;
         }
         final CopyIn in = copy.copyIn(sql);
         try {
-            in.writeToCopy(text.bytes(), 0, text.length());
+            in.writeToCopy(out.bytes(), 0, out.length());
             in.endCopy();
         } finally {
             if (in.isActive()) {

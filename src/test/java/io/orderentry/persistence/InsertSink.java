@@ -248,7 +248,7 @@ final class InsertSink implements BatchSink {
         return ticks == 0 ? null : dec(ticks, s.price());
     }
 
-    private static BigDecimal dec(final long count, final CopyText.Units units) {
+    private static BigDecimal dec(final long count, final CopyBinary.Units units) {
         return BigDecimal.valueOf(count).multiply(BigDecimal.valueOf(units.multiplier())).movePointLeft(units.scale())
                 .setScale(units.scale());
     }
