@@ -96,6 +96,10 @@ public final class FaultyProxy implements AutoCloseable {
             try {
                 server = new Socket();
                 server.connect(new InetSocketAddress(targetHost, targetPort), 5_000);
+                // As the client's own socket does (pgjdbc's default): without it, each small message of a
+                // request-response exchange waits for the peer's delayed ACK, some 40 ms a round trip.
+                server.setTcpNoDelay(true);
+                client.setTcpNoDelay(true);
             } catch (final IOException e) {
                 reset(client);
                 continue;
