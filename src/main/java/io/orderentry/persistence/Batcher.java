@@ -29,9 +29,7 @@ final class Batcher {
     private EventBatch filling;
 
     private long firstEventNanos;
-    private long lastWriteNanos;
     private long lastWrittenMicros;
-    private int lastBatchEvents;
     private Lanes.Committed listener = (batch, nanos) -> { };
 
     /**
@@ -59,8 +57,6 @@ final class Batcher {
         this.maxDelayNanos = maxDelayNanos;
         this.nanoClock = nanoClock;
         this.onCommitted = (batch, nanos) -> {
-            lastWriteNanos = nanos;
-            lastBatchEvents = batch.size();
             lastWrittenMicros = batch.get(batch.size() - 1).timestampMicros;
             listener.batch(batch, nanos);
             batch.clear();
@@ -122,6 +118,15 @@ final class Batcher {
         return Math.max(0, firstEventNanos + maxDelayNanos - nanoClock.getAsLong());
     }
 
+    /**
+     * @return how long the writer may sleep before {@link #poll} has work: until the pending batch is due, or,
+     *         while no lane is free, {@code maxDelayNanos} (a lane that finishes wakes the writer); never 0 while
+     *         a due batch waits for a lane, so the writer does not spin through a slow write
+     */
+    long nanosToSleep() {
+        return lanes.canSubmit() ? nanosUntilDue() : maxDelayNanos;
+    }
+
     /** @return events taken from the source and not yet committed: being filled, in flight or kept to retry */
     int pendingEvents() {
         int events = filling.size() + lanes.inFlightEvents();
@@ -141,16 +146,6 @@ final class Batcher {
             return inFlight;
         }
         return filling.isEmpty() ? 0 : filling.get(0).timestampMicros;
-    }
-
-    /** @return how long the last committed batch took from submission to commit, in nanoseconds */
-    long lastWriteNanos() {
-        return lastWriteNanos;
-    }
-
-    /** @return how many events the last committed batch held */
-    int lastBatchEvents() {
-        return lastBatchEvents;
     }
 
     /** @return the engine timestamp of the last event written, or 0 before the first write */

@@ -5,7 +5,6 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -146,11 +145,6 @@ final class Lanes implements AutoCloseable {
         return new Lanes(sinks, true, name, onDone, clock);
     }
 
-    /** @return how many batches can be in flight at once */
-    int size() {
-        return lanes.length;
-    }
-
     /**
      * (Re)connects every lane and reads the high-water mark. Only when nothing is in flight.
      *
@@ -267,18 +261,6 @@ final class Lanes implements AutoCloseable {
             committed.batch(job.batch, job.writeNanos);
         }
         return events;
-    }
-
-    /** Waits up to {@code millis} for the oldest batch in flight to finish; returns at once if none. */
-    void awaitOldest(final long millis) throws InterruptedException {
-        final Job oldest = inFlight.peekFirst();
-        if (oldest == null) {
-            return;
-        }
-        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        while (!oldest.done && System.nanoTime() < deadline) {
-            Thread.sleep(0, 200_000);
-        }
     }
 
     private void settleAfterFailure(final Committed committed, final Consumer<EventBatch> uncommitted) {

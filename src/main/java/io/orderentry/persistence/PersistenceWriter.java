@@ -222,7 +222,7 @@ public final class PersistenceWriter implements Runnable {
             } else if (spoolFailedAndWritten()) {
                 fail("the spool stopped: " + stage.failure(), null);
             } else {
-                pause(Math.min(IDLE_PAUSE_NANOS, batcher.nanosUntilDue()));
+                pause(Math.min(IDLE_PAUSE_NANOS, batcher.nanosToSleep()));
             }
         } catch (final SQLException e) {
             onDatabaseDown(e);

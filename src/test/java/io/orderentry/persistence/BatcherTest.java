@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.orderentry.pipeline.EngineEvent;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
@@ -104,6 +105,62 @@ class BatcherTest {
         source.availableUpTo(3);
         assertEquals(3, batcher.poll(true));
         assertEquals(0, batcher.poll(true), "nothing pending, nothing written");
+    }
+
+    @Test
+    void aBatchDueWhileEveryLaneIsBusyLetsTheWriterSleepUntilALaneFinishes() throws Exception {
+        final CountDownLatch release = new CountDownLatch(1);
+        final RecordingSink stored = new RecordingSink();
+        final BatchSink slow = new BatchSink() {
+            @Override
+            public void connect() {
+            }
+
+            @Override
+            public boolean connected() {
+                return true;
+            }
+
+            @Override
+            public void disconnect() {
+            }
+
+            @Override
+            public long persistedSequence() {
+                return stored.persistedSequence();
+            }
+
+            @Override
+            public void write(final EventBatch batch, final ClaimTurn turn) throws SQLException {
+                try {
+                    release.await();
+                } catch (final InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new SQLException("interrupted", e);
+                }
+                stored.write(batch, turn);
+            }
+        };
+        final Lanes lanes = Lanes.threaded(List.of(slow), "test-lane", () -> { }, () -> now);
+        lanes.connect();
+        final Batcher busy = new Batcher(source, lanes, 1_000, DELAY, () -> now);
+        assertEquals(0, busy.poll(false), "the first batch is submitted and still being written");
+        busy.poll(false);
+        now += 10 * DELAY;
+        assertEquals(0, busy.nanosUntilDue(), "the second batch is due");
+        assertEquals(DELAY, busy.nanosToSleep(), "but no lane can take it: sleep until woken, do not spin");
+
+        release.countDown();
+        int written = 0;
+        while (written < 2_000) {
+            written += busy.poll(false);
+            Thread.sleep(1);
+        }
+        assertEquals(List.of(range(1, 1_000), range(1_001, 2_000)), stored.batches);
+        assertEquals(DELAY, busy.nanosToSleep(), "the last 500 events wait for their delay");
+        now += DELAY;
+        assertEquals(0, busy.nanosToSleep(), "a free lane and a due batch: work now");
+        lanes.close();
     }
 
     private static List<Long> range(final long first, final long last) {
