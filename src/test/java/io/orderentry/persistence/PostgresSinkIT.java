@@ -218,6 +218,54 @@ class PostgresSinkIT {
         assertOrdersAsTheQueryViewShows(events);
     }
 
+    @Test
+    void aLaneWhoseConnectionDiesMidLoadLosesNothingAndWritesNothingTwice() throws Exception {
+        final List<EngineEvent> events = GeneratedEvents.generate(8, 30_000);
+        final Lanes lanes = Lanes.threaded(List.of(new PostgresSink(pool, GeneratedEvents.INSTRUMENTS),
+                new PostgresSink(pool, GeneratedEvents.INSTRUMENTS)), "test-lane", () -> { }, System::nanoTime);
+        lanes.connect();
+        final Batcher batcher = new Batcher(new Events.ListSource(events), lanes, 250, DELAY, () -> now);
+        final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        int failures = 0;
+        long killedAt = -1;
+        while (lanes.persistedSequence() < events.size()) {
+            assertTrue(System.nanoTime() < deadline, "the lanes did not recover and store 30,000 events in two minutes");
+            if (killedAt < 0 && lanes.persistedSequence() >= 10_000) {
+                killedAt = lanes.persistedSequence();
+                assertEquals(1, DB.number("SELECT count(pg_terminate_backend(pid)) FROM (SELECT pid FROM"
+                        + " pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                        + " AND backend_type = 'client backend' ORDER BY backend_start LIMIT 1) lane"));
+            }
+            try {
+                batcher.poll(true);
+            } catch (final SQLException lost) {
+                failures++;
+                lanes.disconnect();
+                reconnect(lanes);
+            }
+            Thread.sleep(1);
+        }
+        lanes.close();
+        assertTrue(killedAt > 0 && failures > 0, "the terminated connection was noticed (" + failures + " failures)");
+        assertStored(events.size());
+        assertOrdersAsTheQueryViewShows(events);
+    }
+
+    /** Connects every lane, retrying while the pool still hands out a connection the server has closed. */
+    private static void reconnect(final Lanes lanes) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                lanes.connect();
+                return;
+            } catch (final SQLException e) {
+                if (attempt == 10) {
+                    throw e;
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
     private static EventBatch batch(final List<EngineEvent> events, final int from, final int to) {
         final EventBatch batch = new EventBatch(to - from);
         for (int i = from; i < to; i++) {
