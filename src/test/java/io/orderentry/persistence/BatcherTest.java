@@ -110,37 +110,8 @@ class BatcherTest {
     @Test
     void aBatchDueWhileEveryLaneIsBusyLetsTheWriterSleepUntilALaneFinishes() throws Exception {
         final CountDownLatch release = new CountDownLatch(1);
-        final RecordingSink stored = new RecordingSink();
-        final BatchSink slow = new BatchSink() {
-            @Override
-            public void connect() {
-            }
-
-            @Override
-            public boolean connected() {
-                return true;
-            }
-
-            @Override
-            public void disconnect() {
-            }
-
-            @Override
-            public long persistedSequence() {
-                return stored.persistedSequence();
-            }
-
-            @Override
-            public void write(final EventBatch batch, final ClaimTurn turn) throws SQLException {
-                try {
-                    release.await();
-                } catch (final InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new SQLException("interrupted", e);
-                }
-                stored.write(batch, turn);
-            }
-        };
+        final RecordingSink slow = new RecordingSink();
+        slow.holdWritesUntil(release);
         final Lanes lanes = Lanes.threaded(List.of(slow), "test-lane", () -> { }, () -> now);
         lanes.connect();
         final Batcher busy = new Batcher(source, lanes, 1_000, DELAY, () -> now);
@@ -156,7 +127,7 @@ class BatcherTest {
             written += busy.poll(false);
             Thread.sleep(1);
         }
-        assertEquals(List.of(range(1, 1_000), range(1_001, 2_000)), stored.batches);
+        assertEquals(List.of(range(1, 1_000), range(1_001, 2_000)), slow.batches);
         assertEquals(DELAY, busy.nanosToSleep(), "the last 500 events wait for their delay");
         now += DELAY;
         assertEquals(0, busy.nanosToSleep(), "a free lane and a due batch: work now");

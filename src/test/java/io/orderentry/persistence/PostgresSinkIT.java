@@ -144,14 +144,7 @@ class PostgresSinkIT {
         final ClaimTurn turn = new ClaimTurn();
         turn.reset(0);
         final AtomicReference<Throwable> laterFailure = new AtomicReference<>();
-        final Thread laterThread = new Thread(() -> {
-            try {
-                later.write(batch(events, 1_000, 2_000), turn);
-            } catch (final Throwable e) {
-                laterFailure.set(e);
-            }
-        }, "later-batch");
-        laterThread.start();
+        final Thread laterThread = writeOnItsOwnThread(later, batch(events, 1_000, 2_000), turn, laterFailure);
         awaitState(laterThread, Thread.State.WAITING);
         assertStored(0);
 
@@ -177,14 +170,7 @@ class PostgresSinkIT {
             }
             turn.reset(1_000);
             final AtomicReference<Throwable> laterFailure = new AtomicReference<>();
-            final Thread laterThread = new Thread(() -> {
-                try {
-                    later.write(batch(events, 1_000, 2_000), turn);
-                } catch (final Throwable e) {
-                    laterFailure.set(e);
-                }
-            }, "later-batch");
-            laterThread.start();
+            final Thread laterThread = writeOnItsOwnThread(later, batch(events, 1_000, 2_000), turn, laterFailure);
             final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
             while (DB.number("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'") == 0) {
                 assertTrue(System.nanoTime() < deadline, "the later claim never waited for the earlier transaction");
@@ -203,9 +189,7 @@ class PostgresSinkIT {
     @Test
     void batchesOnTwoLanesLeaveTheSameDatabaseAsOneWriter() throws Exception {
         final List<EngineEvent> events = GeneratedEvents.generate(7, 20_000);
-        final Lanes lanes = Lanes.threaded(List.of(new PostgresSink(pool, GeneratedEvents.INSTRUMENTS),
-                new PostgresSink(pool, GeneratedEvents.INSTRUMENTS)), "test-lane", () -> { }, System::nanoTime);
-        lanes.connect();
+        final Lanes lanes = twoConnectedLanes();
         final Batcher batcher = new Batcher(new Events.ListSource(events), lanes, 333, DELAY, () -> now);
         final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
         while (lanes.persistedSequence() < events.size()) {
@@ -221,9 +205,7 @@ class PostgresSinkIT {
     @Test
     void aLaneWhoseConnectionDiesMidLoadLosesNothingAndWritesNothingTwice() throws Exception {
         final List<EngineEvent> events = GeneratedEvents.generate(8, 30_000);
-        final Lanes lanes = Lanes.threaded(List.of(new PostgresSink(pool, GeneratedEvents.INSTRUMENTS),
-                new PostgresSink(pool, GeneratedEvents.INSTRUMENTS)), "test-lane", () -> { }, System::nanoTime);
-        lanes.connect();
+        final Lanes lanes = twoConnectedLanes();
         final Batcher batcher = new Batcher(new Events.ListSource(events), lanes, 250, DELAY, () -> now);
         final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
         int failures = 0;
@@ -264,6 +246,27 @@ class PostgresSinkIT {
                 Thread.sleep(50);
             }
         }
+    }
+
+    private Lanes twoConnectedLanes() throws SQLException {
+        final Lanes lanes = Lanes.threaded(List.of(new PostgresSink(pool, GeneratedEvents.INSTRUMENTS),
+                new PostgresSink(pool, GeneratedEvents.INSTRUMENTS)), "test-lane", () -> { }, System::nanoTime);
+        lanes.connect();
+        return lanes;
+    }
+
+    /** Starts writing {@code batch} on a thread of its own; what it throws, if anything, lands in {@code failure}. */
+    private static Thread writeOnItsOwnThread(final PostgresSink sink, final EventBatch batch, final ClaimTurn turn,
+                                              final AtomicReference<Throwable> failure) {
+        final Thread thread = new Thread(() -> {
+            try {
+                sink.write(batch, turn);
+            } catch (final Throwable e) {
+                failure.set(e);
+            }
+        }, "later-batch");
+        thread.start();
+        return thread;
     }
 
     private static EventBatch batch(final List<EngineEvent> events, final int from, final int to) {

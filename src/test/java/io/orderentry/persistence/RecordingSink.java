@@ -3,6 +3,7 @@ package io.orderentry.persistence;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 
 /** A sink that remembers the sequences of every batch it stored and can be told to fail. */
 final class RecordingSink implements BatchSink {
@@ -11,6 +12,12 @@ final class RecordingSink implements BatchSink {
     private long persisted;
     private int failuresLeft;
     private boolean storeDespiteFailure;
+    private volatile CountDownLatch gate;
+
+    /** Every write waits until {@code gate} opens: a slow database, for a sink written by a lane thread. */
+    void holdWritesUntil(final CountDownLatch gate) {
+        this.gate = gate;
+    }
 
     /** The next {@code count} writes throw without storing anything. */
     void failNext(final int count) {
@@ -44,6 +51,15 @@ final class RecordingSink implements BatchSink {
 
     @Override
     public void write(final EventBatch batch, final ClaimTurn turn) throws SQLException {
+        final CountDownLatch held = gate;
+        if (held != null) {
+            try {
+                held.await();
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("interrupted while held", "57014", e);
+            }
+        }
         if (batch.firstSequence() != persisted + 1) {
             throw new IllegalStateException("gap: stored " + persisted + ", batch starts at " + batch.firstSequence());
         }
