@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -39,6 +40,7 @@ final class Lanes implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Lanes.class);
     private static final long CLOSE_WAIT_MILLIS = 5_000;
+    private static final long SETTLE_PAUSE_NANOS = 1_000_000;
 
     /** One batch on its way through one lane. */
     private static final class Job {
@@ -266,8 +268,9 @@ final class Lanes implements AutoCloseable {
     private void settleAfterFailure(final Committed committed, final Consumer<EventBatch> uncommitted) {
         for (final Job job : inFlight) {
             while (!job.done) {
-                Thread.onSpinWait();
-                Thread.yield();
+                // Parked, not spinning: a lane can take up to the server's idle-in-transaction timeout to give
+                // up a claim that waits on a vanished predecessor; a lane that finishes wakes the caller.
+                LockSupport.parkNanos(this, SETTLE_PAUSE_NANOS);
             }
         }
         boolean failed = false;

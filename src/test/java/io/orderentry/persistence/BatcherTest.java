@@ -128,7 +128,9 @@ class BatcherTest {
             Thread.sleep(1);
         }
         assertEquals(List.of(range(1, 1_000), range(1_001, 2_000)), slow.batches);
-        assertEquals(DELAY, busy.nanosToSleep(), "the last 500 events wait for their delay");
+        assertEquals(0, busy.poll(false), "the last 500 events are taken and wait for their delay");
+        assertEquals(500, busy.pendingEvents());
+        assertEquals(DELAY, busy.nanosToSleep());
         now += DELAY;
         assertEquals(0, busy.nanosToSleep(), "a free lane and a due batch: work now");
         lanes.close();
