@@ -125,7 +125,7 @@ final class PostgresSink implements BatchSink {
                 statement.execute(NESTED_LOOPS_ONLY);
                 statement.execute(END_ABANDONED);
             }
-            final long mark = readMark(c);
+            final long mark = readMark(c, READ_MARK);
             c.commit();
             copy = c.unwrap(PGConnection.class).getCopyAPI();
             connection = c;
@@ -207,13 +207,7 @@ final class PostgresSink implements BatchSink {
      * @throws IllegalStateException when the mark is past {@code expected}: another writer
      */
     private void claimMark(final long expected, final long last) throws SQLException {
-        final long stored;
-        try (Statement lock = connection.createStatement(); ResultSet rs = lock.executeQuery(LOCK_MARK)) {
-            if (!rs.next()) {
-                throw new SQLException("high_water_mark has no row: the schema was not migrated", "55000");
-            }
-            stored = rs.getLong(1);
-        }
+        final long stored = readMark(connection, LOCK_MARK);
         if (stored < expected) {
             throw new SQLException("the batch before events " + (expected + 1) + ".." + last + " was not committed "
                     + "(the database holds events up to " + stored + "); writing again from there",
@@ -357,8 +351,9 @@ final class PostgresSink implements BatchSink {
         return reason == RejectReason.NONE ? null : reason;
     }
 
-    private static long readMark(final Connection c) throws SQLException {
-        try (Statement statement = c.createStatement(); ResultSet rs = statement.executeQuery(READ_MARK)) {
+    /** @return the stored mark, read with {@code sql} ({@link #READ_MARK} or {@link #LOCK_MARK}) */
+    private static long readMark(final Connection c, final String sql) throws SQLException {
+        try (Statement statement = c.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
             if (!rs.next()) {
                 throw new SQLException("high_water_mark has no row: the schema was not migrated", "55000");
             }
