@@ -32,6 +32,7 @@ import io.orderentry.marketdata.MarketDataStage;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.MatcherMetrics;
 import io.orderentry.pipeline.MatcherStage;
+import io.orderentry.pipeline.NamedStage;
 import io.orderentry.pipeline.OrderCommand;
 import io.orderentry.query.OrderStateView;
 import io.vertx.core.DeploymentOptions;
@@ -120,9 +121,10 @@ public final class OrderEntryService {
         output = new Disruptor<>(EngineEvent::new, config.outputRingSize(), threads("out"), ProducerType.MULTI,
                 outputWait);
         output.setDefaultExceptionHandler(new FailFastHandler<>("output", status, this::stopFromFailure));
-        output.handleEventsWith(WaitStrategies.upstream(outputWait, view), WaitStrategies.upstream(outputWait, audit))
-                .then(replies);
-        output.handleEventsWith(marketData);
+        output.handleEventsWith(WaitStrategies.upstream(outputWait, new NamedStage<>("oe-view", view)),
+                WaitStrategies.upstream(outputWait, new NamedStage<>("oe-audit", audit)))
+                .then(new NamedStage<>("oe-replies", replies));
+        output.handleEventsWith(new NamedStage<>("oe-marketdata", marketData));
         persistence.attachTo(output);
         final RingBuffer<EngineEvent> outputRing = output.start();
 
@@ -141,8 +143,9 @@ public final class OrderEntryService {
         persistence.start(matcherStage.matcher().lastEventSequence());
 
         journal = openJournal(recovery);
-        input.handleEventsWith(WaitStrategies.upstream(inputWait,
-                new JournalHandler(journal, input.getRingBuffer(), WallClock::currentTimeMicros))).then(matcherStage);
+        input.handleEventsWith(WaitStrategies.upstream(inputWait, new NamedStage<>("oe-journal",
+                new JournalHandler(journal, input.getRingBuffer(), WallClock::currentTimeMicros))))
+                .then(new NamedStage<>("oe-matcher", matcherStage));
         input.start();
         registerHealthAndMetrics(outputRing);
         streamMetrics.register(metrics, marketData.view(), marketData.subscribers());

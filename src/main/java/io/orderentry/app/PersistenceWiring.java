@@ -50,7 +50,7 @@ final class PersistenceWiring {
     /** Adds the persistence stage to the output ring as an independent consumer: it gates no other stage. */
     void attachTo(final Disruptor<EngineEvent> output) {
         if (persistence != null) {
-            output.handleEventsWith(persistence.stage());
+            output.handleEventsWith(new io.orderentry.pipeline.NamedStage<>("oe-spool", persistence.stage()));
         }
     }
 

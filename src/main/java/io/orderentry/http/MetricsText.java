@@ -30,6 +30,7 @@ public final class MetricsText {
      * would be collected and its meter would silently read NaN. Every supplier is kept here.
      */
     private final List<DoubleSupplier> suppliers = new CopyOnWriteArrayList<>();
+    private final ThreadCosts threadCosts = new ThreadCosts();
     private JvmGcMetrics gcMetrics;
 
     public MetricsText() {
@@ -75,9 +76,11 @@ public final class MetricsText {
         return registry;
     }
 
-    /** @return every metric in the Prometheus text exposition format */
+    /** @return every metric in the Prometheus text exposition format, the per-thread costs last */
     public String render() {
-        return registry.scrape();
+        final StringBuilder out = new StringBuilder(registry.scrape());
+        threadCosts.render(out);
+        return out.toString();
     }
 
     /** Stops the GC listener; called once at shutdown. */
