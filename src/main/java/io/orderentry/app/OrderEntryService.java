@@ -32,7 +32,6 @@ import io.orderentry.marketdata.MarketDataStage;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.MatcherMetrics;
 import io.orderentry.pipeline.MatcherStage;
-import io.orderentry.pipeline.NamedStage;
 import io.orderentry.pipeline.OrderCommand;
 import io.orderentry.query.OrderStateView;
 import io.vertx.core.DeploymentOptions;
@@ -56,17 +55,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Wires the pipeline and owns its life: startup, recovery and shutdown, in that order.
  *
- * <pre>
- *  HTTP verticles ──tryPublish──▶ INPUT ring
- *                                   1. journal  (append, one fsync per batch)
- *                                   2. matcher  (gated on the journal; the output ring's only producer)
- *                                 OUTPUT ring
- *                                   a. order view ─┐
- *                                   a. audit ──────┴─▶ b. replies (complete the waiting requests)
- *                                   c. market data (in parallel; L2 books, trades, WebSocket fan-out)
- * </pre>
- *
- * Replies wait for both the view (read-your-writes) and the audit trail (no answer without its record).
+ * The consumer graph of both rings is {@link Pipeline}.
  *
  * Startup: the HTTP port opens first so that {@code /health} and {@code /ready} answer (503 while
  * recovering); then the journal is replayed through the matcher into the output ring; once every
@@ -121,11 +110,7 @@ public final class OrderEntryService {
         output = new Disruptor<>(EngineEvent::new, config.outputRingSize(), threads("out"), ProducerType.MULTI,
                 outputWait);
         output.setDefaultExceptionHandler(new FailFastHandler<>("output", status, this::stopFromFailure));
-        output.handleEventsWith(WaitStrategies.upstream(outputWait, new NamedStage<>("oe-view", view)),
-                WaitStrategies.upstream(outputWait, new NamedStage<>("oe-audit", audit)))
-                .then(new NamedStage<>("oe-replies", replies));
-        output.handleEventsWith(new NamedStage<>("oe-marketdata", marketData));
-        persistence.attachTo(output);
+        Pipeline.wireOutput(output, view, audit, replies, marketData, persistence.stage());
         final RingBuffer<EngineEvent> outputRing = output.start();
 
         matcherStage = new MatcherStage(sink -> new Matcher(config.instruments().size(), config.engineLimits(), sink),
@@ -143,9 +128,8 @@ public final class OrderEntryService {
         persistence.start(matcherStage.matcher().lastEventSequence());
 
         journal = openJournal(recovery);
-        input.handleEventsWith(WaitStrategies.upstream(inputWait, new NamedStage<>("oe-journal",
-                new JournalHandler(journal, input.getRingBuffer(), WallClock::currentTimeMicros))))
-                .then(new NamedStage<>("oe-matcher", matcherStage));
+        Pipeline.wireInput(input, inputWait, new JournalHandler(journal, input.getRingBuffer(),
+                WallClock::currentTimeMicros), matcherStage);
         input.start();
         registerHealthAndMetrics(outputRing);
         streamMetrics.register(metrics, marketData.view(), marketData.subscribers());

@@ -1,6 +1,6 @@
 package io.orderentry.app;
 
-import com.lmax.disruptor.dsl.Disruptor;
+import com.lmax.disruptor.EventHandler;
 import io.orderentry.http.HealthComponent;
 import io.orderentry.http.MetricsText;
 import io.orderentry.http.ServiceStatus;
@@ -47,11 +47,9 @@ final class PersistenceWiring {
         return new PersistenceWiring(persistence);
     }
 
-    /** Adds the persistence stage to the output ring as an independent consumer: it gates no other stage. */
-    void attachTo(final Disruptor<EngineEvent> output) {
-        if (persistence != null) {
-            output.handleEventsWith(new io.orderentry.pipeline.NamedStage<>("oe-spool", persistence.stage()));
-        }
+    /** @return the persistence stage for the output ring (it gates no other stage), or null when disabled */
+    EventHandler<EngineEvent> stage() {
+        return persistence == null ? null : persistence.stage();
     }
 
     /** Lets the writer write, once the journal has been replayed up to {@code lastEventSequence}. */

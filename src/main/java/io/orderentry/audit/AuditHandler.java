@@ -1,9 +1,9 @@
 package io.orderentry.audit;
 
-import com.lmax.disruptor.EventHandler;
 import io.orderentry.engine.CommandResult;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.RejectReason;
+import io.orderentry.pipeline.BatchStage;
 import io.orderentry.pipeline.CommandType;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.Refusal;
@@ -16,11 +16,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The audit stage of the output ring: one record per completed command ({@code COMMAND_COMPLETED}), per edge
  * refusal ({@code REQUEST_REJECTED}) and per start ({@code REPLAY_COMPLETED}), appended to the {@link AuditTrail}
- * in ring order and written once per batch, at {@code endOfBatch}.
+ * in ring order and written once per batch, in {@link #endOfBatch}, whatever the type of the batch's last event.
  *
- * <p>The reply stage must be gated on this handler ({@code handleEventsWith(view, audit).then(replies)}): the
- * {@code BatchEventProcessor} publishes this handler's sequence only after {@code onEvent(endOfBatch)} returns,
- * so no request is answered before its record has been written (and forced, in {@link AuditSync#FSYNC} mode).
+ * <p>Replies must come after this stage's {@link #endOfBatch}: the service runs it before the reply stage on the
+ * same thread ({@link io.orderentry.pipeline.Sequential}), so no request is answered before its record has been
+ * written (and forced, in {@link AuditSync#FSYNC} mode).
  *
  * <p>Replay: commands replayed from the journal were audited when they first ran and are skipped, except those
  * whose journal sequence is above the highest one the trail held at startup. Such a command was journaled but
@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads: every method runs on the audit thread; the accessors may be called from any thread.
  */
-public final class AuditHandler implements EventHandler<EngineEvent> {
+public final class AuditHandler implements BatchStage<EngineEvent> {
 
     private static final Logger LOG = LoggerFactory.getLogger(AuditHandler.class);
 
@@ -71,18 +71,23 @@ public final class AuditHandler implements EventHandler<EngineEvent> {
     }
 
     @Override
-    public void onEvent(final EngineEvent event, final long sequence, final boolean endOfBatch) {
+    public void apply(final EngineEvent event, final long sequence) {
         switch (event.type) {
             case ORDER_UPDATED -> rememberUpdate(event);
             case COMMAND_COMPLETED -> completed(event);
             case REQUEST_REJECTED -> rejected(event.refusal, event);
             case REPLAY_COMPLETED -> started(event.commandSequence);
             case ORDER_ACCEPTED, TRADE -> {
-                return;
+                // the outcome is recorded once, at the command's COMMAND_COMPLETED
             }
             default -> throw new IllegalStateException("unknown event type " + event.type);
         }
-        if (endOfBatch && !trail.flush()) {
+    }
+
+    /** Writes the batch's records (one write; forced in fsync mode) before anything after this stage runs. */
+    @Override
+    public void endOfBatch() {
+        if (!trail.flush()) {
             reportFailure();
         }
     }

@@ -1,6 +1,6 @@
 package io.orderentry.http;
 
-import com.lmax.disruptor.EventHandler;
+import io.orderentry.pipeline.BatchStage;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.EventType;
 import io.orderentry.query.OrderStateView;
@@ -9,13 +9,15 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * Completes waiting HTTP requests. A consumer of the output ring that runs after the
- * {@link OrderStateView}, so the state it answers with is already queryable. Answers are collected per
- * verticle and handed over once per batch, at {@code endOfBatch}, to cut cross-thread wake-ups.
+ * Completes waiting HTTP requests. The last part of the output ring's order stage: it runs after the
+ * {@link OrderStateView} (so the state it answers with is already queryable) and after the audit trail has
+ * written the batch's records (no answer without its record). Answers are collected per verticle and handed
+ * over once per batch, in {@link #endOfBatch}, to cut cross-thread wake-ups.
  *
- * <p>Threads: {@link #onEvent} on the reply thread; {@link #register} on each verticle's event loop.
+ * <p>Threads: {@link #apply} and {@link #endOfBatch} on the order stage's thread; {@link #register} on each
+ * verticle's event loop.
  */
-public final class ReplyStage implements EventHandler<EngineEvent> {
+public final class ReplyStage implements BatchStage<EngineEvent> {
 
     private final OrderStateView view;
     private final AtomicReferenceArray<ReplyTarget> targets;
@@ -39,17 +41,16 @@ public final class ReplyStage implements EventHandler<EngineEvent> {
     }
 
     @Override
-    public void onEvent(final EngineEvent event, final long sequence, final boolean endOfBatch) {
+    public void apply(final EngineEvent event, final long sequence) {
         if (event.type == EventType.COMMAND_COMPLETED && !event.replay && event.replyTo >= 0) {
             pending.get(event.replyTo).add(new Reply(event.requestId, event.result, event.journalFailed,
                     event.orderId, event.journalFailed ? null : view.get(event.orderId)));
         }
-        if (endOfBatch) {
-            flush();
-        }
     }
 
-    private void flush() {
+    /** Hands each verticle the batch's answers for it, in one call. */
+    @Override
+    public void endOfBatch() {
         for (int i = 0; i < pending.size(); i++) {
             final List<Reply> replies = pending.get(i);
             if (!replies.isEmpty()) {

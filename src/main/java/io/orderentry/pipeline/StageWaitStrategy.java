@@ -6,6 +6,7 @@ import com.lmax.disruptor.Sequence;
 import com.lmax.disruptor.SequenceBarrier;
 import com.lmax.disruptor.WaitStrategy;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -32,18 +33,22 @@ public final class StageWaitStrategy implements WaitStrategy {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition advanced = lock.newCondition();
+    /** Threads inside a wait; a producer takes the lock to signal only when there is one. */
+    private final AtomicInteger waiters = new AtomicInteger();
 
     @Override
     public long waitFor(final long sequence, final Sequence cursor, final Sequence dependentSequence,
                         final SequenceBarrier barrier) throws AlertException, InterruptedException {
         if (cursor.get() < sequence) {
             lock.lock();
+            waiters.incrementAndGet();
             try {
                 while (cursor.get() < sequence) {
                     barrier.checkAlert();
                     advanced.await();
                 }
             } finally {
+                waiters.decrementAndGet();
                 lock.unlock();
             }
         }
@@ -57,20 +62,31 @@ public final class StageWaitStrategy implements WaitStrategy {
                 continue;
             }
             lock.lock();
+            waiters.incrementAndGet();
             try {
                 if (dependentSequence.get() < sequence) {
                     barrier.checkAlert();
                     advanced.await(MAX_WAIT_MICROS, TimeUnit.MICROSECONDS);
                 }
             } finally {
+                waiters.decrementAndGet();
                 lock.unlock();
             }
         }
         return available;
     }
 
+    /**
+     * Wakes the waiting consumers; costs one volatile read when none waits. A waiter registers (a volatile
+     * increment) before it reads the sequence it waits for, and a producer advances that sequence (a CAS on the
+     * cursor, or {@link Sequence#setVolatile} for a signalling stage) before it reads the count here: either the
+     * waiter sees the new sequence or the producer sees the waiter, so no wake-up is lost.
+     */
     @Override
     public void signalAllWhenBlocking() {
+        if (waiters.get() == 0) {
+            return;
+        }
         lock.lock();
         try {
             advanced.signalAll();
@@ -106,7 +122,7 @@ public final class StageWaitStrategy implements WaitStrategy {
         public void onEvent(final T event, final long eventSequence, final boolean endOfBatch) throws Exception {
             handler.onEvent(event, eventSequence, endOfBatch);
             if (endOfBatch) {
-                sequence.set(eventSequence);
+                sequence.setVolatile(eventSequence);
                 strategy.signalAllWhenBlocking();
             }
         }

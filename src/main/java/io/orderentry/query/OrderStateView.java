@@ -1,8 +1,8 @@
 package io.orderentry.query;
 
-import com.lmax.disruptor.EventHandler;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.RejectReason;
+import io.orderentry.pipeline.BatchStage;
 import io.orderentry.pipeline.EngineEvent;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,21 +14,22 @@ import java.util.concurrent.ConcurrentSkipListSet;
 
 /**
  * The query model of orders: every order's current state, built only from engine events. It is
- * the first consumer of the output ring and the reply stage runs after it, so any state a client
- * was answered with is already visible here (read-your-writes).
+ * the first part of the output ring's order stage and the replies run after it on the same thread, so any state
+ * a client was answered with is already visible here (read-your-writes).
  *
- * <p>Threads: {@link #onEvent} runs on its own consumer thread and is the only writer. The query
+ * <p>Threads: {@link #apply} runs on the order stage's thread and is the only writer. The query
  * methods are called from HTTP event loops; they never block and see immutable {@link OrderState}s.
  *
  * <p>Bounds: open orders are always kept (the engine bounds them); final orders are kept for the
  * last {@code retainedFinalOrders} that became final, then forgotten oldest first.
  */
-public final class OrderStateView implements EventHandler<EngineEvent> {
+public final class OrderStateView implements BatchStage<EngineEvent> {
 
     private final Map<Long, OrderState> orders = new ConcurrentHashMap<>();
     private final Map<String, NavigableSet<Long>> openByAccount = new ConcurrentHashMap<>();
     private final long[] finalOrders;
     private long finalCount;
+    private long appliedSequence;
     private volatile long lastEventSequence;
 
     /**
@@ -42,7 +43,7 @@ public final class OrderStateView implements EventHandler<EngineEvent> {
     }
 
     @Override
-    public void onEvent(final EngineEvent event, final long sequence, final boolean endOfBatch) {
+    public void apply(final EngineEvent event, final long sequence) {
         switch (event.type) {
             case ORDER_ACCEPTED -> accepted(event);
             case TRADE -> traded(event);
@@ -52,7 +53,13 @@ public final class OrderStateView implements EventHandler<EngineEvent> {
             }
             default -> throw new IllegalStateException("unknown event type " + event.type);
         }
-        lastEventSequence = event.eventSequence;
+        appliedSequence = event.eventSequence;
+    }
+
+    /** Makes the batch's last applied sequence readable by other threads. */
+    @Override
+    public void endOfBatch() {
+        lastEventSequence = appliedSequence;
     }
 
     /** @return the order's current state, or null if it never existed or is no longer retained */

@@ -19,6 +19,8 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class AuditHandlerTest {
 
@@ -151,6 +153,30 @@ class AuditHandlerTest {
         assertTrue(Trails.records(dir).isEmpty());
         feed(true, completed(CommandType.PLACE, CommandResult.PLACED, 2, 2, false));
         assertEquals(2, trail.lastSeq());
+    }
+
+    /**
+     * A batch may end on any event type; its records must be written then, not when a later batch happens to end
+     * on a completed command (an earlier version returned before the flush on ORDER_ACCEPTED and TRADE, leaving a
+     * command's answer waiting on the next batch).
+     */
+    @ParameterizedTest
+    @EnumSource(EventType.class)
+    void shouldWriteTheBatchWhateverTheTypeOfItsLastEvent(final EventType last) throws IOException {
+        start();
+        feed(false, completed(CommandType.PLACE, CommandResult.PLACED, 1, 1, false));
+        final EngineEvent end = switch (last) {
+            case ORDER_ACCEPTED -> accepted(2);
+            case ORDER_UPDATED -> updated(2, OrderStatus.NEW, RejectReason.NONE, "acct-1");
+            case COMMAND_COMPLETED -> completed(CommandType.PLACE, CommandResult.PLACED, 2, 2, false);
+            case REPLAY_COMPLETED -> replayCompleted(1);
+            default -> event(last);
+        };
+        feed(true, end);
+        final List<JsonNode> records = Trails.records(dir);
+        assertFalse(records.isEmpty(), "nothing written at the end of a batch ending on " + last);
+        assertEquals(1, records.get(0).get("orderId").asLong());
+        assertEquals(trail.lastSeq(), records.size(), "every appended record is on file");
     }
 
     @Test
