@@ -8,14 +8,11 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.orderentry.app.Instrument;
-import io.orderentry.query.Fill;
 import io.orderentry.query.OrderState;
 import io.vertx.core.buffer.Buffer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -23,7 +20,8 @@ import java.util.List;
 
 /**
  * JSON in and out of the HTTP edge: one configured {@link ObjectMapper} for requests, and writers
- * for answers that render ticks and lots as decimal strings at the instrument's scale.
+ * for answers that render ticks and lots as decimal strings at the instrument's scale. Orders and errors, the
+ * answers of the hot path, are rendered by hand ({@link OrderJson}); the rest through Jackson.
  * Thread-safe; used on the event loops.
  */
 public final class Json {
@@ -34,12 +32,15 @@ public final class Json {
     private final ObjectMapper mapper;
     private final JsonFactory factory;
     private final List<Instrument> instruments;
+    /** Orders are rendered by hand into bytes reused per event loop; see {@link OrderJson}. */
+    private final ThreadLocal<OrderJson> orderJson;
 
     /**
      * @param instruments indexed by {@link Instrument#index()}
      */
     public Json(final List<Instrument> instruments) {
         this.instruments = List.copyOf(instruments);
+        this.orderJson = ThreadLocal.withInitial(() -> new OrderJson(this.instruments));
         this.mapper = new ObjectMapper();
         mapper.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
         mapper.setNodeFactory(JsonNodeFactory.withExactBigDecimals(true));
@@ -62,15 +63,18 @@ public final class Json {
 
     /** @return {@code {"error":{...}}}, plus {@code "order"} when given */
     public Buffer error(final ApiError error, final OrderState order) {
-        return write(g -> {
-            g.writeStartObject();
-            writeError(g, error);
-            if (order != null) {
-                g.writeFieldName("order");
-                writeOrder(g, order);
-            }
-            g.writeEndObject();
-        });
+        final OrderJson renderer = orderJson.get();
+        final JsonBytes out = renderer.start();
+        out.ascii("{\"error\":{\"code\":").string(error.code()).ascii(",\"message\":").string(error.message());
+        if (error.field() != null) {
+            out.ascii(",\"field\":").string(error.field());
+        }
+        out.raw((byte) '}');
+        if (order != null) {
+            out.ascii(",\"order\":");
+            renderer.write(out, order);
+        }
+        return out.raw((byte) '}').toBuffer();
     }
 
     /** Writes the {@code "error":{"code","message","field"?}} member of the one documented error shape. */
@@ -86,18 +90,23 @@ public final class Json {
 
     /** @return one order */
     public Buffer order(final OrderState order) {
-        return write(g -> writeOrder(g, order));
+        final OrderJson renderer = orderJson.get();
+        final JsonBytes out = renderer.start();
+        renderer.write(out, order);
+        return out.toBuffer();
     }
 
     /** @return an array of orders */
     public Buffer orders(final List<OrderState> orders) {
-        return write(g -> {
-            g.writeStartArray();
-            for (final OrderState order : orders) {
-                writeOrder(g, order);
+        final OrderJson renderer = orderJson.get();
+        final JsonBytes out = renderer.start().raw((byte) '[');
+        for (int i = 0; i < orders.size(); i++) {
+            if (i > 0) {
+                out.raw((byte) ',');
             }
-            g.writeEndArray();
-        });
+            renderer.write(out, orders.get(i));
+        }
+        return out.raw((byte) ']').toBuffer();
     }
 
     /** @return the configured instruments */
@@ -129,59 +138,6 @@ public final class Json {
             throw new UncheckedIOException("rendering JSON into memory failed", e);
         }
         return Buffer.buffer(out.toByteArray());
-    }
-
-    private void writeOrder(final JsonGenerator g, final OrderState o) throws IOException {
-        final Instrument instrument = instruments.get(o.symbol());
-        g.writeStartObject();
-        g.writeNumberField("orderId", o.orderId());
-        g.writeStringField("clientOrderId", o.clientOrderId());
-        g.writeStringField("accountId", o.accountId());
-        g.writeStringField("symbol", instrument.symbol());
-        g.writeStringField("side", o.side().name());
-        g.writeStringField("type", o.type().name());
-        g.writeStringField("timeInForce", o.timeInForce().name());
-        g.writeBooleanField("postOnly", o.postOnly());
-        if (o.price() == 0) {
-            g.writeNullField("price");
-        } else {
-            g.writeStringField("price", instrument.price(o.price()).toPlainString());
-        }
-        g.writeStringField("quantity", instrument.quantity(o.quantity()).toPlainString());
-        g.writeStringField("status", o.status().name());
-        g.writeStringField("filledQuantity", instrument.quantity(o.filledQuantity()).toPlainString());
-        g.writeStringField("remainingQuantity", instrument.quantity(o.remainingQuantity()).toPlainString());
-        if (o.filledQuantity() == 0) {
-            g.writeNullField("averagePrice");
-        } else {
-            g.writeStringField("averagePrice", averagePrice(instrument, o).toPlainString());
-        }
-        if (o.rejectReason() == io.orderentry.engine.RejectReason.NONE) {
-            g.writeNullField("rejectReason");
-        } else {
-            g.writeStringField("rejectReason", o.rejectReason().name());
-        }
-        g.writeNumberField("sequence", o.sequence());
-        g.writeStringField("createdAt", timestamp(o.createdAtMicros()));
-        g.writeStringField("updatedAt", timestamp(o.updatedAtMicros()));
-        g.writeArrayFieldStart("fills");
-        for (final Fill fill : o.fills()) {
-            g.writeStartObject();
-            g.writeNumberField("tradeId", fill.tradeId());
-            g.writeStringField("price", instrument.price(fill.price()).toPlainString());
-            g.writeStringField("quantity", instrument.quantity(fill.quantity()).toPlainString());
-            g.writeStringField("liquidity", fill.taker() ? "TAKER" : "MAKER");
-            g.writeStringField("timestamp", timestamp(fill.timestampMicros()));
-            g.writeEndObject();
-        }
-        g.writeEndArray();
-        g.writeEndObject();
-    }
-
-    /** Volume-weighted average fill price, rounded half-even to the price scale. */
-    private static BigDecimal averagePrice(final Instrument instrument, final OrderState o) {
-        return BigDecimal.valueOf(o.filledNotional()).multiply(instrument.tickSize())
-                .divide(BigDecimal.valueOf(o.filledQuantity()), instrument.priceScale(), RoundingMode.HALF_EVEN);
     }
 
     /** Writes one JSON document. */
