@@ -4,16 +4,17 @@
 Run through bench/stages.sh, which builds the jar and the baseline first. For each target (the JSON-only
 server, then the service) it starts a fresh process, warms it up with wrk, then measures one wrk window
 and reads, before and after it:
-  - /proc/PID/task/*: CPU (utime+stime) and context switches (voluntary + involuntary = wake-ups and
-    preemptions) of every thread, summed by thread name (Linux keeps 15 characters of it);
+  - /proc/PID/task/*: CPU (utime+stime, and stime alone: the kernel's share) and context switches
+    (voluntary + involuntary = wake-ups and preemptions) of every thread, summed by thread name (Linux keeps 15 characters of it);
   - the service's /metrics: heap bytes allocated per thread (orders_thread_allocated_bytes_total);
   - PostgreSQL: CPU of every postgres process plus what the postmaster reaped from exited children;
+  - wrk's own CPU (getrusage of children), since it shares the two cores with what it measures;
   - the GC log (-Xlog:gc) lines written in the window: pause count, percentiles, share of wall time.
 After wrk ends it waits until the service has answered everything and PostgreSQL has caught up, so
 the database's work for the window's orders is inside the window. Everything is divided by the
 requests wrk completed. Only loopback addresses are used; every process it starts is stopped.
 """
-import os, re, signal, socket, subprocess, sys, tempfile, time, urllib.request, shutil
+import os, re, resource, signal, socket, subprocess, sys, tempfile, time, urllib.request, shutil
 
 HZ = os.sysconf("SC_CLK_TCK")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -45,7 +46,7 @@ def free_port():
 
 
 def threads(pid):
-    """name -> [cpu_ticks, context_switches] for every thread of pid."""
+    """name -> [cpu_ticks, context_switches, kernel_ticks] for every thread of pid."""
     out = {}
     for tid in os.listdir(f"/proc/{pid}/task"):
         try:
@@ -60,9 +61,10 @@ def threads(pid):
         cpu = int(fields[11]) + int(fields[12])
         switches = sum(int(m) for m in re.findall(r"ctxt_switches:\s+(\d+)", status))
         name = re.sub(r"\d+$", "N", name)
-        acc = out.setdefault(name, [0, 0])
+        acc = out.setdefault(name, [0, 0, 0])
         acc[0] += cpu
         acc[1] += switches
+        acc[2] += int(fields[12])
     return out
 
 
@@ -116,13 +118,16 @@ def allocated(text):
 def wrk(url, seconds, workdir):
     env = dict(os.environ, ORDERS_LOADTEST_DIR=os.path.join(ROOT, "loadtest"),
                ORDERS_RUN_ID=str(int(time.time() * 1000)))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     res = subprocess.run(["wrk", f"-t{WRK_THREADS}", f"-c{WRK_CONNECTIONS}", f"-d{seconds}s", "--latency", "-s",
                           os.path.join(ROOT, "loadtest", "order-submission.lua"), url], env=env, cwd=workdir,
                          capture_output=True, text=True, check=True)
     requests = int(re.search(r"(\d+) requests in", res.stdout).group(1))
     non2xx = re.search(r"non2xx=(\d+)", res.stdout)
     rps = float(re.search(r"Requests/sec:\s+(\S+)", res.stdout).group(1))
-    return requests, rps, int(non2xx.group(1)) if non2xx else -1, res.stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wrk_cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return requests, rps, int(non2xx.group(1)) if non2xx else -1, res.stdout, wrk_cpu
 
 
 def wait_http(url, proc, path="/ready", timeout=180):
@@ -178,7 +183,7 @@ def measure(name, url, proc, work, service):
     t0, pg0, wall0 = threads(proc.pid), postgres_ticks(), time.time()
     alloc0 = allocated(metrics(url)) if service else {}
     print(f"== {name}: measuring {SECONDS} s", file=sys.stderr)
-    requests, rps, non2xx, out = wrk(url, SECONDS, work)
+    requests, rps, non2xx, out, wrk_cpu = wrk(url, SECONDS, work)
     if service:
         drain(url)
     t1, pg1, wall1 = threads(proc.pid), postgres_ticks(), time.time()
@@ -186,15 +191,17 @@ def measure(name, url, proc, work, service):
     pauses = gc_pauses(gc_log, gc_skip)
     rows = []
     for tname in sorted(set(t1) | set(t0)):
-        a, b = t0.get(tname, [0, 0]), t1.get(tname, [0, 0])
+        a, b = t0.get(tname, [0, 0, 0]), t1.get(tname, [0, 0, 0])
         cpu_us = (b[0] - a[0]) / HZ * 1e6 / requests
+        kernel_us = (b[2] - a[2]) / HZ * 1e6 / requests
         wakes = (b[1] - a[1]) / requests
         abytes = (alloc1.get(tname, 0) - alloc0.get(tname, 0)) / requests
         if cpu_us >= 0.05 or wakes >= 0.005 or abytes >= 1:
-            rows.append((tname, cpu_us, wakes, abytes))
+            rows.append((tname, cpu_us, wakes, abytes, kernel_us))
     total_cpu = sum(r[1] for r in rows)
     total_alloc = sum(alloc1.values()) - sum(alloc0.values())
     return dict(name=name, requests=requests, rps=rps, non2xx=non2xx, rows=rows, cpu=total_cpu,
+                kernel=sum(r[4] for r in rows), wrk_cpu=wrk_cpu * 1e6 / requests,
                 wakes=sum(r[2] for r in rows), alloc=total_alloc / requests if service else None,
                 pg=(pg1 - pg0) / HZ * 1e6 / requests, pauses=pauses, wall=wall1 - wall0, wrk=out)
 
@@ -214,16 +221,17 @@ def report(r, baseline):
     print(f"{r['requests']} requests in {SECONDS} s, **{r['rps']:,.0f} req/s**, non-2xx {r['non2xx']}"
           + (f", **{r['rps'] / baseline['rps']:.2f} x** the JSON-only server" if baseline else ""))
     print()
-    print("| thread | CPU µs/order | wake-ups/order | allocated B/order |")
-    print("|---|---|---|---|")
-    for name, cpu, wakes, abytes in sorted(r["rows"], key=lambda x: -x[1]):
+    print("| thread | CPU µs/order | of which kernel | wake-ups/order | allocated B/order |")
+    print("|---|---|---|---|---|")
+    for name, cpu, wakes, abytes, kernel in sorted(r["rows"], key=lambda x: -x[1]):
         shown = "" if r["alloc"] is None else f"{abytes:,.0f}"
-        print(f"| {name} | {cpu:.1f} | {wakes:.2f} | {shown} |")
+        print(f"| {name} | {cpu:.1f} | {kernel:.1f} | {wakes:.2f} | {shown} |")
     total = "" if r["alloc"] is None else f"**{r['alloc']:,.0f}**"
     ratio = f" ({r['cpu'] / baseline['cpu']:.2f} x JSON-only)" if baseline else ""
-    print(f"| **process** | **{r['cpu']:.1f}**{ratio} | {r['wakes']:.2f} | {total} |")
+    print(f"| **process** | **{r['cpu']:.1f}**{ratio} | {r['kernel']:.1f} | {r['wakes']:.2f} | {total} |")
     if r["pg"] > 0.05:
-        print(f"| PostgreSQL (all its processes) | {r['pg']:.1f} | | |")
+        print(f"| PostgreSQL (all its processes) | {r['pg']:.1f} | | | |")
+    print(f"| wrk (the load generator) | {r['wrk_cpu']:.1f} | | | |")
     p = r["pauses"]
     if p:
         print(f"\nGC: {len(p)} pauses in {r['wall']:.0f} s, p50 {pct(p, 50):.1f} ms, p99 {pct(p, 99):.1f} ms,"
