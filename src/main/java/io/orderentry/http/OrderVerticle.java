@@ -6,16 +6,21 @@ import io.orderentry.query.OrderState;
 import io.orderentry.query.OrderStateView;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Handler;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpConnection;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +35,11 @@ import java.util.Map;
  * answered by the reply stage only after their audit record is written. While the audit trail cannot write,
  * place and cancel answer 503 {@code AUDIT_UNAVAILABLE}.
  *
+ * <p>The hot path: {@code POST /api/v1/orders} is taken straight from the server's request handler, before the
+ * router ({@link #dispatch}); it does what the router's handlers for it did (metrics, request id, a body of at
+ * most {@value #MAX_BODY_BYTES} bytes, else 413) without a routing context, a body handler or a per-request map.
+ * Every other request, including any other method or spelling of that path, goes through the router.
+ *
  * <p>Threads: every method runs on this verticle's event loop except {@link #deliver}, which the
  * reply thread calls and which only hops onto the event loop. Nothing here blocks.
  */
@@ -41,17 +51,23 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     public static final int MAX_LIST_LIMIT = 1000;
     private static final String JSON_TYPE = "application/json";
     private static final String REQUEST_TAG = "requestTag";
+    private static final String ORDERS_PATH = "/api/v1/orders";
+    private static final ApiError BODY_TOO_LARGE = new ApiError(413, "BODY_TOO_LARGE", "the body is over "
+            + MAX_BODY_BYTES + " bytes", null);
     private static final ApiError INVALID_ORDER_ID = ApiError.badRequest("INVALID_ORDER_ID",
             "order id must be a positive integer", "orderId");
 
     private final int index;
     private final HttpSettings settings;
-    private final Map<Long, RoutingContext> waiting = new HashMap<>();
+    private final Map<Long, HttpServerRequest> waiting = new HashMap<>();
+    /** The audit's {@code host:port} of each open connection, computed once per connection. */
+    private final Map<HttpConnection, String> remotes = new IdentityHashMap<>();
     private final EdgeRefusals refusals;
     private long nextRequestId;
     private long nextRequestTag;
     private Context eventLoop;
     private MarketDataRoutes marketData;
+    private Router router;
 
     /**
      * @param index this instance's number, from 0; replies are routed by it
@@ -68,11 +84,11 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         settings.replies().register(index, this);
         marketData = new MarketDataRoutes(index, vertx, context, settings);
         marketData.start();
-        final Router router = Router.router(vertx);
+        router = Router.router(vertx);
         router.route().handler(this::measure);
         router.route().handler(this::tag);
         router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
-        router.post("/api/v1/orders").handler(this::place);
+        router.post(ORDERS_PATH).handler(this::place);
         router.get("/api/v1/orders").handler(this::openOrders);
         router.get("/api/v1/orders/:orderId").handler(this::getOrder);
         router.delete("/api/v1/orders/:orderId").handler(this::cancel);
@@ -86,17 +102,89 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         router.get("/metrics").handler(this::metrics);
         router.errorHandler(400, ctx -> refuse(ctx, ApiError.badRequest("BAD_REQUEST", "the request is malformed",
                 null)));
-        router.errorHandler(404, ctx -> fail(ctx, new ApiError(404, "NOT_FOUND", "no such resource: "
+        router.errorHandler(404, ctx -> fail(ctx.request(), new ApiError(404, "NOT_FOUND", "no such resource: "
                 + ctx.request().path(), null)));
-        router.errorHandler(405, ctx -> fail(ctx, new ApiError(405, "METHOD_NOT_ALLOWED", ctx.request().method()
-                + " is not allowed on " + ctx.request().path(), null)));
-        router.errorHandler(413, ctx -> refuse(ctx, new ApiError(413, "BODY_TOO_LARGE", "the body is over "
-                + MAX_BODY_BYTES + " bytes", null)));
+        router.errorHandler(405, ctx -> fail(ctx.request(), new ApiError(405, "METHOD_NOT_ALLOWED",
+                ctx.request().method() + " is not allowed on " + ctx.request().path(), null)));
+        router.errorHandler(413, ctx -> refuse(ctx, BODY_TOO_LARGE));
         router.errorHandler(500, this::internalError);
         vertx.setPeriodic(1000, id -> failWaitingIfStopped());
         return vertx.createHttpServer(new HttpServerOptions().setTcpNoDelay(true))
-                .requestHandler(router)
+                .requestHandler(this::dispatch)
                 .listen(settings.port(), settings.host());
+    }
+
+    /** Takes {@code POST /api/v1/orders} itself; everything else goes to the router. */
+    private void dispatch(final HttpServerRequest request) {
+        if (request.method() == HttpMethod.POST && ORDERS_PATH.equals(request.path())) {
+            new PlaceRequest(request).begin();
+        } else {
+            router.handle(request);
+        }
+    }
+
+    /** One {@code POST /api/v1/orders} taken without the router: metrics, request id, bounded body, then place. */
+    private final class PlaceRequest implements Handler<Buffer> {
+        private final HttpServerRequest request;
+        private final long start = System.nanoTime();
+        private final String tag = RequestIds.of(index, ++nextRequestTag);
+        private byte[] body;
+        private boolean refused;
+
+        PlaceRequest(final HttpServerRequest request) {
+            this.request = request;
+        }
+
+        void begin() {
+            final HttpServerResponse response = request.response();
+            response.headersEndHandler(ignored -> settings.httpMetrics().record("POST", ORDERS_PATH,
+                    response.getStatusCode(), System.nanoTime() - start));
+            response.putHeader(RequestIds.HEADER, tag);
+            final String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+            if (length != null && declaredTooLarge(length)) {
+                tooLarge();
+                return;
+            }
+            request.handler(this);
+            request.endHandler(ignored -> {
+                if (!refused) {
+                    place(request, tag, body == null ? new byte[0] : body);
+                }
+            });
+        }
+
+        @Override
+        public void handle(final Buffer chunk) {
+            if (refused) {
+                return;
+            }
+            final int had = body == null ? 0 : body.length;
+            if (had + chunk.length() > MAX_BODY_BYTES) {
+                tooLarge();
+                return;
+            }
+            if (body == null) {
+                body = chunk.getBytes();
+            } else {
+                final byte[] joined = java.util.Arrays.copyOf(body, had + chunk.length());
+                chunk.getBytes(0, chunk.length(), joined, had);
+                body = joined;
+            }
+        }
+
+        private void tooLarge() {
+            refused = true;
+            refusals.publish(tag, remote(request), CommandType.PLACE, BODY_TOO_LARGE, null, 0);
+            fail(request, BODY_TOO_LARGE);
+        }
+
+        private static boolean declaredTooLarge(final String length) {
+            try {
+                return Long.parseLong(length.trim()) > MAX_BODY_BYTES;
+            } catch (final NumberFormatException e) {
+                return false;   // not a length: read the body and let its real size decide
+            }
+        }
     }
 
     private void measure(final RoutingContext ctx) {
@@ -115,46 +203,51 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         ctx.next();
     }
 
+    /** The router's route for the path spellings {@link #dispatch} leaves to it (a trailing slash). */
     private void place(final RoutingContext ctx) {
-        if (refuseUnlessAccepting(ctx)) {
+        place(ctx.request(), ctx.get(REQUEST_TAG), ctx.body().buffer() == null ? new byte[0]
+                : ctx.body().buffer().getBytes());
+    }
+
+    private void place(final HttpServerRequest request, final String tag, final byte[] body) {
+        if (refuseUnlessAccepting(request)) {
             return;
         }
-        final byte[] body = ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
         final PlaceOrder order;
         try {
             order = settings.parser().parse(body);
         } catch (final ApiException e) {
-            refusals.publish(ctx.get(REQUEST_TAG), remote(ctx), CommandType.PLACE, e.error(), body, 0);
-            fail(ctx, e.error());
+            refusals.publish(tag, remote(request), CommandType.PLACE, e.error(), body, 0);
+            fail(request, e.error());
             return;
         }
         final long requestId = ++nextRequestId;
-        if (!settings.input().tryPlace(order, requestId, index, ctx.get(REQUEST_TAG), remote(ctx))) {
-            overloaded(ctx);
+        if (!settings.input().tryPlace(order, requestId, index, tag, remote(request))) {
+            overloaded(request);
             return;
         }
-        await(requestId, ctx);
+        await(requestId, request);
     }
 
     private void cancel(final RoutingContext ctx) {
-        if (refuseUnlessAccepting(ctx)) {
+        if (refuseUnlessAccepting(ctx.request())) {
             return;
         }
         final long orderId = orderId(ctx);
         if (orderId <= 0) {
-            refusals.publish(ctx.get(REQUEST_TAG), remote(ctx), CommandType.CANCEL, INVALID_ORDER_ID, null, 0);
+            refusals.publish(ctx.get(REQUEST_TAG), remote(ctx.request()), CommandType.CANCEL, INVALID_ORDER_ID, null, 0);
             return;
         }
         final long requestId = ++nextRequestId;
-        if (!settings.input().tryCancel(orderId, requestId, index, ctx.get(REQUEST_TAG), remote(ctx))) {
-            overloaded(ctx);
+        if (!settings.input().tryCancel(orderId, requestId, index, ctx.get(REQUEST_TAG), remote(ctx.request()))) {
+            overloaded(ctx.request());
             return;
         }
-        await(requestId, ctx);
+        await(requestId, ctx.request());
     }
 
     private void getOrder(final RoutingContext ctx) {
-        if (refuseUnlessReady(ctx)) {
+        if (refuseUnlessReady(ctx.request())) {
             return;
         }
         final long orderId = orderId(ctx);
@@ -163,23 +256,23 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         }
         final OrderState order = settings.view().get(orderId);
         if (order == null) {
-            fail(ctx, notFound(orderId));
+            fail(ctx.request(), notFound(orderId));
             return;
         }
-        respond(ctx, 200, settings.json().order(order));
+        respond(ctx.request(), 200, settings.json().order(order));
     }
 
     private void openOrders(final RoutingContext ctx) {
-        if (refuseUnlessReady(ctx)) {
+        if (refuseUnlessReady(ctx.request())) {
             return;
         }
         final String accountId = ctx.request().getParam("accountId");
         if (accountId == null) {
-            fail(ctx, ApiError.badRequest("MISSING_PARAMETER", "accountId is required", "accountId"));
+            fail(ctx.request(), ApiError.badRequest("MISSING_PARAMETER", "accountId is required", "accountId"));
             return;
         }
         if (!OrderRequestParser.ACCOUNT_ID.matcher(accountId).matches()) {
-            fail(ctx, ApiError.badRequest("INVALID_ACCOUNT_ID", "accountId must be 1-64 of [A-Za-z0-9_-]",
+            fail(ctx.request(), ApiError.badRequest("INVALID_ACCOUNT_ID", "accountId must be 1-64 of [A-Za-z0-9_-]",
                     "accountId"));
             return;
         }
@@ -188,11 +281,11 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         if (limit < 0 || after < 0) {
             return;
         }
-        respond(ctx, 200, settings.json().orders(settings.view().openOrders(accountId, after, (int) limit)));
+        respond(ctx.request(), 200, settings.json().orders(settings.view().openOrders(accountId, after, (int) limit)));
     }
 
     private void symbols(final RoutingContext ctx) {
-        respond(ctx, 200, settings.json().symbols());
+        respond(ctx.request(), 200, settings.json().symbols());
     }
 
     private void openApi(final RoutingContext ctx) {
@@ -200,7 +293,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     }
 
     private void health(final RoutingContext ctx) {
-        respond(ctx, 200, Buffer.buffer("{\"status\":\"UP\"}"));
+        respond(ctx.request(), 200, Buffer.buffer("{\"status\":\"UP\"}"));
     }
 
     private void ready(final RoutingContext ctx) {
@@ -227,7 +320,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         if (!up) {
             ctx.response().putHeader("Retry-After", "1");
         }
-        respond(ctx, up ? 200 : 503, json);
+        respond(ctx.request(), up ? 200 : 503, json);
     }
 
     private void metrics(final RoutingContext ctx) {
@@ -246,78 +339,88 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     }
 
     private void complete(final Reply reply) {
-        final RoutingContext ctx = waiting.remove(reply.requestId());
-        if (ctx == null) {
+        final HttpServerRequest request = waiting.remove(reply.requestId());
+        if (request == null) {
             throw new IllegalStateException("reply for request " + reply.requestId() + " that nobody waits for");
         }
         settings.status().requestAnswered();
         if (reply.journalFailed()) {
-            unavailable(ctx, "JOURNAL_UNAVAILABLE", "the journal cannot write; the order was not accepted");
+            unavailable(request, "JOURNAL_UNAVAILABLE", "the journal cannot write; the order was not accepted");
             return;
         }
         final CommandResult result = reply.result();
         final OrderState order = reply.order();
         switch (result) {
             case PLACED -> {
-                ctx.response().putHeader("Location", "/api/v1/orders/" + reply.orderId());
-                respondOrder(ctx, 201, reply);
+                request.response().putHeader("Location", "/api/v1/orders/" + reply.orderId());
+                respondOrder(request, 201, reply);
             }
-            case DUPLICATE, CANCELED -> respondOrder(ctx, 200, reply);
-            case DUPLICATE_MISMATCH -> fail(ctx, new ApiError(409, "DUPLICATE_CLIENT_ORDER_ID",
+            case DUPLICATE, CANCELED -> respondOrder(request, 200, reply);
+            case DUPLICATE_MISMATCH -> fail(request, new ApiError(409, "DUPLICATE_CLIENT_ORDER_ID",
                     "clientOrderId was already used by order " + reply.orderId() + " with other fields",
                     "clientOrderId"), order);
-            case ORDER_NOT_FOUND -> fail(ctx, notFound(reply.orderId()));
-            case ORDER_NOT_OPEN -> fail(ctx, new ApiError(409, "ORDER_NOT_OPEN", "order " + reply.orderId()
+            case ORDER_NOT_FOUND -> fail(request, notFound(reply.orderId()));
+            case ORDER_NOT_OPEN -> fail(request, new ApiError(409, "ORDER_NOT_OPEN", "order " + reply.orderId()
                     + " is " + (order == null ? "final" : order.status().name()) + " and cannot be canceled",
                     null), order);
             default -> throw new IllegalStateException("unhandled result " + result);
         }
     }
 
-    private void respondOrder(final RoutingContext ctx, final int status, final Reply reply) {
+    private void respondOrder(final HttpServerRequest request, final int status, final Reply reply) {
         if (reply.order() == null) {
-            fail(ctx, new ApiError(404, "ORDER_NOT_RETAINED", "order " + reply.orderId()
+            fail(request, new ApiError(404, "ORDER_NOT_RETAINED", "order " + reply.orderId()
                     + " is older than the retained window; its state is no longer held in memory", null));
             return;
         }
-        respond(ctx, status, settings.json().order(reply.order()));
+        respond(request, status, settings.json().order(reply.order()));
     }
 
     /** Answers 503 unless the service is ready and the audit trail can write; @return true if it answered */
-    private boolean refuseUnlessAccepting(final RoutingContext ctx) {
-        if (refuseUnlessReady(ctx)) {
+    private boolean refuseUnlessAccepting(final HttpServerRequest request) {
+        if (refuseUnlessReady(request)) {
             return true;
         }
         if (settings.status().auditFailure() == null) {
             return false;
         }
-        unavailable(ctx, "AUDIT_UNAVAILABLE", "the audit trail cannot be written; orders are not accepted");
+        unavailable(request, "AUDIT_UNAVAILABLE", "the audit trail cannot be written; orders are not accepted");
         return true;
     }
 
     /** Answers a refusal of the router (400, 413) and audits it when it concerns place or cancel. */
     private void refuse(final RoutingContext ctx, final ApiError error) {
-        final boolean place = ctx.request().method() == HttpMethod.POST
-                && "/api/v1/orders".equals(ctx.request().path());
+        final boolean place = ctx.request().method() == HttpMethod.POST && ORDERS_PATH.equals(ctx.request().path());
         final boolean cancel = ctx.request().method() == HttpMethod.DELETE
                 && ctx.request().path() != null && ctx.request().path().startsWith("/api/v1/orders/");
         if (place || cancel) {
-            refusals.publish(ctx.get(REQUEST_TAG), remote(ctx), place ? CommandType.PLACE : CommandType.CANCEL, error,
+            refusals.publish(ctx.get(REQUEST_TAG), remote(ctx.request()), place ? CommandType.PLACE : CommandType.CANCEL, error,
                     null, 0);
         }
-        fail(ctx, error);
+        fail(ctx.request(), error);
     }
 
-    private static String remote(final RoutingContext ctx) {
-        return RequestIds.remoteAddress(ctx.request());
+    /** @return the client's {@code host:port}, computed once per connection (it is in every audit record) */
+    private String remote(final HttpServerRequest request) {
+        final HttpConnection connection = request.connection();
+        String remote = remotes.get(connection);
+        if (remote == null) {
+            remote = RequestIds.remoteAddress(connection.remoteAddress());
+            if (remote == null) {
+                return null;
+            }
+            remotes.put(connection, remote);
+            connection.closeHandler(ignored -> remotes.remove(connection));
+        }
+        return remote;
     }
 
-    private boolean refuseUnlessReady(final RoutingContext ctx) {
+    private boolean refuseUnlessReady(final HttpServerRequest request) {
         final ServiceStatus.Phase phase = settings.status().phase();
         if (phase == ServiceStatus.Phase.READY) {
             return false;
         }
-        unavailable(ctx, phase == ServiceStatus.Phase.RECOVERING ? "RECOVERING" : "NOT_ACCEPTING",
+        unavailable(request, phase == ServiceStatus.Phase.RECOVERING ? "RECOVERING" : "NOT_ACCEPTING",
                 "the service is " + phase.name().toLowerCase(java.util.Locale.ROOT) + " and not accepting orders");
         return true;
     }
@@ -326,17 +429,17 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         if (settings.status().phase() != ServiceStatus.Phase.FAILED || waiting.isEmpty()) {
             return;
         }
-        final List<RoutingContext> stuck = new ArrayList<>(waiting.values());
+        final List<HttpServerRequest> stuck = new ArrayList<>(waiting.values());
         waiting.clear();
-        for (final RoutingContext ctx : stuck) {
+        for (final HttpServerRequest request : stuck) {
             settings.status().requestAnswered();
-            unavailable(ctx, "ENGINE_FAILED", "the engine stopped; the outcome of this request is unknown, "
+            unavailable(request, "ENGINE_FAILED", "the engine stopped; the outcome of this request is unknown, "
                     + "look the order up by clientOrderId after restart");
         }
     }
 
-    private void await(final long requestId, final RoutingContext ctx) {
-        waiting.put(requestId, ctx);
+    private void await(final long requestId, final HttpServerRequest request) {
+        waiting.put(requestId, request);
         settings.status().requestWaiting();
     }
 
@@ -350,7 +453,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         } catch (final NumberFormatException ignored) {
             // answered below: an id that is not a positive 64-bit integer
         }
-        fail(ctx, INVALID_ORDER_ID);
+        fail(ctx.request(), INVALID_ORDER_ID);
         return -1;
     }
 
@@ -368,7 +471,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         } catch (final NumberFormatException ignored) {
             // answered below
         }
-        fail(ctx, ApiError.badRequest("INVALID_PARAMETER", name + " must be an integer from " + min + " to " + max,
+        fail(ctx.request(), ApiError.badRequest("INVALID_PARAMETER", name + " must be an integer from " + min + " to " + max,
                 name));
         return -1;
     }
@@ -377,31 +480,31 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         return new ApiError(404, "ORDER_NOT_FOUND", "no order " + orderId, "orderId");
     }
 
-    private void overloaded(final RoutingContext ctx) {
-        unavailable(ctx, "OVERLOADED", "the input ring is full; retry shortly");
+    private void overloaded(final HttpServerRequest request) {
+        unavailable(request, "OVERLOADED", "the input ring is full; retry shortly");
     }
 
-    private void unavailable(final RoutingContext ctx, final String code, final String message) {
-        ctx.response().putHeader("Retry-After", "1");
-        fail(ctx, new ApiError(503, code, message, null));
+    private void unavailable(final HttpServerRequest request, final String code, final String message) {
+        request.response().putHeader("Retry-After", "1");
+        fail(request, new ApiError(503, code, message, null));
     }
 
     private void internalError(final RoutingContext ctx) {
         settings.log().error("unhandled failure on " + ctx.request().method() + " " + ctx.request().path(),
                 ctx.failure());
-        fail(ctx, new ApiError(500, "INTERNAL_ERROR", "internal error", null));
+        fail(ctx.request(), new ApiError(500, "INTERNAL_ERROR", "internal error", null));
     }
 
-    private void fail(final RoutingContext ctx, final ApiError error) {
-        fail(ctx, error, null);
+    private void fail(final HttpServerRequest request, final ApiError error) {
+        fail(request, error, null);
     }
 
-    private void fail(final RoutingContext ctx, final ApiError error, final OrderState order) {
-        respond(ctx, error.status(), settings.json().error(error, order));
+    private void fail(final HttpServerRequest request, final ApiError error, final OrderState order) {
+        respond(request, error.status(), settings.json().error(error, order));
     }
 
-    private static void respond(final RoutingContext ctx, final int status, final Buffer body) {
-        final HttpServerResponse response = ctx.response();
+    private static void respond(final HttpServerRequest request, final int status, final Buffer body) {
+        final HttpServerResponse response = request.response();
         if (response.ended() || response.closed()) {
             return;
         }

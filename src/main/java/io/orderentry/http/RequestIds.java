@@ -30,7 +30,11 @@ public final class RequestIds {
 
     /** @return the client's address as {@code host:port} ({@code [v6]:port}), or null if unknown */
     public static String remoteAddress(final HttpServerRequest request) {
-        final SocketAddress address = request.remoteAddress();
+        return remoteAddress(request.remoteAddress());
+    }
+
+    /** @return the address as {@code host:port} ({@code [v6]:port}), or null if unknown */
+    public static String remoteAddress(final SocketAddress address) {
         if (address == null) {
             return null;
         }

@@ -98,6 +98,25 @@ class BadInputTest {
     }
 
     @Test
+    void bodyWithoutALengthIsCountedAsItArrivesAndRefusedPast16KiB() {
+        final Answer answer = api.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port()
+                + "/api/v1/orders")).POST(HttpRequest.BodyPublishers.ofInputStream(
+                        () -> new java.io.ByteArrayInputStream(new byte[64 * 1024]))));
+        assertEquals(413, answer.status());
+        assertEquals("BODY_TOO_LARGE", answer.errorCode());
+    }
+
+    @Test
+    void bodyWithoutALengthIsReadWholeBeforeItIsParsed() {
+        final byte[] body = limit("acct-c", null, "ETHUSD", "SELL", "9000.00", "1", null)
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        final Answer answer = api.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port()
+                + "/api/v1/orders")).POST(HttpRequest.BodyPublishers.ofInputStream(
+                        () -> new java.io.ByteArrayInputStream(body))));
+        assertEquals(201, answer.status(), answer.body());
+    }
+
+    @Test
     void formContentTypeIsStillParsedAsJson() {
         final Answer answer = api.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + service.port()
                 + "/api/v1/orders")).header("Content-Type", "application/x-www-form-urlencoded")
