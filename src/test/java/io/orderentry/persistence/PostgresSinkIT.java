@@ -114,10 +114,9 @@ class PostgresSinkIT {
             Events.copy(events.get(i), overlapping.slot());
             overlapping.commitSlot();
         }
+        // The mark, not a key on order_events (V2 dropped that btree for a BRIN index), refuses the overlap: the
+        // whole batch rolls back and every event stays stored exactly once.
         assertThrows(IllegalStateException.class, () -> restarted.write(overlapping, ClaimTurn.NONE));
-        assertThrows(SQLException.class, () -> DB.execute("INSERT INTO order_events (sequence, command_sequence,"
-                + " event_type, occurred_at, symbol, order_id, side, quantity) VALUES (5, 1, 'TRADE', now(), 'BTCUSD',"
-                + " 1, 'BUY', 1)"), "the sequence is the key: a second row for an event is impossible");
         assertStored(3_000);
         restarted.disconnect();
     }
