@@ -22,9 +22,9 @@ import java.util.Random;
  * FOK, post-only and market orders and cancels on two instruments, so that tests write realistic,
  * consistent sequences (every order accepted before it trades or changes).
  */
-final class GeneratedEvents implements EventSink {
+public final class GeneratedEvents implements EventSink {
 
-    static final List<Instrument> INSTRUMENTS = List.of(
+    public static final List<Instrument> INSTRUMENTS = List.of(
             new Instrument(0, "BTCUSD", new BigDecimal("0.01"), new BigDecimal("0.0001"), 1_000_000_000L, 1_000_000_000L),
             new Instrument(1, "ETHUSD", new BigDecimal("0.5"), new BigDecimal("0.001"), 1_000_000_000L, 1_000_000_000L));
 
@@ -36,7 +36,7 @@ final class GeneratedEvents implements EventSink {
     }
 
     /** @return exactly {@code count} events, the first with sequence 1 */
-    static List<EngineEvent> generate(final long seed, final int count) {
+    public static List<EngineEvent> generate(final long seed, final int count) {
         final GeneratedEvents generated = new GeneratedEvents();
         final Random random = new Random(seed);
         long micros = 1_790_000_000_000_000L;

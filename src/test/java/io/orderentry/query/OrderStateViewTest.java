@@ -1,0 +1,137 @@
+package io.orderentry.query;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.orderentry.persistence.GeneratedEvents;
+import io.orderentry.pipeline.EngineEvent;
+import io.orderentry.pipeline.EventType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The view keeps orders in primitive storage and reuses the slots and fill entries of forgotten orders; it must
+ * answer exactly what the object view it replaced answered, and a reader on another thread must never see an
+ * order half written.
+ */
+class OrderStateViewTest {
+
+    private static final int RETAINED = 300;
+
+    @Test
+    void shouldAnswerEveryOrderAndEveryOpenListExactlyAsTheObjectViewDid() {
+        for (final long seed : new long[] {1, 2, 3}) {
+            final List<EngineEvent> events = GeneratedEvents.generate(seed, 30_000);
+            final OrderStateView view = new OrderStateView(RETAINED);
+            final ReferenceOrderView reference = new ReferenceOrderView(RETAINED);
+            final Set<String> accounts = new TreeSet<>();
+            long maxOrderId = 0;
+            for (int n = 0; n < events.size(); n++) {
+                final EngineEvent event = events.get(n);
+                view.onEvent(event, n, true);
+                reference.onEvent(event, n, true);
+                if (event.type == EventType.ORDER_ACCEPTED) {
+                    maxOrderId = Math.max(maxOrderId, event.orderId);
+                    accounts.add(event.accountId);
+                }
+                if (n % 2_000 == 1_999 || n == events.size() - 1) {
+                    for (long id = 1; id <= maxOrderId + 1; id++) {
+                        assertEquals(reference.get(id), view.get(id), "order " + id + " after event " + n
+                                + ", seed " + seed);
+                    }
+                    for (final String account : accounts) {
+                        assertEquals(reference.openOrders(account, 0, 1000), view.openOrders(account, 0, 1000),
+                                account);
+                        assertEquals(reference.openOrders(account, 50, 3), view.openOrders(account, 50, 3), account);
+                    }
+                    assertEquals(reference.size(), view.size(), "orders held after event " + n);
+                }
+            }
+            assertTrue(maxOrderId > 3 * RETAINED, "the run must forget orders and reuse their slots");
+            assertEquals(reference.lastEventSequence(), view.lastEventSequence());
+        }
+    }
+
+    @Test
+    void shouldAnswerNothingForAnOrderItNeverHadOrHasForgotten() {
+        final List<EngineEvent> events = GeneratedEvents.generate(7, 5_000);
+        final OrderStateView view = new OrderStateView(10);
+        final ReferenceOrderView reference = new ReferenceOrderView(10);
+        for (int n = 0; n < events.size(); n++) {
+            view.onEvent(events.get(n), n, n == events.size() - 1);
+            reference.onEvent(events.get(n), n, n == events.size() - 1);
+        }
+        assertNull(view.get(0));
+        assertNull(view.get(Long.MAX_VALUE));
+        int forgotten = 0;
+        for (long id = 1; id < 1_000; id++) {
+            if (reference.get(id) == null) {
+                forgotten++;
+                assertNull(view.get(id), "order " + id + " was forgotten");
+            }
+        }
+        assertTrue(forgotten > 100, "the run must forget orders: " + forgotten);
+    }
+
+    /** Readers check what a torn read would break: the fills add up to the filled quantity and notional. */
+    @Test
+    void shouldNeverShowAReaderAnOrderHalfWritten() throws Exception {
+        final List<EngineEvent> events = GeneratedEvents.generate(11, 60_000);
+        final OrderStateView view = new OrderStateView(RETAINED);
+        final AtomicLong newest = new AtomicLong();
+        final AtomicBoolean done = new AtomicBoolean();
+        final AtomicReference<String> broken = new AtomicReference<>();
+        final AtomicLong reads = new AtomicLong();
+        final List<Thread> readers = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            final Thread reader = new Thread(() -> {
+                long n = 0;
+                while (!done.get() && broken.get() == null) {
+                    final long high = newest.get();
+                    if (high == 0) {
+                        Thread.onSpinWait();
+                        continue;
+                    }
+                    final long id = Math.max(1, high - (n++ % (2 * RETAINED)));
+                    final OrderState state = view.get(id);
+                    if (state == null) {
+                        continue;
+                    }
+                    reads.incrementAndGet();
+                    long quantity = 0;
+                    long notional = 0;
+                    for (final Fill fill : state.fills()) {
+                        quantity += fill.quantity();
+                        notional += fill.price() * fill.quantity();
+                    }
+                    if (state.orderId() != id || quantity != state.filledQuantity()
+                            || notional != state.filledNotional()) {
+                        broken.compareAndSet(null, "torn read of order " + id + ": " + state);
+                    }
+                }
+            }, "reader-" + r);
+            reader.start();
+            readers.add(reader);
+        }
+        for (int n = 0; n < events.size(); n++) {
+            final EngineEvent event = events.get(n);
+            view.onEvent(event, n, n % 16 == 15);
+            if (event.type == EventType.ORDER_ACCEPTED) {
+                newest.set(event.orderId);
+            }
+        }
+        done.set(true);
+        for (final Thread reader : readers) {
+            reader.join(60_000);
+        }
+        assertNull(broken.get(), broken.get());
+        assertTrue(reads.get() > 0, "the readers must have read orders");
+    }
+}
