@@ -26,6 +26,7 @@ import java.util.Collection;
 final class FastOrderParser {
 
     private static final int MAX_ID_LENGTH = 64;
+    private static final int ACCOUNT_CACHE = 4096;
     private static final int MAX_DECIMAL_DIGITS = 40;
     private static final int MAX_SIGNIFICANT_DIGITS = 18;
     private static final long[] POW10 = new long[19];
@@ -56,6 +57,14 @@ final class FastOrderParser {
     private static final Side[] SIDE_VALUES = Side.values();
     private static final OrderType[] TYPE_VALUES = OrderType.values();
     private static final TimeInForce[] TIF_VALUES = TimeInForce.values();
+
+    /**
+     * Account ids seen recently, by a hash of their bytes (direct-mapped, racy by design: any entry is a complete
+     * String or null). An order of a known account gets the same String instance, so the engine, the order view and
+     * the ring slots that keep it hold one old object instead of a new one per order that every young collection
+     * would copy.
+     */
+    private final String[] accounts = new String[ACCOUNT_CACHE];
 
     /** Instruments by a hash of their symbol's bytes, open addressing; with their unit sizes as longs. */
     private final Market[] markets;
@@ -91,6 +100,29 @@ final class FastOrderParser {
     PlaceOrder parse(final byte[] body) {
         final Reader in = new Reader(body);
         return in.order(this);
+    }
+
+    private String account(final byte[] bytes, final int from, final int to) {
+        final int slot = hash(bytes, from, to) & (ACCOUNT_CACHE - 1);
+        final String known = accounts[slot];
+        if (known != null && sameText(known, bytes, from, to)) {
+            return known;
+        }
+        final String account = new String(bytes, from, to - from, StandardCharsets.US_ASCII);
+        accounts[slot] = account;
+        return account;
+    }
+
+    private static boolean sameText(final String text, final byte[] bytes, final int from, final int to) {
+        if (text.length() != to - from) {
+            return false;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) != bytes[from + i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private Market market(final byte[] bytes, final int from, final int to) {
@@ -167,7 +199,7 @@ final class FastOrderParser {
                             if (!idText(from, to, false)) {
                                 return null;
                             }
-                            accountId = new String(b, from, to - from, StandardCharsets.US_ASCII);
+                            accountId = parser.account(b, from, to);
                         }
                         case CLIENT_ORDER_ID -> {
                             if (!idText(from, to, true)) {

@@ -45,17 +45,19 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
 
     @Override
     public void onEvent(final OrderCommand command, final long sequence, final boolean endOfBatch) {
-        if (command.type == CommandType.REJECTED) {
-            publishRefusal(command);
-            return;
+        try {
+            if (command.type == CommandType.REJECTED) {
+                publishRefusal(command);
+            } else if (command.journalFailed) {
+                publishJournalFailure(command);
+            } else {
+                final long start = System.nanoTime();
+                execute(command, false);
+                metrics.recordCommand(System.nanoTime() - start);
+            }
+        } finally {
+            command.releaseReferences();   // the matcher is the slot's last consumer
         }
-        if (command.journalFailed) {
-            publishJournalFailure(command);
-            return;
-        }
-        final long start = System.nanoTime();
-        execute(command, false);
-        metrics.recordCommand(System.nanoTime() - start);
     }
 
     /**

@@ -61,6 +61,19 @@ public final class OrderCommand {
     /** REJECTED: what the edge answered. PLACE and CANCEL: null. */
     public Refusal refusal;
 
+    /**
+     * Drops the slot's references once its last consumer (the matcher) is done with it. A slot is reused only when
+     * the ring comes round again, seconds later at full rate; until then it would keep the request's strings
+     * alive through several young collections, each of which would copy them.
+     */
+    public void releaseReferences() {
+        requestTag = null;
+        remoteAddress = null;
+        accountId = null;
+        clientOrderId = null;
+        refusal = null;
+    }
+
     /** Clears every field so that nothing of a previous use leaks into the next one. */
     public void reset() {
         type = null;

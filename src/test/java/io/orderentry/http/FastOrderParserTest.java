@@ -56,6 +56,18 @@ class FastOrderParserTest {
         assertEquals("c-42", order.clientOrderId());
     }
 
+    @Test
+    void shouldGiveTheOrdersOfOneAccountTheSameAccountString() {
+        final String body = "{\"accountId\":\"acct-7\",\"symbol\":\"BTCUSD\",\"side\":\"BUY\",\"type\":\"LIMIT\","
+                + "\"price\":\"1\",\"quantity\":\"1\"}";
+        final PlaceOrder first = fast.parse(bytes(body));
+        final PlaceOrder second = fast.parse(bytes(body));
+        assertEquals("acct-7", first.accountId());
+        org.junit.jupiter.api.Assertions.assertSame(first.accountId(), second.accountId());
+        final PlaceOrder other = fast.parse(bytes(body.replace("acct-7", "acct-8")));
+        assertEquals("acct-8", other.accountId());
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         "{\"accountId\":\"a\",\"symbol\":\"BTCUSD\",\"side\":\"BUY\",\"type\":\"LIMIT\",\"price\":1,\"quantity\":\"1\"}",

@@ -63,6 +63,17 @@ class MatcherStageTest {
     }
 
     @Test
+    void shouldDropTheInputSlotsReferencesOnceItsCommandRan() {
+        final OrderCommand command = place("r-8", 6);
+        stage.onEvent(command, 0, true);
+        assertNull(command.requestTag, "a slot would keep its strings alive until the ring comes round");
+        assertNull(command.remoteAddress);
+        assertNull(command.accountId);
+        assertNull(command.clientOrderId);
+        assertEquals("r-8", output.get(output.getCursor()).requestTag, "the event keeps what it needs");
+    }
+
+    @Test
     void shouldNotCarryARequestIntoReplayedEvents() {
         stage.replay(place("stale", 1));
         final EngineEvent completed = output.get(output.getCursor());
