@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Files: a record that would take the current file past {@code maxFileBytes}, or whose time falls on
  * another UTC day than the file's, goes to a new file named after its day and seq (see {@link AuditFiles});
- * the previous file is written and forced first, and a file is only created when its first bytes are written.
+ * the previous file is written first and then forced and closed on a thread of its own ({@code oe-audit-retire};
+ * in {@link AuditSync#FSYNC} mode it is already forced), and a file is only created when its first bytes are
+ * written.
  * On {@link #open} the trail takes the directory's {@link DirectoryLock} (one writer per chain, until {@link #close()})
  * and continues where {@link AuditTailReader} found the chain's end: same seq, same hash, same newest file.
  *
@@ -62,6 +64,9 @@ public final class AuditTrail implements AutoCloseable {
     private volatile long recordsWritten;
     private volatile long unwrittenRecords;
     private volatile IOException failure;
+    /** The thread forcing the file the trail rolled away from, if any. */
+    private volatile Thread retiring;
+    private volatile IOException retireFailure;
 
     private AuditTrail(final AuditConfig config, final LongSupplier clockMicros, final AuditChannelFactory channels,
                        final AuditTail tail, final DirectoryLock lock) {
@@ -124,6 +129,9 @@ public final class AuditTrail implements AutoCloseable {
      */
     public boolean append(final AuditEntry entry) {
         requireOpen();
+        if (retireFailure != null) {
+            retiredBadly();
+        }
         if (failure != null) {
             unwritten(entry.toString());
             return false;
@@ -164,6 +172,9 @@ public final class AuditTrail implements AutoCloseable {
      */
     public boolean flush() {
         requireOpen();
+        if (retireFailure != null) {
+            retiredBadly();
+        }
         if (failure != null || !write()) {
             return false;
         }
@@ -254,6 +265,10 @@ public final class AuditTrail implements AutoCloseable {
     }
 
     private void closeFile() throws IOException {
+        awaitRetired();
+        if (retireFailure != null) {
+            retiredBadly();
+        }
         if (failure != null) {
             closed = true;
             return;
@@ -307,20 +322,72 @@ public final class AuditTrail implements AutoCloseable {
         if (!flush()) {
             return false;
         }
-        try {
-            final FileChannel previous = channel;
-            channel = null;
-            if (previous != null) {
-                if (sync != AuditSync.FSYNC) {
-                    previous.force(false);
+        final FileChannel previous = channel;
+        channel = null;
+        if (previous != null) {
+            if (sync == AuditSync.FSYNC) {
+                try {
+                    previous.close();   // every batch of it is already forced
+                } catch (final IOException e) {
+                    fail(e, "closing");
+                    return false;
                 }
-                previous.close();
+            } else {
+                retire(previous);
             }
-        } catch (final IOException e) {
-            fail(e, "closing");
-            return false;
         }
         startFile(day);
+        return true;
+    }
+
+    /**
+     * Forces and closes a file the trail has moved on from, on a thread of its own. Its records are written
+     * (all that {@link AuditSync#NONE} promises before an answer), so nothing waits for the force; done inline it
+     * held every answer for the force's whole length, 50 ms on this project's machine once every 64 MiB of trail
+     * (loadtest/RESULTS.md). A failure stops the trail at its next append or flush, as a failed write would.
+     */
+    private void retire(final FileChannel previous) {
+        awaitRetired();
+        final Path name = file;
+        retiring = new Thread(() -> {
+            try (FileChannel closing = previous) {
+                closing.force(false);
+            } catch (final IOException e) {
+                retireFailure = new IOException("forcing " + name + " after the trail moved on failed: "
+                        + e.getMessage(), e);
+            }
+        }, "oe-audit-retire");
+        retiring.setDaemon(true);
+        retiring.start();
+    }
+
+    /** Waits for the previous file's force to end (normally long over: files roll every 64 MiB). */
+    private void awaitRetired() {
+        final Thread previous = retiring;
+        if (previous == null) {
+            return;
+        }
+        boolean interrupted = false;
+        while (previous.isAlive()) {
+            try {
+                previous.join();
+            } catch (final InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        retiring = null;
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** @return true if a retired file failed to force; the trail has then failed */
+    private boolean retiredBadly() {
+        final IOException failed = retireFailure;
+        if (failed == null || failure != null) {
+            return failure != null;
+        }
+        fail(failed, "retiring the previous file");
         return true;
     }
 

@@ -15,6 +15,8 @@ final class FailingChannel extends FileChannel {
     private final FileChannel delegate;
     volatile boolean failWrites;
     volatile boolean failForce;
+    /** When set, {@link #force} waits for it first. */
+    volatile java.util.concurrent.CountDownLatch holdForce;
 
     private FailingChannel(final FileChannel delegate) {
         this.delegate = delegate;
@@ -43,6 +45,15 @@ final class FailingChannel extends FileChannel {
 
     @Override
     public void force(final boolean metaData) throws IOException {
+        final java.util.concurrent.CountDownLatch hold = holdForce;
+        if (hold != null) {
+            try {
+                hold.await();
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while held", e);
+            }
+        }
         if (failForce) {
             throw new IOException("injected force failure");
         }
