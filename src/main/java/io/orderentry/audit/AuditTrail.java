@@ -7,6 +7,10 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,9 +23,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Files: a record that would take the current file past {@code maxFileBytes}, or whose time falls on
  * another UTC day than the file's, goes to a new file named after its day and seq (see {@link AuditFiles});
- * the previous file is written first and then forced and closed on a thread of its own ({@code oe-audit-retire};
- * in {@link AuditSync#FSYNC} mode it is already forced), and a file is only created when its first bytes are
- * written.
+ * the previous file is written first and then forced and closed on a thread of its own ({@code oe-audit-sync},
+ * which in {@link AuditSync#NONE} mode also forces the current file every {@link #WRITE_BACK_BYTES}; in
+ * {@link AuditSync#FSYNC} mode every batch is already forced), and a file is only created when its first bytes
+ * are written.
  * On {@link #open} the trail takes the directory's {@link DirectoryLock} (one writer per chain, until {@link #close()})
  * and continues where {@link AuditTailReader} found the chain's end: same seq, same hash, same newest file.
  *
@@ -36,6 +41,13 @@ import org.slf4j.LoggerFactory;
 public final class AuditTrail implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(AuditTrail.class);
+    /**
+     * In {@link AuditSync#NONE} mode, the current file is forced in the background after this many bytes, so that
+     * the disk takes the trail as it comes: left to the end of a 64 MiB file, the write-back came all at once and
+     * the journal's fsync queued behind it.
+     */
+    static final long WRITE_BACK_BYTES = 4L << 20;
+
     /** Bytes buffered before a write is forced in the middle of a batch. */
     static final int BUFFER_BYTES = 256 * 1024;
 
@@ -64,8 +76,14 @@ public final class AuditTrail implements AutoCloseable {
     private volatile long recordsWritten;
     private volatile long unwrittenRecords;
     private volatile IOException failure;
-    /** The thread forcing the file the trail rolled away from, if any. */
-    private volatile Thread retiring;
+    /**
+     * In {@link AuditSync#NONE} mode, one daemon thread ({@code oe-audit-sync}) that forces files off the answer
+     * path, in order: the current file every {@link #WRITE_BACK_BYTES}, and a finished file before closing it.
+     * Created on first use; shut down by {@link #close()}.
+     */
+    private volatile ExecutorService background;
+    private Future<?> lastBackground;
+    private long writtenSinceForce;
     private volatile IOException retireFailure;
 
     private AuditTrail(final AuditConfig config, final LongSupplier clockMicros, final AuditChannelFactory channels,
@@ -305,7 +323,9 @@ public final class AuditTrail implements AutoCloseable {
                 at += channel.write(buffer, at);
             }
             buffer.clear();
+            writtenSinceForce += at - fileBytes;
             fileBytes = at;
+            writeBack();
         } catch (final IOException e) {
             buffer.limit(buffer.capacity()).position(pending);
             fail(e, "writing");
@@ -347,35 +367,70 @@ public final class AuditTrail implements AutoCloseable {
      * (loadtest/RESULTS.md). A failure stops the trail at its next append or flush, as a failed write would.
      */
     private void retire(final FileChannel previous) {
-        awaitRetired();
         final Path name = file;
-        retiring = new Thread(() -> {
+        writtenSinceForce = 0;
+        inBackground(() -> {
             try (FileChannel closing = previous) {
                 closing.force(false);
             } catch (final IOException e) {
                 retireFailure = new IOException("forcing " + name + " after the trail moved on failed: "
                         + e.getMessage(), e);
             }
-        }, "oe-audit-retire");
-        retiring.setDaemon(true);
-        retiring.start();
+        });
     }
 
-    /** Waits for the previous file's force to end (normally long over: files roll every 64 MiB). */
-    private void awaitRetired() {
-        final Thread previous = retiring;
-        if (previous == null) {
+    /** Forces the current file in the background once {@link #WRITE_BACK_BYTES} were written since the last time. */
+    private void writeBack() {
+        if (sync != AuditSync.NONE || writtenSinceForce < WRITE_BACK_BYTES
+                || (lastBackground != null && !lastBackground.isDone())) {
             return;
         }
-        boolean interrupted = false;
-        while (previous.isAlive()) {
+        writtenSinceForce = 0;
+        final FileChannel current = channel;
+        final Path name = file;
+        inBackground(() -> {
             try {
-                previous.join();
+                current.force(false);
+            } catch (final java.nio.channels.ClosedChannelException e) {
+                // closed since (a failure, or the trail closed it after forcing it itself): nothing left to do
+            } catch (final IOException e) {
+                retireFailure = new IOException("forcing " + name + " in the background failed: " + e.getMessage(),
+                        e);
+            }
+        });
+    }
+
+    private void inBackground(final Runnable task) {
+        ExecutorService executor = background;
+        if (executor == null) {
+            executor = Executors.newSingleThreadExecutor(runnable -> {
+                final Thread thread = new Thread(runnable, "oe-audit-sync");
+                thread.setDaemon(true);
+                return thread;
+            });
+            background = executor;
+        }
+        lastBackground = executor.submit(task);
+    }
+
+    /** Waits until every background force has ended, and stops the background thread. */
+    private void awaitRetired() {
+        final ExecutorService executor = background;
+        if (executor == null) {
+            return;
+        }
+        background = null;
+        executor.shutdown();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                if (executor.awaitTermination(1, TimeUnit.SECONDS)) {
+                    break;
+                }
             } catch (final InterruptedException e) {
                 interrupted = true;
             }
         }
-        retiring = null;
         if (interrupted) {
             Thread.currentThread().interrupt();
         }

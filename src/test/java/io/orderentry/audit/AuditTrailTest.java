@@ -211,11 +211,33 @@ class AuditTrailTest {
             assertTrue(trail.isHealthy());
             release.countDown();
             while (channels.size() < 3 && seq < 200) {
-                Trails.append(trail, ++seq, seq, 1);   // the next roll waits for the first force, now released
+                Trails.append(trail, ++seq, seq, 1);   // the next roll queues behind the first force, now released
             }
         }
         assertTrue(Trails.verify(dir).intact(), Trails.verify(dir).summary());
         assertEquals(seq, Trails.records(dir).size());
+    }
+
+    @Test
+    void shouldForceTheCurrentFileInTheBackgroundAsItGrows() throws IOException {
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        long seq = 0;
+        try (AuditTrail trail = open(AuditConfig.DEFAULT_FILE_BYTES, AuditSync.NONE)) {
+            Trails.append(trail, ++seq, seq, 1);
+            final FailingChannel file = channels.get(0);
+            file.holdForce = release;   // a background force now hangs; the trail must not wait for it
+            long written = 0;
+            while (written < 3 * AuditTrail.WRITE_BACK_BYTES) {
+                Trails.append(trail, ++seq, seq + 99, 100);
+                seq += 99;
+                written = java.nio.file.Files.size(Trails.files(dir).get(0));
+            }
+            assertEquals(1, file.forcesStarted(), "one background force at a time, the first one still hanging");
+            release.countDown();
+        }
+        assertEquals(1, channels.size(), "no roll");
+        assertTrue(channels.get(0).forcesStarted() >= 2, "forced in the background, then at close");
+        assertTrue(Trails.verify(dir).intact(), Trails.verify(dir).summary());
     }
 
     @Test

@@ -15,6 +15,8 @@ final class FailingChannel extends FileChannel {
     private final FileChannel delegate;
     volatile boolean failWrites;
     volatile boolean failForce;
+    private final java.util.concurrent.atomic.AtomicInteger forces = new java.util.concurrent.atomic.AtomicInteger();
+
     /** When set, {@link #force} waits for it first. */
     volatile java.util.concurrent.CountDownLatch holdForce;
 
@@ -45,6 +47,7 @@ final class FailingChannel extends FileChannel {
 
     @Override
     public void force(final boolean metaData) throws IOException {
+        forces.incrementAndGet();
         final java.util.concurrent.CountDownLatch hold = holdForce;
         if (hold != null) {
             try {
@@ -58,6 +61,11 @@ final class FailingChannel extends FileChannel {
             throw new IOException("injected force failure");
         }
         delegate.force(metaData);
+    }
+
+    /** @return how many forces were started on this channel */
+    int forcesStarted() {
+        return forces.get();
     }
 
     @Override
