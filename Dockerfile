@@ -28,13 +28,17 @@ ENV ORDERS_HTTP_PORT=8080 \
 #    heap resizing show up as latency spikes under load;
 #  2 GiB: the order view keeps every open order and the last million final ones (about 600 B each),
 #    so a busy day's live set is several hundred MiB; the heap needs room above it;
-#  G1 with a 10 ms pause goal: measured under wrk on the 2-core reference machine, ZGC with a 1 GiB
-#    heap ran back-to-back cycles once ~600 MiB were live and throughput fell from 13k to 4k req/s,
-#    while G1 held 15-17k req/s (loadtest/RESULTS.md); the matcher itself allocates nothing;
+#  G1: measured under wrk on the 2-core reference machine, ZGC with a 1 GiB heap ran back-to-back
+#    cycles once ~600 MiB were live and throughput fell from 13k to 4k req/s, while G1 held 15-17k req/s
+#    (loadtest/RESULTS.md); the matcher itself allocates nothing;
+#  -Xmn24m, a small fixed young generation: every young collection copies the state of the orders placed
+#    since the previous one, so short, frequent pauses beat G1's own sizing, which chose about 100 MB and
+#    paused 18-25 ms (durable p99.9 at 5,000 orders/s: 26-35 ms with -XX:MaxGCPauseMillis=10, 11-17 ms
+#    with -Xmn24m; loadtest/RESULTS.md);
 #  PerfDisableSharedMem: no hsperfdata mmap writes, which can stall threads on a busy disk;
 #  ExitOnOutOfMemoryError: a broken JVM exits and the orchestrator restarts it from the journal.
 # Override with JAVA_OPTS.
-ENV JAVA_OPTS="-Xms2g -Xmx2g -XX:+AlwaysPreTouch -XX:+UseG1GC -XX:MaxGCPauseMillis=10 -XX:+PerfDisableSharedMem -XX:+ExitOnOutOfMemoryError"
+ENV JAVA_OPTS="-Xms2g -Xmx2g -Xmn24m -XX:+AlwaysPreTouch -XX:+UseG1GC -XX:+PerfDisableSharedMem -XX:+ExitOnOutOfMemoryError"
 
 USER orders
 VOLUME ["/app/data/journal", "/app/data/audit"]
