@@ -1,6 +1,7 @@
 package io.orderentry.http;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 
 /**
  * Renders a count of ticks or lots as the decimal text of {@code count x step} at a fixed scale,
@@ -13,7 +14,8 @@ final class DecimalText {
 
     /** Longest text: 19 digits, a point, a sign, up to 19 decimals; the fallback may need more. */
     static final int MAX_CHARS = 64;
-    private static final long[] POWERS = new long[19];
+    /** 10^0 to 10^18; shared with the other fixed-point code of the edge ({@link FastOrderParser}). */
+    static final long[] POWERS = new long[19];
 
     static {
         POWERS[0] = 1;
@@ -50,7 +52,37 @@ final class DecimalText {
             text.getChars(0, text.length(), out, 0);
             return text.length();
         }
-        final long value = count * unscaledStep;
+        return unscaled(count * unscaledStep, out);
+    }
+
+    /**
+     * Writes the average of an order's fills, {@code notional / quantity} steps rounded half-even to the scale:
+     * the same text as {@code step.multiply(notional).divide(quantity, scale, HALF_EVEN).toPlainString()}.
+     *
+     * @param notional the sum of price x quantity of the fills, in steps x lots
+     * @param quantity the lots filled, above 0
+     * @param out      at least {@link #MAX_CHARS} long
+     * @return the number of chars written
+     */
+    int formatAverage(final long notional, final long quantity, final char[] out) {
+        if (unscaledStep == 0 || notional < 0 || quantity <= 0 || notional > Long.MAX_VALUE / unscaledStep) {
+            final String text = BigDecimal.valueOf(notional).multiply(step)
+                    .divide(BigDecimal.valueOf(quantity), scale, RoundingMode.HALF_EVEN).toPlainString();
+            text.getChars(0, text.length(), out, 0);
+            return text.length();
+        }
+        final long numerator = notional * unscaledStep;
+        long quotient = numerator / quantity;
+        final long remainder = numerator % quantity;
+        final long rest = quantity - remainder;
+        if (remainder > rest || remainder == rest && (quotient & 1) == 1) {
+            quotient++;
+        }
+        return unscaled(quotient, out);
+    }
+
+    /** Writes {@code value x 10^-scale}, value at least 0. */
+    private int unscaled(final long value, final char[] out) {
         final long integer = value / POWERS[scale];
         final long fraction = value % POWERS[scale];
         int length = digits(integer, out, 0);

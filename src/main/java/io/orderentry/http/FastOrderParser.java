@@ -29,14 +29,7 @@ final class FastOrderParser {
     private static final int ACCOUNT_CACHE = 4096;
     private static final int MAX_DECIMAL_DIGITS = 40;
     private static final int MAX_SIGNIFICANT_DIGITS = 18;
-    private static final long[] POW10 = new long[19];
-
-    static {
-        POW10[0] = 1;
-        for (int i = 1; i < POW10.length; i++) {
-            POW10[i] = POW10[i - 1] * 10;
-        }
-    }
+    private static final long[] POW10 = DecimalText.POWERS;
 
     private static final byte[][] FIELD_NAMES = names("accountId", "clientOrderId", "symbol", "side", "type",
             "timeInForce", "postOnly", "price", "quantity");

@@ -142,30 +142,12 @@ final class JsonBytes {
         return this;
     }
 
-    /**
-     * Writes {@code unscaled x 10^-scale} as a JSON string with exactly {@code scale} decimals, e.g. (500, 4) as
-     * {@code "0.0500"}.
-     *
-     * @param unscaled at least 0
-     * @param scale    0 to 18
-     */
-    JsonBytes decimalString(final long unscaled, final int scale) {
-        if (unscaled < 0) {
-            throw new IllegalArgumentException("negative decimal " + unscaled);
-        }
-        int n = 0;
-        long v = unscaled;
-        do {
-            digits[n++] = (byte) ('0' + v % 10);
-            v /= 10;
-        } while (v != 0 || n <= scale);
-        ensure(n + 3);
+    /** Writes {@code chars[0, count)}, ASCII without anything to escape (a decimal's digits), as a JSON string. */
+    JsonBytes quoted(final char[] chars, final int count) {
+        ensure(count + 2);
         bytes[length++] = '"';
-        while (n > 0) {
-            if (n == scale) {
-                bytes[length++] = '.';
-            }
-            bytes[length++] = digits[--n];
+        for (int i = 0; i < count; i++) {
+            bytes[length++] = (byte) chars[i];
         }
         bytes[length++] = '"';
         return this;

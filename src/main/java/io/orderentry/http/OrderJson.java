@@ -4,35 +4,34 @@ import io.orderentry.app.Instrument;
 import io.orderentry.engine.RejectReason;
 import io.orderentry.query.Fill;
 import io.orderentry.query.OrderState;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * Renders orders, the most frequent answer, straight into bytes: the same JSON, byte for byte, as rendering
  * through Jackson with {@code BigDecimal} amounts and a {@code DateTimeFormatter} (the differential test pins
- * that), without those intermediate objects. Prices and quantities go from ticks and lots to fixed-point digits
- * with long arithmetic; only amounts beyond a long fall back to {@code BigDecimal}.
+ * that), without those intermediate objects. Prices and quantities go from ticks and lots to digits through
+ * {@link DecimalText}, as in the market-data answers.
  *
  * <p>Not thread-safe: one instance per event loop, reusing its buffer for every answer.
  */
 final class OrderJson {
 
-    private final Scale[] prices;
-    private final Scale[] quantities;
+    private final DecimalText[] prices;
+    private final DecimalText[] quantities;
     private final List<Instrument> instruments;
     private final JsonBytes out = new JsonBytes(1024);
+    private final char[] digits = new char[DecimalText.MAX_CHARS];
     private Fill[] fills = new Fill[16];
 
     /** @param instruments indexed by {@link Instrument#index()} */
     OrderJson(final List<Instrument> instruments) {
         this.instruments = List.copyOf(instruments);
-        this.prices = new Scale[instruments.size()];
-        this.quantities = new Scale[instruments.size()];
+        this.prices = new DecimalText[instruments.size()];
+        this.quantities = new DecimalText[instruments.size()];
         for (final Instrument instrument : instruments) {
-            prices[instrument.index()] = Scale.of(instrument.tickSize(), instrument.priceScale());
-            quantities[instrument.index()] = Scale.of(instrument.lotSize(), instrument.quantityScale());
+            prices[instrument.index()] = new DecimalText(instrument.tickSize(), instrument.priceScale());
+            quantities[instrument.index()] = new DecimalText(instrument.lotSize(), instrument.quantityScale());
         }
     }
 
@@ -44,8 +43,8 @@ final class OrderJson {
     /** Writes one order object into {@code into}. */
     void write(final JsonBytes into, final OrderState o) {
         final Instrument instrument = instruments.get(o.symbol());
-        final Scale price = prices[o.symbol()];
-        final Scale quantity = quantities[o.symbol()];
+        final DecimalText price = prices[o.symbol()];
+        final DecimalText quantity = quantities[o.symbol()];
         into.ascii("{\"orderId\":").number(o.orderId())
                 .ascii(",\"clientOrderId\":").string(o.clientOrderId())
                 .ascii(",\"accountId\":").string(o.accountId())
@@ -58,19 +57,19 @@ final class OrderJson {
         if (o.price() == 0) {
             into.ascii("null");
         } else {
-            price.write(into, o.price());
+            amount(into, price, o.price());
         }
         into.ascii(",\"quantity\":");
-        quantity.write(into, o.quantity());
+        amount(into, quantity, o.quantity());
         into.ascii(",\"status\":\"").ascii(o.status().name()).ascii("\",\"filledQuantity\":");
-        quantity.write(into, o.filledQuantity());
+        amount(into, quantity, o.filledQuantity());
         into.ascii(",\"remainingQuantity\":");
-        quantity.write(into, o.remainingQuantity());
+        amount(into, quantity, o.remainingQuantity());
         into.ascii(",\"averagePrice\":");
         if (o.filledQuantity() == 0) {
             into.ascii("null");
         } else {
-            price.writeAverage(into, o.filledNotional(), o.filledQuantity());
+            into.quoted(digits, price.formatAverage(o.filledNotional(), o.filledQuantity(), digits));
         }
         into.ascii(",\"rejectReason\":");
         if (o.rejectReason() == RejectReason.NONE) {
@@ -94,64 +93,16 @@ final class OrderJson {
             fills[i] = null;
             into.ascii(i == count - 1 ? "{\"tradeId\":" : ",{\"tradeId\":").number(fill.tradeId())
                     .ascii(",\"price\":");
-            price.write(into, fill.price());
+            amount(into, price, fill.price());
             into.ascii(",\"quantity\":");
-            quantity.write(into, fill.quantity());
+            amount(into, quantity, fill.quantity());
             into.ascii(fill.taker() ? ",\"liquidity\":\"TAKER\",\"timestamp\":" : ",\"liquidity\":\"MAKER\",\"timestamp\":")
                     .timestamp(fill.timestampMicros()).raw((byte) '}');
         }
         into.ascii("]}");
     }
 
-    /**
-     * How a count of units (ticks or lots) becomes a decimal: {@code units x factor} digits at {@code scale}
-     * decimals, where {@code factor} is the unit at that scale ({@code 0.0001} at scale 4 is 1, {@code 5} at scale
-     * 0 is 5, {@code 0.5} at scale 1 is 5). {@code factor} is 0 when the unit does not fit a long: every amount
-     * then goes through {@code BigDecimal}.
-     */
-    private record Scale(BigDecimal unit, int scale, long factor) {
-
-        static Scale of(final BigDecimal unit, final int scale) {
-            final BigDecimal atScale = unit.setScale(scale, RoundingMode.UNNECESSARY);
-            long factor;
-            try {
-                factor = scale <= 18 ? atScale.unscaledValue().longValueExact() : 0;
-            } catch (final ArithmeticException tooLarge) {
-                factor = 0;
-            }
-            return new Scale(unit, scale, factor);
-        }
-
-        void write(final JsonBytes into, final long units) {
-            if (factor != 0 && units >= 0) {
-                final long high = Math.multiplyHigh(units, factor);
-                final long low = units * factor;
-                if (high == 0 && low >= 0) {
-                    into.decimalString(low, scale);
-                    return;
-                }
-            }
-            into.string(unit.multiply(BigDecimal.valueOf(units)).setScale(scale).toPlainString());
-        }
-
-        /** Writes {@code notional / quantity} units, rounded half-even to the scale, as {@link Json} does. */
-        void writeAverage(final JsonBytes into, final long notional, final long quantity) {
-            if (factor != 0 && notional >= 0 && quantity > 0) {
-                final long high = Math.multiplyHigh(notional, factor);
-                final long numerator = notional * factor;
-                if (high == 0 && numerator >= 0) {
-                    long quotient = numerator / quantity;
-                    final long remainder = numerator % quantity;
-                    final long rest = quantity - remainder;
-                    if (remainder > rest || remainder == rest && (quotient & 1) == 1) {
-                        quotient++;
-                    }
-                    into.decimalString(quotient, scale);
-                    return;
-                }
-            }
-            into.string(BigDecimal.valueOf(notional).multiply(unit)
-                    .divide(BigDecimal.valueOf(quantity), scale, RoundingMode.HALF_EVEN).toPlainString());
-        }
+    private void amount(final JsonBytes into, final DecimalText text, final long units) {
+        into.quoted(digits, text.format(units, digits));
     }
 }

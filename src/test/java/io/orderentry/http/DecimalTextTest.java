@@ -21,4 +21,23 @@ class DecimalTextTest {
             }
         }
     }
+
+    @Test
+    void rendersTheAverageOfFillsRoundedHalfEvenAsBigDecimalDoes() {
+        final char[] out = new char[DecimalText.MAX_CHARS];
+        for (final String step : new String[] {"0.01", "0.5", "0.25", "5", "0.00000001"}) {
+            final BigDecimal size = new BigDecimal(step).stripTrailingZeros();
+            final int scale = Math.max(0, size.scale());
+            final DecimalText text = new DecimalText(size, scale);
+            for (final long notional : new long[] {1, 5, 15, 25, 35, 7_000_001, 123_456_789_012L, Long.MAX_VALUE / 3}) {
+                for (final long quantity : new long[] {1, 2, 3, 4, 10, 7_000, 999_999_937L}) {
+                    final String expected = BigDecimal.valueOf(notional).multiply(size)
+                            .divide(BigDecimal.valueOf(quantity), scale, java.math.RoundingMode.HALF_EVEN)
+                            .toPlainString();
+                    assertEquals(expected, new String(out, 0, text.formatAverage(notional, quantity, out)),
+                            step + " x " + notional + " / " + quantity);
+                }
+            }
+        }
+    }
 }
