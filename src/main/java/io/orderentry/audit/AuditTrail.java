@@ -84,7 +84,7 @@ public final class AuditTrail implements AutoCloseable {
     private volatile ExecutorService background;
     private Future<?> lastBackground;
     private long writtenSinceForce;
-    private volatile IOException retireFailure;
+    private volatile IOException backgroundFailure;
 
     private AuditTrail(final AuditConfig config, final LongSupplier clockMicros, final AuditChannelFactory channels,
                        final AuditTail tail, final DirectoryLock lock) {
@@ -147,9 +147,7 @@ public final class AuditTrail implements AutoCloseable {
      */
     public boolean append(final AuditEntry entry) {
         requireOpen();
-        if (retireFailure != null) {
-            retiredBadly();
-        }
+        takeBackgroundFailure();
         if (failure != null) {
             unwritten(entry.toString());
             return false;
@@ -190,9 +188,7 @@ public final class AuditTrail implements AutoCloseable {
      */
     public boolean flush() {
         requireOpen();
-        if (retireFailure != null) {
-            retiredBadly();
-        }
+        takeBackgroundFailure();
         if (failure != null || !write()) {
             return false;
         }
@@ -283,10 +279,8 @@ public final class AuditTrail implements AutoCloseable {
     }
 
     private void closeFile() throws IOException {
-        awaitRetired();
-        if (retireFailure != null) {
-            retiredBadly();
-        }
+        stopBackground();
+        takeBackgroundFailure();
         if (failure != null) {
             closed = true;
             return;
@@ -367,16 +361,8 @@ public final class AuditTrail implements AutoCloseable {
      * (loadtest/RESULTS.md). A failure stops the trail at its next append or flush, as a failed write would.
      */
     private void retire(final FileChannel previous) {
-        final Path name = file;
         writtenSinceForce = 0;
-        inBackground(() -> {
-            try (FileChannel closing = previous) {
-                closing.force(false);
-            } catch (final IOException e) {
-                retireFailure = new IOException("forcing " + name + " after the trail moved on failed: "
-                        + e.getMessage(), e);
-            }
-        });
+        forceInBackground(previous, file, true);
     }
 
     /** Forces the current file in the background once {@link #WRITE_BACK_BYTES} were written since the last time. */
@@ -386,18 +372,35 @@ public final class AuditTrail implements AutoCloseable {
             return;
         }
         writtenSinceForce = 0;
-        final FileChannel current = channel;
-        final Path name = file;
+        forceInBackground(channel, file, false);
+    }
+
+    /** Forces {@code target} on the background thread, then closes it if asked; a failure stops the trail. */
+    private void forceInBackground(final FileChannel target, final Path name, final boolean close) {
         inBackground(() -> {
             try {
-                current.force(false);
+                target.force(false);
             } catch (final java.nio.channels.ClosedChannelException e) {
-                // closed since (a failure, or the trail closed it after forcing it itself): nothing left to do
+                // closed since (the trail failed, or closed it after forcing it itself): nothing left to force
             } catch (final IOException e) {
-                retireFailure = new IOException("forcing " + name + " in the background failed: " + e.getMessage(),
-                        e);
+                backgroundFailure = new IOException("forcing " + name + " in the background failed: "
+                        + e.getMessage(), e);
+            } finally {
+                if (close) {
+                    closeRecordingFailure(target, name);
+                }
             }
         });
+    }
+
+    private void closeRecordingFailure(final FileChannel target, final Path name) {
+        try {
+            target.close();
+        } catch (final IOException e) {
+            if (backgroundFailure == null) {
+                backgroundFailure = new IOException("closing " + name + " failed: " + e.getMessage(), e);
+            }
+        }
     }
 
     private void inBackground(final Runnable task) {
@@ -414,7 +417,7 @@ public final class AuditTrail implements AutoCloseable {
     }
 
     /** Waits until every background force has ended, and stops the background thread. */
-    private void awaitRetired() {
+    private void stopBackground() {
         final ExecutorService executor = background;
         if (executor == null) {
             return;
@@ -436,14 +439,12 @@ public final class AuditTrail implements AutoCloseable {
         }
     }
 
-    /** @return true if a retired file failed to force; the trail has then failed */
-    private boolean retiredBadly() {
-        final IOException failed = retireFailure;
-        if (failed == null || failure != null) {
-            return failure != null;
+    /** Stops the trail, as a failed write would, if a background force failed. Writer thread. */
+    private void takeBackgroundFailure() {
+        final IOException failed = backgroundFailure;
+        if (failed != null && failure == null) {
+            fail(failed, "forcing in the background");
         }
-        fail(failed, "retiring the previous file");
-        return true;
     }
 
     private void startFile(final long day) {

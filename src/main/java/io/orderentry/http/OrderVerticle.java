@@ -127,19 +127,19 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     private final class PlaceRequest implements Handler<Buffer> {
         private final HttpServerRequest request;
         private final long start = System.nanoTime();
-        private final String tag = RequestIds.of(index, ++nextRequestTag);
+        private final String tag;
         private byte[] body;
         private boolean refused;
 
         PlaceRequest(final HttpServerRequest request) {
             this.request = request;
+            this.tag = tag(request.response());
         }
 
         void begin() {
             final HttpServerResponse response = request.response();
             response.headersEndHandler(ignored -> settings.httpMetrics().record("POST", ORDERS_PATH,
                     response.getStatusCode(), System.nanoTime() - start));
-            response.putHeader(RequestIds.HEADER, tag);
             final String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
             if (length != null && declaredTooLarge(length)) {
                 tooLarge();
@@ -197,10 +197,15 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
 
     /** Gives the request its id, in the response header and for the audit trail. */
     private void tag(final RoutingContext ctx) {
-        final String tag = RequestIds.of(index, ++nextRequestTag);
-        ctx.put(REQUEST_TAG, tag);
-        ctx.response().putHeader(RequestIds.HEADER, tag);
+        ctx.put(REQUEST_TAG, tag(ctx.response()));
         ctx.next();
+    }
+
+    /** @return a new request id, already set as the response's {@link RequestIds#HEADER} */
+    private String tag(final HttpServerResponse response) {
+        final String tag = RequestIds.of(index, ++nextRequestTag);
+        response.putHeader(RequestIds.HEADER, tag);
+        return tag;
     }
 
     /** The router's route for the path spellings {@link #dispatch} leaves to it (a trailing slash). */
