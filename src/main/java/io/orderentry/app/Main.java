@@ -37,6 +37,11 @@ public final class Main {
         final OrderEntryService service = new OrderEntryService(config);
         try {
             service.start();
+        } catch (final ConfigException e) {
+            LOG.error("invalid configuration: {}", e.getMessage());
+            service.stop();
+            System.exit(2);
+            return;
         } catch (final RuntimeException e) {
             LOG.error("startup failed: {}", e.getMessage(), e);
             service.stop();

@@ -223,7 +223,12 @@ public final class OrderEntryService {
         final JournalRecovery recovery;
         try {
             journalLock = DirectoryLock.acquire(config.journalDir(), DirectoryLock.JOURNAL, "journal");
+            checkJournalConfiguration();
             recovery = JournalReader.recover(config.journalDir(), symbolIndex, matcherStage::replay);
+        } catch (final ConfigException e) {
+            status.fail(e.getMessage());
+            stop();
+            throw e;
         } catch (final IOException e) {
             status.fail("journal recovery failed: " + e.getMessage());
             stop();
@@ -238,6 +243,21 @@ public final class OrderEntryService {
                 recovery.recordCount(), recovery.segmentCount(), Math.round(recovery.elapsedMillis()),
                 Math.round(recovery.recordsPerSecond()), recovery.lastSequence());
         return recovery;
+    }
+
+    /** Refuses to replay under a configuration that changes what the journal's records mean (JournalManifest). */
+    private void checkJournalConfiguration() throws IOException {
+        switch (JournalManifest.check(config.journalDir(), config.instruments(), config.engineLimits())) {
+            case CREATED -> LOG.info("recovery: new journal; recorded its configuration in {}",
+                    JournalManifest.FILE_NAME);
+            case MATCHED -> LOG.info("recovery: the configuration matches the one the journal was written under");
+            case EXTENDED -> LOG.info("recovery: the configuration matches the journal's; new instruments recorded in {}",
+                    JournalManifest.FILE_NAME);
+            case RECORDED_FOR_EXISTING_JOURNAL -> LOG.warn("recovery: this journal was written before {} existed, so"
+                    + " the configuration could not be checked against the one its records were written under; it is"
+                    + " recorded now and checked from the next start on", JournalManifest.FILE_NAME);
+            default -> throw new IllegalStateException("unhandled outcome");
+        }
     }
 
     /** Waits until the output consumers have applied everything the replay produced. */

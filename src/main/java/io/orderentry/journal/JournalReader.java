@@ -70,6 +70,11 @@ public final class JournalReader {
                 System.nanoTime() - started, segments.size(), lastSegment, truncatedTail);
     }
 
+    /** @return whether {@code directory} holds at least one segment file (a missing directory holds none) */
+    public static boolean hasSegments(final Path directory) throws IOException {
+        return Files.isDirectory(directory) && !SegmentFiles.list(directory).isEmpty();
+    }
+
     private static void cut(final TruncatedTail tail) throws IOException {
         try (FileChannel channel = FileChannel.open(tail.file(), StandardOpenOption.WRITE)) {
             channel.truncate(tail.offset());
