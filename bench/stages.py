@@ -19,13 +19,7 @@ import os, re, resource, signal, socket, subprocess, sys, tempfile, time, urllib
 HZ = os.sysconf("SC_CLK_TCK")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-
-def arg(name, default):
-    for a in sys.argv[1:]:
-        if a.startswith(name + "="):
-            return a.split("=", 1)[1]
-    return default
-
+from benchlib import arg, free_port, metric, metrics, stop, wait_http  # noqa: E402
 
 SECONDS = int(arg("seconds", "30"))
 WARMUP = int(arg("warmup", "30"))
@@ -35,14 +29,6 @@ WRK_THREADS, WRK_CONNECTIONS = arg("wrk", "2x64").split("x")
 JAVA = os.environ.get("JAVA", "java")
 JAVA_OPTS = os.environ.get("JAVA_OPTS", "-Xms2g -Xmx2g -Xmn24m -XX:+AlwaysPreTouch -XX:+UseG1GC "
                                         "-XX:+PerfDisableSharedMem").split()   # the Dockerfile's flags
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def threads(pid):
@@ -95,18 +81,6 @@ def postgres_parent(ppid):
         return False
 
 
-def metrics(url):
-    with urllib.request.urlopen(url + "/metrics", timeout=10) as r:
-        return r.read().decode()
-
-
-def metric(text, name):
-    for line in text.splitlines():
-        if line.startswith(name + " "):
-            return float(line.split()[-1])
-    return 0.0
-
-
 def allocated(text):
     out = {}
     for m in re.finditer(r'^orders_thread_allocated_bytes_total\{thread="([^"]*)"\} (\S+)$', text, re.M):
@@ -130,21 +104,6 @@ def wrk(url, seconds, workdir):
     return requests, rps, int(non2xx.group(1)) if non2xx else -1, res.stdout, wrk_cpu
 
 
-def wait_http(url, proc, path="/ready", timeout=180):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"the process exited with {proc.returncode}")
-        try:
-            with urllib.request.urlopen(url + path, timeout=2) as r:
-                if r.status == 200:
-                    return
-        except Exception:
-            pass
-        time.sleep(0.3)
-    raise SystemExit(f"{url}{path} did not answer 200 in {timeout} s")
-
-
 def gc_pauses(log, skip_lines):
     with open(log) as f:
         lines = f.read().splitlines()[skip_lines:]
@@ -161,16 +120,6 @@ def pct(values, p):
         return 0.0
     s = sorted(values)
     return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
-
-
-def stop(proc):
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def measure(name, url, proc, work, service):

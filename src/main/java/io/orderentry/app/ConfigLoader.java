@@ -162,7 +162,11 @@ public final class ConfigLoader {
                 queued,
                 intValue("ws.write.queue.bytes", 1024, 64 << 20),
                 longValue("ws.heartbeat.millis", 100, MarketDataConfig.MAX_HEARTBEAT_MILLIS),
-                longValue("ws.slow.client.millis", 100, 600_000));
+                longValue("ws.slow.client.millis", 100, 600_000),
+                longValue("ws.max.queued.bytes", 4096, 1L << 30),
+                longValue("ws.total.queued.bytes", 4096, 1L << 40),
+                longValue("marketdata.max.delivery.wait.millis", 1, 10_000),
+                intValue("ws.fanout.cpu.percent", 1, 100));
     }
 
     private Optional<Config.Database> database() {

@@ -20,6 +20,7 @@ import io.orderentry.http.OrderRequestParser;
 import io.orderentry.http.OrderVerticle;
 import io.orderentry.http.ReplyStage;
 import io.orderentry.http.ServiceStatus;
+import io.orderentry.http.StreamFanOut;
 import io.orderentry.http.StreamMetrics;
 import io.orderentry.journal.JournalConfig;
 import io.orderentry.journal.JournalHandler;
@@ -82,6 +83,7 @@ public final class OrderEntryService {
     private AuditTrail auditTrail;
     private InputGateway gateway;
     private MarketDataStage marketData;
+    private StreamFanOut streamFanOut;
     private MatcherStage matcherStage;
     private PersistenceWiring persistence;
     private volatile boolean stopped;
@@ -104,6 +106,9 @@ public final class OrderEntryService {
         persistence = PersistenceWiring.open(config, status, metrics);
         final ReplyStage replies = new ReplyStage(view, config.httpInstances());
         marketData = new MarketDataStage(config.instruments().size(), config.httpInstances(), config.marketData());
+        streamFanOut = new StreamFanOut(config.instruments(), config.httpInstances(), streamMetrics,
+                config.marketData().fanOutCpuPercent());
+        marketData.register(streamFanOut);
         // Two producers, one after the other: the recovering thread replays the journal into this ring,
         // then the matcher thread takes over. MULTI makes that hand-over legal for the sequencer.
         final WaitStrategy outputWait = WaitStrategies.of(config.waitStrategy());
@@ -209,6 +214,11 @@ public final class OrderEntryService {
         }
     }
 
+    /** @return the stream's fan-out, for tests and embedding */
+    public StreamFanOut streamFanOut() {
+        return streamFanOut;
+    }
+
     /** @return the lifecycle state, for tests and embedding */
     public ServiceStatus status() {
         return status;
@@ -303,7 +313,8 @@ public final class OrderEntryService {
         final HttpSettings settings = new HttpSettings(config.httpHost(), config.httpPort(), json,
                 new OrderRequestParser(json.mapper(), config.instrumentsBySymbol()), gateway, view, replies, status,
                 metrics, new HttpMetrics(metrics.registry()), openApi(), LoggerFactory.getLogger(OrderVerticle.class),
-                new MarketDataAccess(config.instruments(), marketData, config.marketData(), streamMetrics));
+                new MarketDataAccess(config.instruments(), marketData, streamFanOut, config.marketData(),
+                        streamMetrics));
         final AtomicInteger index = new AtomicInteger();
         await(vertx.deployVerticle(() -> new OrderVerticle(index.getAndIncrement(), settings),
                 new DeploymentOptions().setInstances(config.httpInstances())).toCompletionStage().toCompletableFuture(),

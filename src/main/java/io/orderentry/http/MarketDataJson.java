@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.orderentry.app.Instrument;
 import io.orderentry.engine.Side;
 import io.orderentry.marketdata.BookSnapshot;
+import io.orderentry.marketdata.BookTop;
 import io.orderentry.marketdata.BookUpdate;
 import io.orderentry.marketdata.Channel;
 import io.orderentry.marketdata.Ticker;
@@ -34,6 +35,7 @@ final class MarketDataJson {
     private final DecimalText[] quantities;
     private StringWriter out = new StringWriter(INITIAL_BUFFER);
     private final char[] digits = new char[DecimalText.MAX_CHARS];
+    private final BookChecksum checksum;
 
     /**
      * @param instruments indexed by {@link Instrument#index()}
@@ -47,14 +49,19 @@ final class MarketDataJson {
             prices[instrument.index()] = new DecimalText(instrument.tickSize(), instrument.priceScale());
             quantities[instrument.index()] = new DecimalText(instrument.lotSize(), instrument.quantityScale());
         }
+        this.checksum = new BookChecksum(prices, quantities);
     }
 
-    /** REST: {@code {"symbol","sequence","bids":[[price,qty],...],"asks":[...]}}, at most depth levels a side. */
+    /**
+     * REST: {@code {"symbol","sequence","checksum","bids":[[price,qty],...],"asks":[...]}}, at most depth levels a
+     * side; the checksum always covers the best {@link BookTop#LEVELS} levels of the whole book.
+     */
     String orderBook(final BookSnapshot book, final int depth) {
         return write(g -> {
             g.writeStartObject();
             g.writeStringField("symbol", symbol(book.symbol()));
             g.writeNumberField("sequence", book.sequence());
+            g.writeNumberField("checksum", checksum.of(book.symbol(), BookTop.of(book)));
             levels(g, book, depth);
             g.writeEndObject();
         });
@@ -69,15 +76,17 @@ final class MarketDataJson {
     String bookSnapshot(final BookSnapshot book) {
         return write(g -> {
             head(g, "snapshot", Channel.BOOK, book.symbol(), book.sequence());
+            g.writeNumberField("checksum", checksum.of(book.symbol(), BookTop.of(book)));
             levels(g, book, Integer.MAX_VALUE);
             g.writeEndObject();
         });
     }
 
-    /** Stream: changed levels as {@code [side, price, newQuantity]}. */
+    /** Stream: changed levels as {@code [side, price, newQuantity]}, and the checksum of the book after them. */
     String bookUpdate(final BookUpdate update) {
         return write(g -> {
             head(g, "update", Channel.BOOK, update.symbol(), update.sequence());
+            g.writeNumberField("checksum", checksum.of(update.symbol(), update.top()));
             g.writeArrayFieldStart("changes");
             for (int i = 0; i < update.size(); i++) {
                 g.writeStartArray();

@@ -5,10 +5,12 @@ import io.orderentry.marketdata.MarketDataView;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.BiConsumer;
 
 /**
  * The market data endpoints of one {@link OrderVerticle}: the REST order book and trades, and the
@@ -76,23 +78,35 @@ final class MarketDataRoutes {
         respond(ctx, 200, json.trades(instrument.index(), view.trades(instrument.index()).recent(limit)));
     }
 
-    /** {@code GET /api/v1/stream}: upgrades to the WebSocket stream, within the connection cap. */
+    /**
+     * {@code GET /api/v1/stream} without {@code Upgrade: websocket}, which reaches the router: answered 400. The
+     * upgrades themselves are taken before the router, by {@link #stream(HttpServerRequest, BiConsumer)}.
+     */
     void stream(final RoutingContext ctx) {
-        if (!ctx.request().canUpgradeToWebSocket()) {
-            fail(ctx, ApiError.badRequest("UPGRADE_REQUIRED", "/api/v1/stream is a WebSocket: send a GET with "
-                    + "Upgrade: websocket", null));
-            return;
-        }
-        if (refuseUnlessReady(ctx)) {
+        fail(ctx, ApiError.badRequest("UPGRADE_REQUIRED", "/api/v1/stream is a WebSocket: send a GET with "
+                + "Upgrade: websocket", null));
+    }
+
+    /**
+     * {@code GET /api/v1/stream} with {@code Upgrade: websocket}: upgrades to the WebSocket stream, within the
+     * connection cap.
+     *
+     * @param fail answers the request with an error in the documented shape
+     */
+    void stream(final HttpServerRequest request, final BiConsumer<HttpServerRequest, ApiError> fail) {
+        final ServiceStatus.Phase phase = settings.status().phase();
+        if (phase != ServiceStatus.Phase.READY) {
+            request.response().putHeader("Retry-After", "1");
+            fail.accept(request, notReady(phase));
             return;
         }
         if (!access.metrics().tryOpen(access.config().maxConnections())) {
-            ctx.response().putHeader("Retry-After", "1");
-            fail(ctx, new ApiError(503, "TOO_MANY_CONNECTIONS", "the stream already has "
+            request.response().putHeader("Retry-After", "1");
+            fail.accept(request, new ApiError(503, "TOO_MANY_CONNECTIONS", "the stream already has "
                     + access.config().maxConnections() + " connections", null));
             return;
         }
-        ctx.request().toWebSocket().onComplete(upgraded -> {
+        request.toWebSocket().onComplete(upgraded -> {
             if (upgraded.succeeded()) {
                 hub.open(upgraded.result());
             } else {
@@ -143,9 +157,13 @@ final class MarketDataRoutes {
             return false;
         }
         ctx.response().putHeader("Retry-After", "1");
-        fail(ctx, new ApiError(503, phase == ServiceStatus.Phase.RECOVERING ? "RECOVERING" : "NOT_ACCEPTING",
-                "the service is " + phase.name().toLowerCase(Locale.ROOT) + "; market data is not served", null));
+        fail(ctx, notReady(phase));
         return true;
+    }
+
+    private static ApiError notReady(final ServiceStatus.Phase phase) {
+        return new ApiError(503, phase == ServiceStatus.Phase.RECOVERING ? "RECOVERING" : "NOT_ACCEPTING",
+                "the service is " + phase.name().toLowerCase(Locale.ROOT) + "; market data is not served", null);
     }
 
     private void fail(final RoutingContext ctx, final ApiError error) {

@@ -52,6 +52,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     private static final String JSON_TYPE = "application/json";
     private static final String REQUEST_TAG = "requestTag";
     private static final String ORDERS_PATH = "/api/v1/orders";
+    private static final String STREAM_PATH = "/api/v1/stream";
     private static final ApiError BODY_TOO_LARGE = new ApiError(413, "BODY_TOO_LARGE", "the body is over "
             + MAX_BODY_BYTES + " bytes", null);
     private static final ApiError INVALID_ORDER_ID = ApiError.badRequest("INVALID_ORDER_ID",
@@ -95,7 +96,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         router.get("/api/v1/symbols").handler(this::symbols);
         router.get("/api/v1/orderbook/:symbol").handler(marketData::orderBook);
         router.get("/api/v1/trades/:symbol").handler(marketData::trades);
-        router.get("/api/v1/stream").handler(marketData::stream);
+        router.get(STREAM_PATH).handler(marketData::stream);
         router.get("/api/v1/openapi.yaml").handler(this::openApi);
         router.get("/health").handler(this::health);
         router.get("/ready").handler(this::ready);
@@ -114,10 +115,21 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
                 .listen(settings.port(), settings.host());
     }
 
-    /** Takes {@code POST /api/v1/orders} itself; everything else goes to the router. */
+    /**
+     * Takes {@code POST /api/v1/orders} and the stream's WebSocket upgrade itself (the stream writes frames to the
+     * connection's own channel, which the router's wrapper of the socket hides); everything else goes to the router.
+     */
     private void dispatch(final HttpServerRequest request) {
         if (request.method() == HttpMethod.POST && ORDERS_PATH.equals(request.path())) {
             new PlaceRequest(request).begin();
+        } else if (request.method() == HttpMethod.GET && STREAM_PATH.equals(request.path())
+                && request.canUpgradeToWebSocket()) {
+            final long start = System.nanoTime();
+            final HttpServerResponse response = request.response();
+            response.headersEndHandler(ignored -> settings.httpMetrics().record("GET", STREAM_PATH,
+                    response.getStatusCode(), System.nanoTime() - start));
+            tag(response);
+            marketData.stream(request, this::fail);
         } else {
             router.handle(request);
         }

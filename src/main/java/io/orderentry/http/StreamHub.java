@@ -4,32 +4,33 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderentry.app.Instrument;
 import io.orderentry.journal.WallClock;
 import io.orderentry.marketdata.BookSnapshot;
-import io.orderentry.marketdata.BookUpdate;
 import io.orderentry.marketdata.Channel;
 import io.orderentry.marketdata.MarketDataConfig;
 import io.orderentry.marketdata.MarketDataView;
-import io.orderentry.marketdata.StreamTarget;
-import io.orderentry.marketdata.StreamUpdate;
 import io.orderentry.marketdata.SubscriberCounts;
 import io.orderentry.marketdata.Ticker;
-import io.orderentry.marketdata.TradeBatch;
 import io.orderentry.marketdata.TradeHistory;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.internal.ContextInternal;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 
 /**
- * The stream sessions of one event loop. The market data consumer hands it each batch's updates
- * through {@link #deliver}; it renders each update once and passes it to that loop's subscribers.
+ * The stream sessions of one event loop. The fan-out hands it each batch's updates, already rendered into
+ * WebSocket frames, through {@link #deliver}; each session gets what it subscribed to in one write.
  * It answers subscribe and unsubscribe requests with snapshots from the {@link MarketDataView}, and
  * runs the heartbeat and slow-client timer.
  *
@@ -40,12 +41,26 @@ import org.slf4j.Logger;
  * <p>Threads: {@link #deliver} on the market data consumer thread (it only hops onto the loop);
  * everything else on this hub's event loop.
  */
-final class StreamHub implements StreamTarget {
+final class StreamHub {
 
     /** Trades a trades snapshot carries, newest first. */
     static final int TRADES_IN_SNAPSHOT = 100;
-    /** Batches that may wait for this loop before the consumer drops them. */
-    static final int MAX_QUEUED_BATCHES = 4096;
+    /**
+     * Rounds that may wait for this loop before the consumer drops them. The consumer waits for the loops after
+     * every round, so a loop that keeps up has one or two; each holds its frames (direct memory, up to a few hundred
+     * KiB with a busy trades channel), so the bound also bounds that memory.
+     */
+    static final int MAX_QUEUED_BATCHES = 128;
+    /** Bytes written in one go before the rest of a round waits behind the loop's other work. */
+    static final long SLICE_BYTES = 256 * 1024;
+    /** How long slices may follow one another before the loop polls its sockets again. */
+    static final long MAX_CHAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final StreamSession[] NO_SESSIONS = new StreamSession[0];
+
+    /** A batch handed to this loop. */
+    private record Round(StreamFanOut.Frame[] frames, long batchStartNanos) {
+    }
 
     private final int loop;
     private final Vertx vertx;
@@ -59,11 +74,18 @@ final class StreamHub implements StreamTarget {
     private final Logger log;
     private final List<List<StreamSession>> subscribers;
     private final Set<StreamSession> sessions = new LinkedHashSet<>();
-    private final String[] snapshotText;
+    private final byte[][] snapshotFrame;
     private final long[] snapshotSequence;
     private final long slowClientNanos;
     private final AtomicInteger queuedBatches = new AtomicInteger();
     private final AtomicBoolean overrun = new AtomicBoolean();
+    private final Queue<Round> rounds = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean pumping = new AtomicBoolean();
+    private Round round;
+    private StreamSession[] roundTargets = NO_SESSIONS;
+    private int nextTarget;
+    private boolean chained;
+    private long chainStartNanos;
 
     StreamHub(final int loop, final Vertx vertx, final Context context, final MarketDataAccess access,
               final MarketDataJson json, final ObjectMapper mapper, final Map<String, Instrument> instruments,
@@ -83,14 +105,14 @@ final class StreamHub implements StreamTarget {
         for (int slot = 0; slot < slots; slot++) {
             subscribers.add(new ArrayList<>());
         }
-        this.snapshotText = new String[slots];
+        this.snapshotFrame = new byte[slots][];
         this.snapshotSequence = new long[slots];
         this.slowClientNanos = TimeUnit.MILLISECONDS.toNanos(access.config().slowClientMillis());
     }
 
-    /** Registers with the consumer and starts the heartbeat timer. Called on the loop at verticle start. */
+    /** Registers with the fan-out and starts the heartbeat timer. Called on the loop at verticle start. */
     void start() {
-        access.stage().register(loop, this);
+        access.fanOut().register(loop, this);
         vertx.setPeriodic(access.config().heartbeatMillis(), id -> tick());
     }
 
@@ -98,22 +120,37 @@ final class StreamHub implements StreamTarget {
     void open(final ServerWebSocket socket) {
         final MarketDataConfig config = access.config();
         final StreamSession session = new StreamSession(this, socket, access.metrics(), subscribers.size(),
-                config.maxQueuedMessages());
+                config.maxQueuedMessages(), config.maxQueuedBytes(), config.totalQueuedBytes());
         sessions.add(session);
         session.start(config.writeQueueBytes());
     }
 
-    @Override
-    public void deliver(final List<StreamUpdate> updates) {
+    /** @return whether this loop has a subscriber to any of the frames' slots; on the consumer thread */
+    boolean wants(final StreamFanOut.Frame[] frames) {
+        for (final StreamFanOut.Frame frame : frames) {
+            if (counts.get(loop, frame.slot() / Channel.COUNT, Channel.of(frame.slot() % Channel.COUNT)) > 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Hands a batch to this loop; called on the consumer thread, which must count it as written once for
+     * every call ({@link StreamFanOut#written}), also when it is dropped.
+     */
+    void deliver(final StreamFanOut.Frame[] frames, final long batchStartNanos) {
         if (queuedBatches.incrementAndGet() > MAX_QUEUED_BATCHES) {
             queuedBatches.decrementAndGet();
             overrun.set(true);
+            access.fanOut().written();
             return;
         }
-        context.runOnContext(ignored -> {
-            queuedBatches.decrementAndGet();
-            dispatch(updates);
-        });
+        StreamFanOut.retain(frames);
+        rounds.add(new Round(frames, batchStartNanos));
+        if (pumping.compareAndSet(false, true)) {
+            context.runOnContext(ignored -> pump());
+        }
     }
 
     /** Handles one client message. */
@@ -122,7 +159,7 @@ final class StreamHub implements StreamTarget {
         try {
             request = StreamRequest.parse(mapper, instruments, text);
         } catch (final ApiException e) {
-            session.send(json.error(e.error()));
+            session.send(StreamFrames.text(json.error(e.error())));
             return;
         }
         final int slot = slot(request.symbol(), request.channel());
@@ -141,28 +178,29 @@ final class StreamHub implements StreamTarget {
             case BOOK -> {
                 final BookSnapshot book = view.currentBook(symbol);
                 sequence = book.sequence();
-                if (snapshotText[slot] == null || snapshotSequence[slot] != sequence) {
-                    snapshotText[slot] = json.bookSnapshot(book);
+                if (snapshotFrame[slot] == null || snapshotSequence[slot] != sequence) {
+                    snapshotFrame[slot] = StreamFrames.text(json.bookSnapshot(book));
                 }
             }
             case TRADES -> {
                 final TradeHistory history = view.trades(symbol);
                 sequence = history.sequence();
-                if (snapshotText[slot] == null || snapshotSequence[slot] != sequence) {
-                    snapshotText[slot] = json.tradesSnapshot(symbol, sequence, history.recent(TRADES_IN_SNAPSHOT));
+                if (snapshotFrame[slot] == null || snapshotSequence[slot] != sequence) {
+                    snapshotFrame[slot] = StreamFrames.text(json.tradesSnapshot(symbol, sequence,
+                            history.recent(TRADES_IN_SNAPSHOT)));
                 }
             }
             case TICKER -> {
                 final Ticker ticker = view.ticker(symbol);
                 sequence = ticker.sequence();
-                if (snapshotText[slot] == null || snapshotSequence[slot] != sequence) {
-                    snapshotText[slot] = json.ticker(ticker, true);
+                if (snapshotFrame[slot] == null || snapshotSequence[slot] != sequence) {
+                    snapshotFrame[slot] = StreamFrames.text(json.ticker(ticker, true));
                 }
             }
             default -> throw new IllegalStateException("unhandled channel in slot " + slot);
         }
         snapshotSequence[slot] = sequence;
-        session.snapshot(slot, sequence, snapshotText[slot]);
+        session.snapshot(slot, sequence, snapshotFrame[slot]);
     }
 
     /** The session ended (closed by either side, or dropped as too slow); forgets its subscriptions. */
@@ -186,8 +224,8 @@ final class StreamHub implements StreamTarget {
     private void subscribe(final StreamSession session, final int slot) {
         if (!session.isSubscribed(slot)) {
             if (session.subscriptions() >= access.config().maxSubscriptions()) {
-                session.send(json.error(ApiError.badRequest("TOO_MANY_SUBSCRIPTIONS", "at most "
-                        + access.config().maxSubscriptions() + " subscriptions per connection", null)));
+                session.send(StreamFrames.text(json.error(ApiError.badRequest("TOO_MANY_SUBSCRIPTIONS", "at most "
+                        + access.config().maxSubscriptions() + " subscriptions per connection", null))));
                 return;
             }
             counts.increment(loop, slot / Channel.COUNT, Channel.of(slot % Channel.COUNT));
@@ -202,12 +240,12 @@ final class StreamHub implements StreamTarget {
     private void unsubscribe(final StreamSession session, final int slot) {
         final Channel channel = Channel.of(slot % Channel.COUNT);
         if (!session.isSubscribed(slot)) {
-            session.send(json.error(ApiError.badRequest("NOT_SUBSCRIBED", "not subscribed to "
-                    + channel.wireName() + " " + access.instruments().get(slot / Channel.COUNT).symbol(), null)));
+            session.send(StreamFrames.text(json.error(ApiError.badRequest("NOT_SUBSCRIBED", "not subscribed to "
+                    + channel.wireName() + " " + access.instruments().get(slot / Channel.COUNT).symbol(), null))));
             return;
         }
         remove(session, slot);
-        session.send(json.unsubscribed(channel, slot / Channel.COUNT));
+        session.send(StreamFrames.text(json.unsubscribed(channel, slot / Channel.COUNT)));
     }
 
     private void remove(final StreamSession session, final int slot) {
@@ -216,21 +254,109 @@ final class StreamHub implements StreamTarget {
         counts.decrement(loop, slot / Channel.COUNT, Channel.of(slot % Channel.COUNT));
     }
 
-    private void dispatch(final List<StreamUpdate> updates) {
-        if (overrun.getAndSet(false)) {
-            resynchronize();
+    /**
+     * Writes the waiting batches, in order, to every session of this loop, each session's part of a batch in one
+     * write. It stops after about {@link #SLICE_BYTES} and continues in a new task; once slices have followed one
+     * another for {@link #MAX_CHAIN_NANOS} it continues only after the loop's next I/O, so that the requests
+     * waiting on this loop wait at most about that long for the stream, not for the whole round. Measures what the writes cost.
+     */
+    private void pump() {
+        final long cpuStart = THREADS.getCurrentThreadCpuTime();
+        if (!chained) {
+            chainStartNanos = System.nanoTime();
         }
-        for (int i = 0; i < updates.size(); i++) {
-            final StreamUpdate update = updates.get(i);
-            final int slot = slot(update.symbol(), update.channel());
-            final List<StreamSession> listeners = subscribers.get(slot);
-            if (listeners.isEmpty()) {
-                continue;
+        chained = false;
+        try {
+            long budget = SLICE_BYTES;
+            while (true) {
+                if (round == null) {
+                    round = rounds.poll();
+                    if (round == null) {
+                        pumping.set(false);
+                        if (rounds.isEmpty() || !pumping.compareAndSet(false, true)) {
+                            return;
+                        }
+                        continue;
+                    }
+                    queuedBatches.decrementAndGet();
+                    if (overrun.getAndSet(false)) {
+                        resynchronize();
+                    }
+                    roundTargets = sessions.toArray(NO_SESSIONS);
+                    nextTarget = 0;
+                }
+                while (nextTarget < roundTargets.length && budget > 0) {
+                    final int written = deliver(roundTargets[nextTarget++], round.frames());
+                    if (written > 0) {
+                        budget -= written;
+                        access.metrics().delivered(System.nanoTime() - round.batchStartNanos());
+                    }
+                }
+                if (nextTarget < roundTargets.length) {
+                    if (System.nanoTime() - chainStartNanos < MAX_CHAIN_NANOS) {
+                        chained = true;
+                        context.runOnContext(ignored -> pump());
+                    } else {
+                        chained = false;
+                        continueAfterIo();
+                    }
+                    return;
+                }
+                StreamFanOut.release(round.frames());
+                round = null;
+                roundTargets = NO_SESSIONS;
+                access.fanOut().written();
             }
-            final String text = render(update);
-            for (int s = 0; s < listeners.size(); s++) {
-                listeners.get(s).update(slot, update.sequence(), text);
-            }
+        } catch (final RuntimeException e) {
+            // Nothing may leave this loop's stream stuck: the round is given up (its sessions are resent snapshots,
+            // as after an overrun), its frames released and counted as written, and the pump goes on.
+            log.error("stream: writing a market data round failed; its sessions get fresh snapshots", e);
+            abandonRound();
+        } finally {
+            final long cpu = THREADS.getCurrentThreadCpuTime() - cpuStart;
+            access.metrics().fanOutCpu(cpu);
+            access.fanOut().roundCpu(cpu);
+        }
+    }
+
+    /**
+     * Writes a round to one session. A session that cannot take it (the only expected cause is a bug that breaks
+     * its sequence) is closed with status 1011 rather than left with a gap or allowed to stop the other sessions.
+     */
+    private int deliver(final StreamSession session, final StreamFanOut.Frame[] frames) {
+        try {
+            return session.deliver(frames);
+        } catch (final RuntimeException e) {
+            log.error("stream: closing a connection that could not take a market data round", e);
+            session.fail(e);
+            return 0;
+        }
+    }
+
+    /** Gives up the current round after a failure and keeps the pump going. */
+    private void abandonRound() {
+        if (round != null) {
+            StreamFanOut.release(round.frames());
+            round = null;
+            roundTargets = NO_SESSIONS;
+            access.fanOut().written();
+        }
+        overrun.set(true);
+        chained = false;
+        context.runOnContext(ignored -> pump());
+    }
+
+    /**
+     * Continues the round after the loop has next polled its sockets. A task queued from a task would run in the
+     * same pass over the task queue, and Netty looks at the time only every 64 tasks: a round of many slices would
+     * hold the loop's requests for milliseconds. A task scheduled for a moment later is taken only at the next
+     * pass, which comes after the loop's I/O.
+     */
+    private void continueAfterIo() {
+        if (context instanceof ContextInternal internal) {
+            internal.nettyEventLoop().schedule(() -> context.runOnContext(ignored -> pump()), 1, TimeUnit.MICROSECONDS);
+        } else {
+            context.runOnContext(ignored -> pump());
         }
     }
 
@@ -248,19 +374,11 @@ final class StreamHub implements StreamTarget {
         }
     }
 
-    private String render(final StreamUpdate update) {
-        return switch (update.channel()) {
-            case BOOK -> json.bookUpdate((BookUpdate) update);
-            case TRADES -> json.tradesUpdate((TradeBatch) update);
-            case TICKER -> json.ticker((Ticker) update, false);
-        };
-    }
-
     private void tick() {
         if (sessions.isEmpty()) {
             return;
         }
-        final String heartbeat = json.heartbeat(WallClock.currentTimeMicros());
+        final byte[] heartbeat = StreamFrames.text(json.heartbeat(WallClock.currentTimeMicros()));
         final long now = System.nanoTime();
         for (final StreamSession session : new ArrayList<>(sessions)) {
             session.tick(now, slowClientNanos, heartbeat);

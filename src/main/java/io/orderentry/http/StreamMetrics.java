@@ -2,8 +2,12 @@ package io.orderentry.http;
 
 import io.orderentry.marketdata.MarketDataView;
 import io.orderentry.marketdata.SubscriberCounts;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 
 /**
  * Counters of the WebSocket stream, shared by every event loop. Written on the event loops, read
@@ -17,6 +21,14 @@ public final class StreamMetrics {
     private final LongAdder slowDisconnects = new LongAdder();
     private final LongAdder messages = new LongAdder();
     private final LongAdder overruns = new LongAdder();
+    private final LongAdder writes = new LongAdder();
+    private final LongAdder fanOutCpuNanos = new LongAdder();
+    private final LongAdder deliveryWaitsExpired = new LongAdder();
+    private final AtomicLong queuedBytes = new AtomicLong();
+    private final Recorder deliveryNanos = new Recorder(TimeUnit.SECONDS.toNanos(60), 2);
+    private final Histogram deliverySinceScrape = new Histogram(TimeUnit.SECONDS.toNanos(60), 2);
+    private final LongAdder deliveries = new LongAdder();
+    private long deliverySwappedNanos;
 
     /** Registers the stream's and the market data consumer's figures. */
     public void register(final MetricsText metrics, final MarketDataView view, final SubscriberCounts subscribers) {
@@ -34,6 +46,25 @@ public final class StreamMetrics {
         metrics.counter("orders_ws_loop_overruns_total",
                 "Times an event loop fell so far behind the market data consumer that its sessions were resent snapshots",
                 overruns::sum);
+        metrics.counter("orders_ws_writes_total",
+                "Socket writes of stream messages (a connection's messages of one batch leave in one write)",
+                writes::sum);
+        metrics.counter("orders_ws_fanout_cpu_seconds_total",
+                "CPU the event loops spent writing market data batches to stream connections",
+                () -> fanOutCpuNanos.sum() / 1e9);
+        metrics.gauge("orders_ws_queued_bytes", "Bytes waiting in stream connections' backlogs behind full sockets",
+                queuedBytes::get);
+        metrics.counter("orders_ws_delivery_wait_expired_total",
+                "Times the market data consumer stopped waiting for the event loops to write a batch",
+                deliveryWaitsExpired::sum);
+        for (final double quantile : new double[] {0.5, 0.99, 0.999, 1.0}) {
+            metrics.gauge("orders_ws_delivery_seconds",
+                    "From the market data consumer taking a batch's first engine event to that batch's write to a"
+                            + " connection, over the writes since the previous scrape",
+                    "quantile=\"" + quantile + "\"", () -> deliveryQuantile(quantile));
+        }
+        metrics.counter("orders_ws_deliveries_total", "Batches written to stream connections",
+                () -> deliveries.sum());
         metrics.gauge("orders_marketdata_last_event_sequence",
                 "Last engine event sequence the market data views reflect", view::lastEventSequence);
     }
@@ -73,8 +104,62 @@ public final class StreamMetrics {
         overruns.increment();
     }
 
-    void sent() {
-        messages.increment();
+    /** {@code count} messages left for one connection in one write. */
+    void sent(final int count) {
+        messages.add(count);
+        writes.increment();
+    }
+
+    /** A batch reached a connection's socket (or its backlog) this long after its first event. */
+    void delivered(final long nanos) {
+        deliveryNanos.recordValue(Math.min(Math.max(nanos, 0), TimeUnit.SECONDS.toNanos(60)));
+        deliveries.increment();
+    }
+
+    void fanOutCpu(final long nanos) {
+        fanOutCpuNanos.add(nanos);
+    }
+
+    void deliveryWaitExpired() {
+        deliveryWaitsExpired.increment();
+    }
+
+    /**
+     * Counts {@code bytes} into the backlog total unless that would pass {@code cap}.
+     *
+     * @return false when the bytes may not be queued
+     */
+    boolean tryQueue(final long bytes, final long cap) {
+        while (true) {
+            final long queued = queuedBytes.get();
+            if (queued + bytes > cap) {
+                return false;
+            }
+            if (queuedBytes.compareAndSet(queued, queued + bytes)) {
+                return true;
+            }
+        }
+    }
+
+    /** Bytes left a backlog (sent or dropped). */
+    void dequeued(final long bytes) {
+        queuedBytes.addAndGet(-bytes);
+    }
+
+    /**
+     * @return the quantile of the delivery latency in seconds over the writes since the previous scrape: the
+     *         first quantile read in a scrape takes the interval, the others (read within the same scrape,
+     *         well under a second later) use it
+     */
+    private synchronized double deliveryQuantile(final double quantile) {
+        final long now = System.nanoTime();
+        if (deliverySwappedNanos == 0 || now - deliverySwappedNanos > TimeUnit.SECONDS.toNanos(1)) {
+            deliverySinceScrape.reset();
+            deliveryNanos.getIntervalHistogramInto(deliverySinceScrape);
+            deliverySwappedNanos = now;
+        }
+        return deliverySinceScrape.getTotalCount() == 0 ? 0
+                : deliverySinceScrape.getValueAtPercentile(quantile * 100) / 1e9;
     }
 
     /** @return open connections, for tests */

@@ -1,6 +1,11 @@
 package io.orderentry.http;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.vertx.core.http.ServerWebSocket;
+import io.vertx.core.internal.http.WebSocketInternal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 
@@ -8,28 +13,47 @@ import java.util.ArrayDeque;
  * One WebSocket stream connection: its subscriptions with the last sequence sent on each, and its
  * outgoing backlog.
  *
+ * <h2>Writes</h2>
+ * The session writes complete WebSocket frames ({@link StreamFrames}) straight to the connection's Netty
+ * channel, on its event loop: every message of one market data batch that this connection subscribed to
+ * leaves in one buffer, one write and one system call, and the bytes of an update were rendered once for
+ * all subscribers. Each message is still its own text frame, so clients see exactly the messages of the
+ * contract. Vert.x itself only writes control frames (pong, close) on this connection.
+ *
  * <h2>Slow clients</h2>
- * Messages go straight to the socket while Vert.x's write queue (bounded by
- * {@code ws.write.queue.bytes}) is not full; otherwise they wait in a backlog of at most
- * {@code ws.max.queued.messages}. When the backlog overflows the connection is <em>conflated</em>:
- * the backlog is dropped, and so is everything after it, until the socket drains; then it gets one
- * fresh snapshot per subscription and updates resume from there. A connection that stays unable to
- * take messages for {@code ws.slow.client.millis} is closed with status 1008.
+ * Writes go to the socket while its channel is writable (below {@code ws.write.queue.bytes} of unsent
+ * bytes); otherwise they wait in a backlog of at most {@code ws.max.queued.messages} messages and
+ * {@code ws.max.queued.bytes} bytes, and all connections' backlogs together hold at most
+ * {@code ws.total.queued.bytes}. When a backlog would pass a bound the connection is <em>conflated</em>:
+ * the backlog is dropped, and so is everything after it, until the socket drains; then it gets one fresh
+ * snapshot per subscription and updates resume from there. A connection that stays unable to take messages
+ * for {@code ws.slow.client.millis} is closed with status 1008.
  *
  * <p>Threads: everything runs on the event loop of the {@link StreamHub} that owns the session.
  */
 final class StreamSession {
 
+    /** A write waiting behind a full socket: its bytes and how many messages they hold. */
+    private record Queued(ByteBuf bytes, int messages) {
+    }
+
     /** WebSocket close status for a policy violation: the client did not keep up. */
     static final short TOO_SLOW = 1008;
+    /** WebSocket close status for an unexpected condition on the server. */
+    static final short SERVER_ERROR = 1011;
 
     private final StreamHub hub;
     private final ServerWebSocket socket;
+    private final ChannelHandlerContext channel;
     private final StreamMetrics metrics;
     private final long[] lastSequence;
     private final boolean[] subscribed;
-    private final ArrayDeque<String> backlog = new ArrayDeque<>();
-    private final int maxBacklog;
+    private final ArrayDeque<Queued> backlog = new ArrayDeque<>();
+    private final int maxBacklogMessages;
+    private final long maxBacklogBytes;
+    private final long totalBacklogBytes;
+    private int queuedMessages;
+    private long queuedBytes;
     private int subscriptions;
     private boolean conflated;
     private boolean closed;
@@ -39,26 +63,37 @@ final class StreamSession {
      * @param slots symbols times channels: one slot per possible subscription
      */
     StreamSession(final StreamHub hub, final ServerWebSocket socket, final StreamMetrics metrics, final int slots,
-                  final int maxBacklog) {
+                  final int maxBacklogMessages, final long maxBacklogBytes, final long totalBacklogBytes) {
         this.hub = hub;
         this.socket = socket;
+        this.channel = ((WebSocketInternal) socket).channelHandlerContext();
         this.metrics = metrics;
         this.lastSequence = new long[slots];
         this.subscribed = new boolean[slots];
-        this.maxBacklog = maxBacklog;
+        this.maxBacklogMessages = maxBacklogMessages;
+        this.maxBacklogBytes = maxBacklogBytes;
+        this.totalBacklogBytes = totalBacklogBytes;
     }
 
-    /** Wires the socket's handlers to the hub. */
+    /** Wires the socket's handlers to the hub, and the channel's writability to {@link #drained()}. */
     void start(final int writeQueueBytes) {
         socket.setWriteQueueMaxSize(writeQueueBytes);
         socket.textMessageHandler(text -> hub.request(this, text));
         socket.binaryMessageHandler(bytes -> hub.request(this, bytes.toString(StandardCharsets.UTF_8)));
-        socket.drainHandler(ignored -> drained());
         socket.exceptionHandler(failure -> hub.failed(this, failure));
         socket.closeHandler(ignored -> {
             closed = true;
-            backlog.clear();
+            clearBacklog();
             hub.closed(this);
+        });
+        channel.pipeline().addBefore(channel.name(), "oe-stream-writability", new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelWritabilityChanged(final ChannelHandlerContext ctx) {
+                if (ctx.channel().isWritable()) {
+                    drained();
+                }
+                ctx.fireChannelWritabilityChanged();
+            }
         });
     }
 
@@ -86,61 +121,81 @@ final class StreamSession {
     }
 
     /** Sends a snapshot; updates on that slot continue after its sequence. */
-    void snapshot(final int slot, final long sequence, final String text) {
+    void snapshot(final int slot, final long sequence, final byte[] frame) {
         lastSequence[slot] = sequence;
-        send(text);
+        send(frame);
     }
 
     /**
-     * Sends an update unless the session is not subscribed, already has it (it came with a snapshot)
-     * or is conflated.
+     * Writes, in one write (one system call), every frame of a batch that this session subscribed to and does not
+     * have yet (an update that came with a snapshot is skipped), unless it is conflated. The frames' bytes are
+     * shared with every other subscriber, not copied: the write gathers them.
      *
-     * @throws IllegalStateException when the update is not the next one: a bug in the hand-over
+     * @return the bytes written or queued, 0 if none
+     * @throws IllegalStateException when an update is not the next one on its slot: a bug in the hand-over
      */
-    void update(final int slot, final long sequence, final String text) {
-        if (closed || conflated || !subscribed[slot] || sequence <= lastSequence[slot]) {
-            return;
+    int deliver(final StreamFanOut.Frame[] frames) {
+        if (closed || conflated) {
+            return 0;
         }
-        if (sequence != lastSequence[slot] + 1) {
-            throw new IllegalStateException("stream update " + sequence + " after " + lastSequence[slot]
-                    + " on slot " + slot + ": the hand-over lost updates");
+        int bytes = 0;
+        int messages = 0;
+        for (final StreamFanOut.Frame frame : frames) {
+            if (wanted(frame)) {
+                bytes += frame.bytes().readableBytes();
+                messages++;
+            }
         }
-        lastSequence[slot] = sequence;
-        send(text);
+        if (messages == 0) {
+            return 0;
+        }
+        final ByteBuf out;
+        if (messages == 1) {
+            out = only(frames);
+        } else {
+            final CompositeByteBuf parts = channel.alloc().compositeDirectBuffer(messages);
+            for (final StreamFanOut.Frame frame : frames) {
+                if (wanted(frame)) {
+                    lastSequence[frame.slot()] = frame.sequence();
+                    parts.addComponent(true, frame.bytes().retainedDuplicate());
+                }
+            }
+            out = parts;
+        }
+        write(out, messages);
+        return bytes;
     }
 
-    /** Sends a message, or queues it behind a full socket, or conflates when the backlog is full. */
-    void send(final String text) {
-        if (closed || conflated || socket.isClosed()) {
+    /** Sends one message: a snapshot, heartbeat, error or acknowledgement, already framed. */
+    void send(final byte[] frame) {
+        if (closed || conflated) {
             return;
         }
-        if (backlog.isEmpty() && !socket.writeQueueFull()) {
-            write(text);
+        write(channel.alloc().directBuffer(frame.length).writeBytes(frame), 1);
+    }
+
+    /** Closes the connection with status 1011 after a server-side failure; its backlog is dropped. */
+    void fail(final RuntimeException cause) {
+        if (closed) {
             return;
         }
-        if (behindSinceNanos == 0) {
-            behindSinceNanos = System.nanoTime();
-        }
-        if (backlog.size() >= maxBacklog) {
-            backlog.clear();
-            conflated = true;
-            metrics.conflated();
-            return;
-        }
-        backlog.add(text);
+        closed = true;
+        clearBacklog();
+        hub.closed(this);
+        socket.close(SERVER_ERROR, "internal error: " + cause.getClass().getSimpleName());
     }
 
     /**
      * Called by the hub's timer: closes the session if it has been behind too long, else sends the
      * heartbeat.
      */
-    void tick(final long nowNanos, final long slowClientNanos, final String heartbeat) {
+    void tick(final long nowNanos, final long slowClientNanos, final byte[] heartbeat) {
         if (closed) {
             return;
         }
         if (behindSinceNanos != 0 && nowNanos - behindSinceNanos > slowClientNanos) {
             closed = true;
-            backlog.clear();
+            clearBacklog();
             metrics.slowDisconnect();
             hub.closed(this);
             socket.close(TOO_SLOW, "too slow: the stream could not be delivered");
@@ -149,14 +204,72 @@ final class StreamSession {
         send(heartbeat);
     }
 
+    /** @return the one wanted frame's bytes, shared, and notes its sequence as sent */
+    private ByteBuf only(final StreamFanOut.Frame[] frames) {
+        for (final StreamFanOut.Frame frame : frames) {
+            if (wanted(frame)) {
+                lastSequence[frame.slot()] = frame.sequence();
+                return frame.bytes().retainedDuplicate();
+            }
+        }
+        throw new IllegalStateException("no wanted frame");
+    }
+
+    private boolean wanted(final StreamFanOut.Frame frame) {
+        final int slot = frame.slot();
+        if (!subscribed[slot] || frame.sequence() <= lastSequence[slot]) {
+            return false;
+        }
+        if (frame.sequence() != lastSequence[slot] + 1) {
+            throw new IllegalStateException("stream update " + frame.sequence() + " after " + lastSequence[slot]
+                    + " on slot " + slot + ": the hand-over lost updates");
+        }
+        return true;
+    }
+
+    /** Writes to the socket, or queues behind a full one, or conflates when a backlog bound would be passed. */
+    private void write(final ByteBuf out, final int messages) {
+        if (socket.isClosed()) {
+            out.release();
+            return;
+        }
+        if (backlog.isEmpty() && channel.channel().isWritable()) {
+            channel.writeAndFlush(out, channel.voidPromise());
+            metrics.sent(messages);
+            return;
+        }
+        if (behindSinceNanos == 0) {
+            behindSinceNanos = System.nanoTime();
+        }
+        final int bytes = out.readableBytes();
+        if (queuedMessages + messages > maxBacklogMessages || queuedBytes + bytes > maxBacklogBytes
+                || !metrics.tryQueue(bytes, totalBacklogBytes)) {
+            out.release();
+            clearBacklog();
+            conflated = true;
+            metrics.conflated();
+            return;
+        }
+        backlog.add(new Queued(out, messages));
+        queuedMessages += messages;
+        queuedBytes += bytes;
+    }
+
+    /** The channel became writable: sends the backlog, then the fresh snapshots a conflation owes. */
     private void drained() {
         if (closed || socket.isClosed()) {
             return;
         }
-        while (!backlog.isEmpty() && !socket.writeQueueFull()) {
-            write(backlog.poll());
+        while (!backlog.isEmpty() && channel.channel().isWritable()) {
+            final Queued next = backlog.poll();
+            final int bytes = next.bytes().readableBytes();
+            queuedMessages -= next.messages();
+            queuedBytes -= bytes;
+            metrics.dequeued(bytes);
+            channel.writeAndFlush(next.bytes(), channel.voidPromise());
+            metrics.sent(next.messages());
         }
-        if (!backlog.isEmpty() || socket.writeQueueFull()) {
+        if (!backlog.isEmpty() || !channel.channel().isWritable()) {
             return;
         }
         behindSinceNanos = 0;
@@ -170,8 +283,13 @@ final class StreamSession {
         }
     }
 
-    private void write(final String text) {
-        socket.writeTextMessage(text);
-        metrics.sent();
+    private void clearBacklog() {
+        while (!backlog.isEmpty()) {
+            final ByteBuf out = backlog.poll().bytes();
+            metrics.dequeued(out.readableBytes());
+            out.release();
+        }
+        queuedMessages = 0;
+        queuedBytes = 0;
     }
 }

@@ -17,12 +17,14 @@ public final class BookUpdate implements StreamUpdate {
     private final long[] prices;
     private final long[] quantities;
     private final BookUpdate previous;
+    private final BookTop top;
 
     /**
      * @param previous the update before this one since the last snapshot, or null; must have sequence - 1
+     * @param top      the best levels of the book after this update
      */
     BookUpdate(final int symbol, final long sequence, final Side[] sides, final long[] prices,
-               final long[] quantities, final BookUpdate previous) {
+               final long[] quantities, final BookUpdate previous, final BookTop top) {
         if (previous != null && previous.sequence != sequence - 1) {
             throw new IllegalArgumentException("update " + sequence + " chained after " + previous.sequence);
         }
@@ -32,6 +34,12 @@ public final class BookUpdate implements StreamUpdate {
         this.prices = prices;
         this.quantities = quantities;
         this.previous = previous;
+        this.top = top;
+    }
+
+    /** @return the best levels of the book after this update, which its checksum covers */
+    public BookTop top() {
+        return top;
     }
 
     @Override

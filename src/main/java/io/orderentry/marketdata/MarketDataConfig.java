@@ -14,18 +14,27 @@ package io.orderentry.marketdata;
  * @param heartbeatMillis       interval of heartbeat messages, at most 5000
  * @param slowClientMillis      how long a connection may stay unable to take messages before it is
  *                              closed
+ * @param maxQueuedBytes        bytes a connection's backlog may hold before it is conflated
+ * @param totalQueuedBytes      bytes the backlogs of all connections together may hold; a connection
+ *                              that would go past it is conflated
+ * @param maxDeliveryWaitMillis longest the consumer waits for the event loops to write a batch to the
+ *                              subscribers before it takes the next one
+ * @param fanOutCpuPercent      share of one core (percent) the event loops may spend writing to
+ *                              subscribers, on average
  */
 public record MarketDataConfig(int tradesHistory, long snapshotMillis, int maxConnections, int maxSubscriptions,
                                int maxQueuedMessages, int writeQueueBytes, long heartbeatMillis,
-                               long slowClientMillis) {
+                               long slowClientMillis, long maxQueuedBytes, long totalQueuedBytes,
+                               long maxDeliveryWaitMillis, int fanOutCpuPercent) {
 
     /** Longest heartbeat interval API.md allows. */
     public static final long MAX_HEARTBEAT_MILLIS = 5_000;
 
     public MarketDataConfig {
         if (tradesHistory <= 0 || snapshotMillis <= 0 || maxConnections <= 0 || maxSubscriptions <= 0
-                || writeQueueBytes <= 0 || heartbeatMillis <= 0 || slowClientMillis <= 0) {
-            throw new IllegalArgumentException("market data settings must all be > 0");
+                || writeQueueBytes <= 0 || heartbeatMillis <= 0 || slowClientMillis <= 0 || maxQueuedBytes <= 0
+                || totalQueuedBytes < maxQueuedBytes || maxDeliveryWaitMillis <= 0 || fanOutCpuPercent <= 0 || fanOutCpuPercent > 100) {
+            throw new IllegalArgumentException("market data settings must all be > 0, and the total backlog at least one connection's");
         }
         if (maxQueuedMessages <= maxSubscriptions) {
             throw new IllegalArgumentException("maxQueuedMessages (" + maxQueuedMessages

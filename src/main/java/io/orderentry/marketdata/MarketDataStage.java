@@ -5,7 +5,7 @@ import io.orderentry.engine.OrderStatus;
 import io.orderentry.pipeline.EngineEvent;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The market data consumer of the output ring. It keeps its own L2 book, trade history and ticker
@@ -19,23 +19,29 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *   <li>everything else leaves the book alone.</li>
  * </ul>
  * At the end of each batch it publishes the new immutable states to the {@link MarketDataView}, then
- * hands each event loop the updates its subscribers want, in one list, through its
- * {@link StreamTarget}. It runs in parallel with the reply stage and gates nothing but the ring's
- * wrap-around; nothing it does blocks.
+ * hands the updates some subscriber wants, in one list, to the stream's {@link StreamTarget}, which
+ * encodes each once and has the event loops write them. It then waits (at most
+ * {@code maxDeliveryWaitMillis}) until the loops have written that batch: the events that arrive meanwhile
+ * form the next batch, so the number of stream messages follows what the fan-out can write, not the
+ * order rate, and the subscribers' sockets never take more of the event loops than that. It runs in
+ * parallel with the reply stage and gates nothing but the ring's wrap-around.
  *
- * <p>Threads: {@link #onEvent} on its own consumer thread; {@link #register} on each event loop
- * before that loop accepts subscribers.
+ * <p>Threads: {@link #onEvent} on its own consumer thread; {@link #register} once, before any event loop
+ * accepts subscribers.
  */
 public final class MarketDataStage implements EventHandler<EngineEvent> {
 
     private final SymbolMarket[] markets;
     private final MarketDataView view;
     private final SubscriberCounts subscribers;
-    private final AtomicReferenceArray<StreamTarget> targets;
-    private final List<List<StreamUpdate>> pending;
+    private final int loops;
+    private final long maxDeliveryWaitNanos;
+    private volatile StreamTarget target;
+    private List<StreamUpdate> pending = new ArrayList<>();
     private final int[] changed;
     private int changedCount;
     private long lastEventSequence;
+    private long batchStartNanos;
 
     /**
      * @param symbols instruments, indexed from 0 as in the engine
@@ -48,11 +54,8 @@ public final class MarketDataStage implements EventHandler<EngineEvent> {
         }
         this.view = new MarketDataView(symbols, config.tradesHistory(), config.snapshotMillis());
         this.subscribers = new SubscriberCounts(loops, symbols);
-        this.targets = new AtomicReferenceArray<>(loops);
-        this.pending = new ArrayList<>(loops);
-        for (int loop = 0; loop < loops; loop++) {
-            pending.add(new ArrayList<>());
-        }
+        this.loops = loops;
+        this.maxDeliveryWaitNanos = TimeUnit.MILLISECONDS.toNanos(config.maxDeliveryWaitMillis());
         this.changed = new int[symbols];
     }
 
@@ -66,13 +69,16 @@ public final class MarketDataStage implements EventHandler<EngineEvent> {
         return subscribers;
     }
 
-    /** Registers the target of event loop {@code loop}; must happen before that loop counts a subscriber. */
-    public void register(final int loop, final StreamTarget target) {
-        targets.set(loop, target);
+    /** Registers the stream's fan-out; must happen before any event loop counts a subscriber. */
+    public void register(final StreamTarget target) {
+        this.target = target;
     }
 
     @Override
     public void onEvent(final EngineEvent event, final long sequence, final boolean endOfBatch) {
+        if (batchStartNanos == 0) {
+            batchStartNanos = System.nanoTime();
+        }
         switch (event.type) {
             case TRADE -> market(event.symbol).trade(new Trade(event.tradeId, event.price, event.quantity,
                     event.takerSide, event.timestampMicros));
@@ -117,28 +123,36 @@ public final class MarketDataStage implements EventHandler<EngineEvent> {
             offer(market.tickerUpdate());
         }
         changedCount = 0;
-        for (int loop = 0; loop < pending.size(); loop++) {
-            final List<StreamUpdate> updates = pending.get(loop);
-            if (!updates.isEmpty()) {
-                final StreamTarget target = targets.get(loop);
-                if (target == null) {
-                    throw new IllegalStateException("stream updates for loop " + loop + " which never registered");
-                }
-                target.deliver(updates);
-                pending.set(loop, new ArrayList<>());
-            }
+        final long started = batchStartNanos;
+        batchStartNanos = 0;
+        if (pending.isEmpty()) {
+            view.lastEventSequence(lastEventSequence);
+            return;
         }
+        final StreamTarget fanOut = target;
+        if (fanOut == null) {
+            throw new IllegalStateException("stream updates but no fan-out registered");
+        }
+        final List<StreamUpdate> updates = pending;
+        pending = new ArrayList<>();
+        fanOut.deliver(updates, started);
+        // Published after the hand-off, so whoever sees this sequence also finds its updates with the stream,
+        // and before the wait, so the REST view does not lag behind the subscribers' sockets.
         view.lastEventSequence(lastEventSequence);
+        // Natural batching: while the event loops write this batch to their subscribers, events pile up
+        // in the ring, and the next batch carries them all in one update per channel instead of many.
+        fanOut.awaitDelivered(maxDeliveryWaitNanos);
     }
 
-    /** Queues an update for every loop that has subscribers to it; read after the state was published. */
+    /** Queues an update if any event loop has subscribers to it; read after the state was published. */
     private void offer(final StreamUpdate update) {
         if (update == null) {
             return;
         }
-        for (int loop = 0; loop < pending.size(); loop++) {
+        for (int loop = 0; loop < loops; loop++) {
             if (subscribers.get(loop, update.symbol(), update.channel()) > 0) {
-                pending.get(loop).add(update);
+                pending.add(update);
+                return;
             }
         }
     }

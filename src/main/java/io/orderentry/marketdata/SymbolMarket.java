@@ -141,6 +141,6 @@ final class SymbolMarket {
             quantities[i] = (sides[i] == Side.BUY ? bids : asks).quantity(prices[i]);
         }
         touchedCount = 0;
-        return new BookUpdate(symbol, book.sequence() + 1, sides, prices, quantities, book.latest());
+        return new BookUpdate(symbol, book.sequence() + 1, sides, prices, quantities, book.latest(), BookTop.of(bids, asks));
     }
 }

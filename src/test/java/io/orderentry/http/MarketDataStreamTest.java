@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,6 +60,7 @@ class MarketDataStreamTest {
             assertEquals(sequence + 1, update.get("sequence").asLong());
             assertEquals("[[\"SELL\",\"101.00\",\"0\"]]", update.get("changes").toString(), "the level is gone");
             assertEquals(0, stream.gaps().size(), stream.gaps().toString());
+            assertEquals(List.of(), stream.checksumMismatches(), "every book message's checksum matches the client's book");
         }
     }
 

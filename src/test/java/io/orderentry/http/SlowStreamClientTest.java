@@ -39,10 +39,7 @@ class SlowStreamClientTest {
                 "ORDERS_WS_MAX_QUEUED_MESSAGES", "16", "ORDERS_WS_MAX_SUBSCRIPTIONS", "4",
                 "ORDERS_WS_SLOW_CLIENT_MILLIS", "500", "ORDERS_WS_HEARTBEAT_MILLIS", "100"))) {
             final ApiClient api = service.client();
-            for (int i = 0; i < BOOK_LEVELS; i++) {
-                place(api, limit("maker", null, "BTCUSD", "BUY", new BigDecimal(5_000 + i).movePointLeft(2).toPlainString(),
-                        "0.01", null));
-            }
+            placeBids(api);
             try (StreamClient healthy = StreamClient.connect(clients, service.port());
                  StalledStreamClient stalled = StalledStreamClient.connect(service.port())) {
                 healthy.subscribe("book", "BTCUSD");
@@ -74,10 +71,33 @@ class SlowStreamClientTest {
                     healthy.await(m -> "update".equals(m.path("type").asText()) && m.path("sequence").asLong() >= current);
                 }
                 assertEquals(List.of(), healthy.gaps(), "the healthy client missed nothing");
+                assertEquals(List.of(), healthy.checksumMismatches(), "and its books match every checksum");
                 assertFalse(healthy.isClosed());
             }
         } finally {
             clients.close().toCompletionStage().toCompletableFuture().join();
+        }
+    }
+
+    @Test
+    void stalledClientIsConflatedByItsBacklogBytesLongBeforeItsMessageCountAndTheBytesAreFreedWhenItLeaves() {
+        try (RunningService service = RunningService.start(dir, Map.of("ORDERS_WS_WRITE_QUEUE_BYTES", "4096",
+                "ORDERS_WS_MAX_QUEUED_MESSAGES", "1000000", "ORDERS_WS_MAX_QUEUED_BYTES", "65536",
+                "ORDERS_WS_MAX_SUBSCRIPTIONS", "4", "ORDERS_WS_SLOW_CLIENT_MILLIS", "600000"))) {
+            final ApiClient api = service.client();
+            placeBids(api);
+            try (StalledStreamClient stalled = StalledStreamClient.connect(service.port())) {
+                int resubscribes = 0;
+                while (Metrics.value(api, "orders_ws_conflations_total") < 1) {
+                    resubscribes += stall(stalled);
+                    // fewer than 20,000 messages were ever asked for, so only the byte bound can conflate it
+                    assertTrue(resubscribes < 20_000, "never conflated after " + resubscribes + " snapshots");
+                }
+                assertTrue(Metrics.value(api, "orders_ws_queued_bytes") <= 65_536,
+                        "a backlog never holds more than its byte bound");
+            }
+            awaitMetricAtMost(api, "orders_ws_queued_bytes", 0);
+            awaitMetricAtMost(api, "orders_ws_clients", 0);
         }
     }
 
@@ -97,9 +117,30 @@ class SlowStreamClientTest {
         }
     }
 
+    /** Fills the BTCUSD book with {@link #BOOK_LEVELS} bid levels, so that each book snapshot is large. */
+    private static void placeBids(final ApiClient api) {
+        for (int i = 0; i < BOOK_LEVELS; i++) {
+            place(api, limit("maker", null, "BTCUSD", "BUY", new BigDecimal(5_000 + i).movePointLeft(2).toPlainString(),
+                    "0.01", null));
+        }
+    }
+
     private static void place(final ApiClient api, final String body) {
         final Answer answer = api.post("/api/v1/orders", body);
         assertEquals(201, answer.status(), answer.body());
+    }
+
+    private static void awaitMetricAtMost(final ApiClient api, final String name, final double value) {
+        final long deadline = System.nanoTime() + StreamClient.PATIENCE.toNanos();
+        while (!(Metrics.value(api, name) <= value)) {
+            assertTrue(System.nanoTime() < deadline, name + " stayed above " + value + ": " + Metrics.value(api, name));
+            try {
+                Thread.sleep(20);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
     }
 
     private static void awaitMetricAtLeast(final ApiClient api, final String name, final double value) {

@@ -85,6 +85,8 @@ class StreamFollowsRandomOrdersTest {
                 }
             }
             assertEquals(List.of(), stream.gaps(), "sequences have no gaps");
+            assertEquals(List.of(), stream.checksumMismatches(), "every book checksum matches the client's own book");
+            assertTrue(stream.checksumsChecked() > 10, "book messages were checked: " + stream.checksumsChecked());
             assertTrue(tradeCounts.values().stream().mapToLong(AtomicLong::get).sum() > 500, "the orders traded");
         } finally {
             clients.close().toCompletionStage().toCompletableFuture().join();

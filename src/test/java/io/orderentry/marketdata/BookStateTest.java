@@ -26,7 +26,8 @@ class BookStateTest {
                 quantities[i] = random.nextInt(4) == 0 ? 0 : 1 + random.nextInt(50);
                 (sides[i] == Side.BUY ? bids : asks).set(prices[i], quantities[i]);
             }
-            final BookUpdate update = new BookUpdate(0, sequence, sides, prices, quantities, state.latest());
+            final BookUpdate update = new BookUpdate(0, sequence, sides, prices, quantities, state.latest(),
+                    BookTop.of(bids, asks));
             state = state.next(update, bids, asks);
             if (state.latest() == null) {
                 snapshots++;

@@ -9,6 +9,8 @@ import io.vertx.core.http.WebSocketClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -40,8 +42,11 @@ public final class StreamClient implements AutoCloseable {
     private final Map<String, List<JsonNode>> trades = new HashMap<>();
     private final Map<String, JsonNode> tickers = new HashMap<>();
     private final List<String> gaps = new ArrayList<>();
+    private final List<String> checksumMismatches = new ArrayList<>();
+    private int checksums;
     private int cursor;
     private boolean closed;
+    private Short closeStatus;
 
     private StreamClient(final WebSocketClient client, final WebSocket socket) {
         this.client = client;
@@ -138,6 +143,53 @@ public final class StreamClient implements AutoCloseable {
         return new ArrayList<>(gaps);
     }
 
+    /**
+     * @return every book message whose {@code checksum} differs from the one of this client's own copy of the book
+     *         after applying it (docs/marketdata.md, "Book checksum")
+     */
+    public synchronized List<String> checksumMismatches() {
+        return new ArrayList<>(checksumMismatches);
+    }
+
+    /** @return book messages whose checksum this client checked */
+    public synchronized int checksumsChecked() {
+        return checksums;
+    }
+
+    /**
+     * The documented checksum of this client's copy of a book: the ten best asks (lowest first), then the ten best
+     * bids (highest first), price then quantity as the API wrote them, without the point and leading zeros,
+     * concatenated; CRC32 of the ASCII bytes.
+     */
+    public synchronized long checksum(final String symbol) {
+        final StringBuilder text = new StringBuilder();
+        appendLevels(text, books.getOrDefault(symbol + ":SELL", new TreeMap<>()));
+        appendLevels(text, books.getOrDefault(symbol + ":BUY", new TreeMap<>()).descendingMap());
+        final CRC32 crc = new CRC32();
+        crc.update(text.toString().getBytes(StandardCharsets.US_ASCII));
+        return crc.getValue();
+    }
+
+    private static void appendLevels(final StringBuilder text, final java.util.NavigableMap<BigDecimal, BigDecimal> side) {
+        int n = 0;
+        for (final Map.Entry<BigDecimal, BigDecimal> level : side.entrySet()) {
+            if (n++ == 10) {
+                return;
+            }
+            text.append(digits(level.getKey())).append(digits(level.getValue()));
+        }
+    }
+
+    /** A decimal as the API wrote it (BigDecimal keeps the scale it was parsed with), without point and leading zeros. */
+    private static String digits(final BigDecimal value) {
+        final String plain = value.toPlainString().replace(".", "");
+        int i = 0;
+        while (i < plain.length() && plain.charAt(i) == '0') {
+            i++;
+        }
+        return plain.substring(i);
+    }
+
     public synchronized int messageCount() {
         return messages.size();
     }
@@ -168,7 +220,26 @@ public final class StreamClient implements AutoCloseable {
 
     private synchronized void closed() {
         closed = true;
+        closeStatus = socket.closeStatusCode();
         notifyAll();
+    }
+
+    /** @return the close status the server sent; fails after {@link #PATIENCE} if the connection stays open */
+    public synchronized short awaitClosed() {
+        final long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!closed) {
+            final long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new AssertionError("the connection is still open after " + PATIENCE);
+            }
+            try {
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        return closeStatus == null ? -1 : closeStatus;
     }
 
     private void apply(final JsonNode m) {
@@ -185,7 +256,14 @@ public final class StreamClient implements AutoCloseable {
         }
         sequences.put(key, sequence);
         switch (channel) {
-            case "book" -> applyBook(m, symbol, "snapshot".equals(type));
+            case "book" -> {
+                applyBook(m, symbol, "snapshot".equals(type));
+                checksums++;
+                if (!m.has("checksum") || m.get("checksum").asLong() != checksum(symbol)) {
+                    checksumMismatches.add(key + " " + type + " " + sequence + ": checksum " + m.get("checksum")
+                            + ", this client's book gives " + checksum(symbol));
+                }
+            }
             case "trades" -> applyTrades(m, symbol, "snapshot".equals(type));
             case "ticker" -> tickers.put(symbol, m);
             default -> gaps.add("unknown channel " + channel);

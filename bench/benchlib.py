@@ -1,0 +1,54 @@
+"""Helpers the bench scripts share: their arguments, free loopback ports, /metrics, waiting for and stopping a process."""
+import signal, socket, subprocess, sys, time, urllib.request
+
+
+def arg(name, default):
+    for a in sys.argv[1:]:
+        if a.startswith(name + "="):
+            return a.split("=", 1)[1]
+    return default
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def metrics(url):
+    with urllib.request.urlopen(url + "/metrics", timeout=10) as r:
+        return r.read().decode()
+
+
+def metric(text, name):
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[-1])
+    return 0.0
+
+
+def wait_http(url, proc, path="/ready", timeout=180):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the process exited with {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url + path, timeout=2) as r:
+                if r.status == 200:
+                    return
+        except Exception:
+            pass
+        time.sleep(0.3)
+    raise SystemExit(f"{url}{path} did not answer 200 in {timeout} s")
+
+
+def stop(proc):
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

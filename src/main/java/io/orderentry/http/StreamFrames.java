@@ -1,0 +1,60 @@
+package io.orderentry.http;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * WebSocket frames written by the stream itself rather than by Vert.x, so that one rendering of an update
+ * serves every subscriber and a connection's messages of one batch leave in one write (RFC 6455, section 5.2:
+ * a server's frames are not masked). A message longer than {@link #MAX_FRAME_PAYLOAD} (a deep book snapshot)
+ * is split into a text frame and continuation frames of at most that size, as Vert.x does, so that clients
+ * with the usual 64 KiB frame limit read it.
+ */
+final class StreamFrames {
+
+    /** The largest payload of one frame: within Vert.x's and many clients' default limit of 64 KiB, and a 16-bit length. */
+    static final int MAX_FRAME_PAYLOAD = 65_535;
+
+    private static final int FIN = 0x80;
+    private static final int TEXT = 0x1;
+    private static final int CONTINUATION = 0x0;
+
+    private StreamFrames() {
+    }
+
+    /** @return the complete, unmasked frame or frames of one text message */
+    static byte[] text(final String text) {
+        final byte[] payload = text.getBytes(StandardCharsets.UTF_8);
+        int size = 0;
+        for (int from = 0; from == 0 || from < payload.length; from += MAX_FRAME_PAYLOAD) {
+            final int length = Math.min(MAX_FRAME_PAYLOAD, payload.length - from);
+            size += headerSize(length) + length;
+        }
+        final byte[] frames = new byte[size];
+        int at = 0;
+        for (int from = 0; from == 0 || from < payload.length; from += MAX_FRAME_PAYLOAD) {
+            final int length = Math.min(MAX_FRAME_PAYLOAD, payload.length - from);
+            final boolean last = from + length == payload.length;
+            at = header(frames, at, (last ? FIN : 0) | (from == 0 ? TEXT : CONTINUATION), length);
+            System.arraycopy(payload, from, frames, at, length);
+            at += length;
+        }
+        return frames;
+    }
+
+    private static int headerSize(final int length) {
+        return length < 126 ? 2 : 4;
+    }
+
+    /** Writes a frame header (payloads up to {@link #MAX_FRAME_PAYLOAD}) at {@code at}; returns where the payload goes. */
+    private static int header(final byte[] out, final int at, final int first, final int length) {
+        out[at] = (byte) first;
+        if (length < 126) {
+            out[at + 1] = (byte) length;
+            return at + 2;
+        }
+        out[at + 1] = 126;
+        out[at + 2] = (byte) (length >>> 8);
+        out[at + 3] = (byte) length;
+        return at + 4;
+    }
+}
