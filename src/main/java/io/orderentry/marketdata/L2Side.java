@@ -1,6 +1,9 @@
 package io.orderentry.marketdata;
 
 import io.orderentry.engine.Side;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.Arrays;
 
 /**
@@ -8,10 +11,16 @@ import java.util.Arrays;
  * arrays. Levels are stored worst first so that changes near the top of the book, the common case,
  * move few elements. No allocation except when the arrays grow.
  *
+ * <p>{@link #writeSnapshot}/{@link #restoreSnapshot} save and refill the levels for a restart
+ * ({@code int} count, then price and quantity per level, best first), straight from and into the arrays.
+ *
  * <p>Not thread safe: owned by one thread (the market data consumer, or an event loop merging a
  * snapshot of its own).
  */
 public final class L2Side {
+
+    /** Levels a restore allocates for before it has read them; a longer side grows as it is read. */
+    private static final int RESTORE_PREALLOCATED_LEVELS = 1 << 20;
 
     private final Side side;
     private long[] keys;
@@ -96,6 +105,67 @@ public final class L2Side {
         for (int i = 0; i < count; i++) {
             prices[i] = priceOf(keys[count - 1 - i]);
             quantitiesOut[i] = quantities[count - 1 - i];
+        }
+    }
+
+    /** Writes the levels: {@code int} count, then per level {@code long} price and {@code long} quantity, best first. */
+    void writeSnapshot(final DataOutput out) throws IOException {
+        out.writeInt(count);
+        for (int i = count - 1; i >= 0; i--) {
+            out.writeLong(priceOf(keys[i]));
+            out.writeLong(quantities[i]);
+        }
+    }
+
+    /**
+     * Reads levels written by {@link #writeSnapshot} into this empty side.
+     *
+     * @throws IOException if the input ends early, or the levels are not strictly best first with positive prices
+     *                     and quantities
+     */
+    void restoreSnapshot(final DataInput in) throws IOException {
+        if (count != 0) {
+            throw new IllegalStateException(side + " side is not empty: " + count + " levels");
+        }
+        final int levels = in.readInt();
+        if (levels < 0) {
+            throw new IOException(side + " level count " + levels + " is negative");
+        }
+        ensureCapacity(Math.min(levels, RESTORE_PREALLOCATED_LEVELS));
+        // Read best first into ascending indices (growing only past the preallocation, so a corrupt count
+        // costs no more memory than the input holds), then reverse into the worst-first order kept.
+        for (int i = 0; i < levels; i++) {
+            final long price = in.readLong();
+            final long quantity = in.readLong();
+            if (price <= 0 || quantity <= 0) {
+                throw new IOException(side + " level " + i + " of " + levels + " has price " + price
+                        + " and quantity " + quantity + "; both must be > 0");
+            }
+            final long key = keyOf(price);
+            if (i > 0 && key >= keys[i - 1]) {
+                throw new IOException(side + " level " + i + " of " + levels + " at price " + price
+                        + " is not worse than the level before it");
+            }
+            ensureCapacity(i + 1);
+            keys[i] = key;
+            quantities[i] = quantity;
+        }
+        for (int low = 0, high = levels - 1; low < high; low++, high--) {
+            final long key = keys[low];
+            keys[low] = keys[high];
+            keys[high] = key;
+            final long quantity = quantities[low];
+            quantities[low] = quantities[high];
+            quantities[high] = quantity;
+        }
+        count = levels;
+    }
+
+    private void ensureCapacity(final int levels) {
+        if (levels > keys.length) {
+            final int grown = (int) Math.min(Integer.MAX_VALUE - 8, Math.max(levels, 2L * keys.length));
+            keys = Arrays.copyOf(keys, grown);
+            quantities = Arrays.copyOf(quantities, grown);
         }
     }
 

@@ -1,6 +1,9 @@
 package io.orderentry.marketdata;
 
 import io.orderentry.engine.Side;
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -11,6 +14,11 @@ import java.util.List;
  *
  * <p>Events are applied as they come; {@link #flush()} runs once per batch and turns what changed
  * into at most one update per channel. Not thread safe: owned by the market data consumer thread.
+ *
+ * <p>{@link #writeSnapshot} saves, between batches, what later events and flushes depend on: both sides, the
+ * kept trades, the ticker, the volume window and the three channel sequences. A restored market publishes a
+ * fresh full book snapshot and an unchained trade history; how the original had split its states into base and
+ * chain is not kept, since no reader can tell.
  */
 final class SymbolMarket {
 
@@ -114,6 +122,59 @@ final class SymbolMarket {
 
     Ticker ticker() {
         return ticker;
+    }
+
+    /**
+     * Writes the market's state: {@code int} symbol, {@code long} book sequence, bids and asks
+     * ({@link L2Side#writeSnapshot}), trades ({@link TradeHistory#writeSnapshot}), ticker
+     * ({@link Ticker#writeSnapshot}), volume window ({@link VolumeWindow#writeSnapshot}).
+     *
+     * @throws IllegalStateException if events were applied since the last flush
+     */
+    void writeSnapshot(final DataOutput out) throws IOException {
+        if (changed()) {
+            throw new IllegalStateException("symbol " + symbol + " is in the middle of a batch");
+        }
+        out.writeInt(symbol);
+        out.writeLong(book.sequence());
+        bids.writeSnapshot(out);
+        asks.writeSnapshot(out);
+        history.writeSnapshot(out);
+        ticker.writeSnapshot(out);
+        volume.writeSnapshot(out);
+    }
+
+    /** @return true while nothing was applied or restored: every sequence 0 and the book empty */
+    boolean pristine() {
+        return book.sequence() == 0 && history.sequence() == 0 && ticker.sequence() == 0 && !changed()
+                && bids.levelCount() == 0 && asks.levelCount() == 0;
+    }
+
+    /**
+     * Reads a state written by {@link #writeSnapshot} into this {@link #pristine()} market; the next flush
+     * continues every channel's sequence. On an exception the market is left part restored.
+     *
+     * @throws IOException if the input ends early or is malformed
+     */
+    void restoreSnapshot(final DataInput in) throws IOException {
+        final int written = in.readInt();
+        if (written != symbol) {
+            throw new IOException("expected the state of symbol " + symbol + ", found symbol " + written);
+        }
+        final long bookSequence = in.readLong();
+        if (bookSequence < 0) {
+            throw new IOException("symbol " + symbol + " book sequence " + bookSequence + " is negative");
+        }
+        bids.restoreSnapshot(in);
+        asks.restoreSnapshot(in);
+        if (bookSequence == 0 && bids.levelCount() + asks.levelCount() > 0) {
+            throw new IOException("symbol " + symbol + " has levels at book sequence 0");
+        }
+        history = TradeHistory.readSnapshot(in, history.capacity());
+        final List<Trade> newest = history.recent(1);
+        ticker = Ticker.readSnapshot(in, symbol, newest.isEmpty() ? null : newest.get(0));
+        volume.restoreSnapshot(in);
+        book = BookState.of(BookSnapshot.of(symbol, bookSequence, bids, asks));
     }
 
     /** A level changed; the key sorts by price and then side, and fits any price below 2^62 ticks. */

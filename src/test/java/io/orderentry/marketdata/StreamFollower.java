@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.orderentry.engine.Side;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -24,6 +25,21 @@ final class StreamFollower {
         for (int symbol = 0; symbol < symbols; symbol++) {
             books[symbol] = new L2Side[] {new L2Side(Side.BUY, 16), new L2Side(Side.SELL, 16)};
             trades.add(new ArrayList<>());
+        }
+    }
+
+    /** Subscribes to every channel of every symbol: starts from the view's snapshots, as a new client would. */
+    void subscribe(final MarketDataView view) {
+        for (int symbol = 0; symbol < books.length; symbol++) {
+            final BookSnapshot book = view.currentBook(symbol);
+            books[symbol] = new L2Side[] {book.side(Side.BUY), book.side(Side.SELL)};
+            sequences[symbol][Channel.BOOK.ordinal()] = book.sequence();
+            final TradeHistory history = view.trades(symbol);
+            sequences[symbol][Channel.TRADES.ordinal()] = history.sequence();
+            final List<Trade> oldestFirst = new ArrayList<>(history.recent(history.capacity()));
+            Collections.reverse(oldestFirst);
+            trades.set(symbol, oldestFirst);
+            sequences[symbol][Channel.TICKER.ordinal()] = view.ticker(symbol).sequence();
         }
     }
 
