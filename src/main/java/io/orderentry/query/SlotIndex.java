@@ -58,6 +58,19 @@ final class SlotIndex {
         size = size + 1;
     }
 
+    /**
+     * Maps {@code id} (positive) to {@code slot} unless it is mapped already. Writer only.
+     *
+     * @return false, changing nothing, if {@code id} was mapped
+     */
+    boolean putIfAbsent(final long id, final int slot) {
+        if (find(id) != NONE) {
+            return false;
+        }
+        put(id, slot);
+        return true;
+    }
+
     /** Forgets {@code id}; shifts back the entries after it so that no probe chain is broken. Writer only. */
     void remove(final long id) {
         final Table t = table;
