@@ -1,5 +1,8 @@
 package io.orderentry.engine;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
 import java.util.Arrays;
 
 /**
@@ -20,6 +23,9 @@ final class DedupWindow {
 
     private static final int INITIAL_CAPACITY = 1024;
     private static final int NONE = -1;
+    private static final Side[] SIDES = Side.values();
+    private static final OrderType[] ORDER_TYPES = OrderType.values();
+    private static final TimeInForce[] TIME_IN_FORCES = TimeInForce.values();
 
     private final int window;
     private long[] orderIds;
@@ -113,6 +119,57 @@ final class DedupWindow {
         accountIds[entry] = accountId;
         clientOrderIds[entry] = clientOrderId;
         insert(entry);
+    }
+
+    /**
+     * Writes the remembered entries, oldest first: {@code int count}, then per entry {@code long orderId, long price,
+     * long quantity, int symbol, byte attributes, UTF accountId, UTF clientOrderId}.
+     */
+    void writeSnapshot(final DataOutput out) throws IOException {
+        out.writeInt(size);
+        for (int i = 0; i < size; i++) {
+            final int entry = (oldest + i) % size;   // oldest stays 0 until the ring wraps
+            out.writeLong(orderIds[entry]);
+            out.writeLong(prices[entry]);
+            out.writeLong(quantities[entry]);
+            out.writeInt(symbols[entry]);
+            out.writeByte(attributes[entry]);
+            out.writeUTF(accountIds[entry]);
+            out.writeUTF(clientOrderIds[entry]);
+        }
+    }
+
+    /**
+     * Remembers the entries of {@link #writeSnapshot}, oldest first, into this empty window; when this window is
+     * smaller, the oldest are forgotten as they would have been.
+     */
+    void restoreSnapshot(final DataInput in) throws IOException {
+        if (size != 0) {
+            throw new IllegalStateException("restoreSnapshot needs an empty window");
+        }
+        final int count = in.readInt();
+        if (count < 0 || count > MAX_WINDOW) {
+            throw new IOException("engine snapshot: dedup window of " + count + " entries");
+        }
+        for (int i = 0; i < count; i++) {
+            final long orderId = in.readLong();
+            final long price = in.readLong();
+            final long quantity = in.readLong();
+            final int symbol = in.readInt();
+            final byte attributes = in.readByte();
+            final String accountId = in.readUTF();
+            final String clientOrderId = in.readUTF();
+            if ((attributes & ~0x1F) != 0 || (attributes >> 2 & 3) >= TIME_IN_FORCES.length) {
+                throw new IOException("engine snapshot: bad dedup attributes " + attributes + " for order " + orderId);
+            }
+            final int hash = hash(accountId, clientOrderId);
+            if (find(hash, accountId, clientOrderId) >= 0) {
+                throw new IOException("engine snapshot: dedup pair remembered twice for order " + orderId);
+            }
+            remember(hash, orderId, accountId, clientOrderId, symbol, SIDES[attributes & 1],
+                    ORDER_TYPES[attributes >> 1 & 1], TIME_IN_FORCES[attributes >> 2 & 3], (attributes & 1 << 4) != 0,
+                    price, quantity);
+        }
     }
 
     private static byte attributes(final Side side, final OrderType type, final TimeInForce timeInForce,

@@ -1,5 +1,11 @@
 package io.orderentry.engine;
 
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+
 /**
  * The matching engine: one price-time priority book per instrument index, the order and trade ids,
  * and the engine's event sequence. A deterministic state machine: it reads no clock, randomness or
@@ -66,6 +72,7 @@ public final class Matcher {
     private static final int ORDER_CHUNK = 4096;
     private static final int LEVEL_CHUNK = 256;
     private static final int INITIAL_TABLE_CAPACITY = 1024;
+    private static final int SNAPSHOT_VERSION = 1;
 
     private final EngineLimits limits;
     private final EventSink sink;
@@ -213,6 +220,110 @@ public final class Matcher {
      */
     public void forEachLevel(final int symbol, final Side side, final LevelVisitor visitor) {
         books[symbol].side(side).forEachLevel(visitor);
+    }
+
+    /**
+     * Writes the engine's complete state: the ids and the event sequence, every resting order in price-time
+     * priority and the dedup window, oldest entry first. Called on the thread that owns the matcher, between
+     * commands. Format, version 1: {@code int version, int symbols, long lastOrderId, long lastTradeId, long
+     * lastEventSequence}; per symbol, bids then asks: {@code int levels}, per level worst first {@code long price,
+     * int orders}, per order oldest first {@code long orderId, UTF accountId, long quantity, long filled}; then the
+     * dedup window ({@link DedupWindow#writeSnapshot}).
+     */
+    public void writeSnapshot(final DataOutput out) throws IOException {
+        out.writeInt(SNAPSHOT_VERSION);
+        out.writeInt(books.length);
+        out.writeLong(lastOrderId);
+        out.writeLong(lastTradeId);
+        out.writeLong(lastEventSequence);
+        for (final OrderBook book : books) {
+            for (final Side side : Side.values()) {
+                final BookSide levels = book.side(side);
+                final int count = levels.levelCount();
+                out.writeInt(count);
+                for (int i = count - 1; i >= 0; i--) {
+                    final PriceLevel level = levels.levelFromBest(i);
+                    out.writeLong(level.price);
+                    out.writeInt(level.orderCount);
+                    for (Order order = level.head; order != null; order = order.next) {
+                        out.writeLong(order.orderId);
+                        out.writeUTF(order.accountId);
+                        out.writeLong(order.quantity);
+                        out.writeLong(order.filled);
+                    }
+                }
+            }
+        }
+        dedup.writeSnapshot(out);
+    }
+
+    /**
+     * Restores a state written by {@link #writeSnapshot} into this matcher, which must be new (no command executed).
+     * A snapshot of fewer instruments than this matcher has is fine: the new ones start empty. Emits no event.
+     *
+     * @throws IOException on a malformed or truncated snapshot, one of more instruments than configured, or one that
+     *                     breaks this matcher's limits (they are checked against the journal's before this is called)
+     */
+    public void restoreSnapshot(final DataInput in) throws IOException {
+        if (lastOrderId != 0 || lastEventSequence != 0 || restingOrders.size() != 0) {
+            throw new IllegalStateException("restoreSnapshot needs a new matcher");
+        }
+        final int version = in.readInt();
+        if (version != SNAPSHOT_VERSION) {
+            throw new IOException("engine snapshot version " + version + " is not supported (expected "
+                    + SNAPSHOT_VERSION + ")");
+        }
+        final int symbols = in.readInt();
+        if (symbols < 0 || symbols > books.length) {
+            throw new IOException("engine snapshot holds " + symbols + " instruments, " + books.length
+                    + " are configured");
+        }
+        lastOrderId = nonNegative(in.readLong(), "lastOrderId");
+        lastTradeId = nonNegative(in.readLong(), "lastTradeId");
+        lastEventSequence = nonNegative(in.readLong(), "lastEventSequence");
+        final Map<String, String> accounts = new HashMap<>();
+        for (int symbol = 0; symbol < symbols; symbol++) {
+            for (final Side side : Side.values()) {
+                final BookSide own = books[symbol].side(side);
+                final int levels = in.readInt();
+                if (levels < 0 || levels > limits.maxPriceLevelsPerSide()) {
+                    throw new IOException("engine snapshot: " + levels + " levels on a side of instrument " + symbol
+                            + " (limit " + limits.maxPriceLevelsPerSide() + ")");
+                }
+                long previousKey = Long.MIN_VALUE;
+                for (int l = 0; l < levels; l++) {
+                    final long price = in.readLong();
+                    final int orders = in.readInt();
+                    if (price <= 0 || orders <= 0 || own.keyOf(price) <= previousKey) {
+                        throw new IOException("engine snapshot: bad level " + price + " x " + orders + " order(s)");
+                    }
+                    previousKey = own.keyOf(price);
+                    for (int o = 0; o < orders; o++) {
+                        final long orderId = in.readLong();
+                        final String accountId = accounts.computeIfAbsent(in.readUTF(), a -> a);
+                        final long quantity = in.readLong();
+                        final long filled = in.readLong();
+                        if (orderId <= 0 || orderId > lastOrderId || filled < 0 || filled >= quantity
+                                || restingOrders.get(orderId) != null) {
+                            throw new IOException("engine snapshot: bad resting order " + orderId);
+                        }
+                        if (restingOrders.size() >= limits.maxRestingOrders()) {
+                            throw new IOException("engine snapshot holds more resting orders than the limit "
+                                    + limits.maxRestingOrders());
+                        }
+                        rest(own, orderId, accountId, price, quantity, filled);
+                    }
+                }
+            }
+        }
+        dedup.restoreSnapshot(in);
+    }
+
+    private static long nonNegative(final long value, final String what) throws IOException {
+        if (value < 0) {
+            throw new IOException("engine snapshot: negative " + what + " " + value);
+        }
+        return value;
     }
 
     /** @return the book of an instrument, for invariant checks in tests */

@@ -1,0 +1,154 @@
+package io.orderentry.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A matcher restored from a snapshot is the matcher that wrote it: the same books, ids and dedup window, so every
+ * later command gives the same events as in a matcher that never stopped.
+ */
+class MatcherSnapshotTest {
+
+    private static final int SYMBOLS = 2;
+    private static final EngineLimits LIMITS = new EngineLimits(500, 60, 20, 300);
+
+    @Test
+    void matcherRestoredAtAnyPointAnswersEveryLaterCommandLikeOneThatNeverRestarted() throws IOException {
+        final List<Command> commands = new CommandGenerator(7, SYMBOLS).generate(12_000);
+        final Random random = new Random(11);
+        for (int trial = 0; trial < 8; trial++) {
+            final int cut = trial == 0 ? 0 : random.nextInt(commands.size());
+            final RecordingEventSink continuous = new RecordingEventSink();
+            final Matcher original = new Matcher(SYMBOLS, LIMITS, continuous);
+            for (int i = 0; i < cut; i++) {
+                apply(commands.get(i), original, i);
+            }
+            final RecordingEventSink restoredEvents = new RecordingEventSink();
+            final Matcher restored = new Matcher(SYMBOLS, LIMITS, restoredEvents);
+            restored.restoreSnapshot(input(snapshot(original)));
+            assertSameState(original, restored);
+            continuous.clear();
+            for (int i = cut; i < commands.size(); i++) {
+                apply(commands.get(i), original, i);
+                apply(commands.get(i), restored, i);
+            }
+            assertEquals(continuous.events(), restoredEvents.events(), "events after a snapshot at command " + cut);
+            assertSameState(original, restored);
+            MatcherInvariants.check(restored, SYMBOLS);
+        }
+    }
+
+    @Test
+    void snapshotKeepsPartiallyFilledOrdersTheirPlaceInTheQueueAndDuplicatesTheirOriginal() throws IOException {
+        final RecordingEventSink events = new RecordingEventSink();
+        final Matcher original = new Matcher(SYMBOLS, LIMITS, events);
+        original.place(1, "a", "a-1", 0, Side.SELL, OrderType.LIMIT, TimeInForce.GTC, false, 1_000, 10);
+        original.place(2, "b", null, 0, Side.SELL, OrderType.LIMIT, TimeInForce.GTC, false, 1_000, 5);
+        original.place(3, "c", "c-1", 0, Side.BUY, OrderType.LIMIT, TimeInForce.IOC, false, 1_000, 4);
+        final Matcher restored = new Matcher(SYMBOLS, LIMITS, events);
+        restored.restoreSnapshot(input(snapshot(original)));
+        events.clear();
+        restored.place(4, "d", null, 0, Side.BUY, OrderType.MARKET, TimeInForce.IOC, false, 0, 7);
+        final List<Long> makers = new ArrayList<>();
+        for (final RecordedEvent event : events.events()) {
+            if (event instanceof RecordedEvent.Trade trade) {
+                makers.add(trade.makerOrderId());
+            }
+        }
+        assertEquals(List.of(1L, 2L), makers, "the partially filled order 1 keeps its place ahead of order 2");
+        events.clear();
+        restored.place(5, "a", "a-1", 0, Side.SELL, OrderType.LIMIT, TimeInForce.GTC, false, 1_000, 10);
+        assertEquals(CommandResult.DUPLICATE, events.completion().result());
+        assertEquals(1, events.completion().orderId());
+        assertEquals(4, restored.lastOrderId());
+    }
+
+    @Test
+    void emptyMatcherRoundTrips() throws IOException {
+        final Matcher restored = new Matcher(SYMBOLS, LIMITS, new RecordingEventSink());
+        restored.restoreSnapshot(input(snapshot(new Matcher(SYMBOLS, LIMITS, new RecordingEventSink()))));
+        assertEquals(0, restored.lastOrderId());
+        assertEquals(0, restored.restingOrderCount());
+    }
+
+    @Test
+    void snapshotOfFewerInstrumentsRestoresIntoAMatcherWithANewOneEmpty() throws IOException {
+        final Matcher original = new Matcher(1, LIMITS, new RecordingEventSink());
+        original.place(1, "a", null, 0, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, false, 990, 3);
+        final Matcher restored = new Matcher(2, LIMITS, new RecordingEventSink());
+        restored.restoreSnapshot(input(snapshot(original)));
+        assertEquals(1, restored.restingOrderCount());
+        restored.place(2, "b", null, 1, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, false, 990, 3);
+        assertEquals(2, restored.restingOrderCount());
+    }
+
+    @Test
+    void truncatedOrDamagedSnapshotIsRefusedWithAnIoException() throws IOException {
+        final Matcher original = new Matcher(SYMBOLS, LIMITS, new RecordingEventSink());
+        final List<Command> commands = new CommandGenerator(3, SYMBOLS).generate(2_000);
+        for (int i = 0; i < commands.size(); i++) {
+            apply(commands.get(i), original, i);
+        }
+        final byte[] bytes = snapshot(original);
+        for (final int length : new int[] {0, 3, 20, bytes.length / 3, bytes.length / 2, bytes.length - 1}) {
+            final byte[] cut = java.util.Arrays.copyOf(bytes, length);
+            assertThrows(IOException.class, () -> new Matcher(SYMBOLS, LIMITS, new RecordingEventSink())
+                    .restoreSnapshot(input(cut)), "cut at " + length);
+        }
+        final byte[] otherVersion = bytes.clone();
+        otherVersion[3] = 9;
+        assertThrows(IOException.class, () -> new Matcher(SYMBOLS, LIMITS, new RecordingEventSink())
+                .restoreSnapshot(input(otherVersion)));
+        assertThrows(IOException.class, () -> new Matcher(1, LIMITS, new RecordingEventSink())
+                .restoreSnapshot(input(bytes)), "more instruments than configured");
+    }
+
+    private static void apply(final Command command, final Matcher matcher, final long i) {
+        if (command.cancel()) {
+            matcher.cancel(1_000L * i, command.orderId());
+        } else {
+            matcher.place(1_000L * i, command.accountId(), command.clientOrderId(), command.symbol(), command.side(),
+                    command.type(), command.timeInForce(), command.postOnly(), command.price(), command.quantity());
+        }
+    }
+
+    private static void assertSameState(final Matcher expected, final Matcher actual) {
+        assertEquals(expected.lastOrderId(), actual.lastOrderId());
+        assertEquals(expected.lastTradeId(), actual.lastTradeId());
+        assertEquals(expected.lastEventSequence(), actual.lastEventSequence());
+        assertEquals(expected.restingOrderCount(), actual.restingOrderCount());
+        for (int symbol = 0; symbol < SYMBOLS; symbol++) {
+            for (final Side side : Side.values()) {
+                assertEquals(levels(expected, symbol, side), levels(actual, symbol, side));
+            }
+        }
+    }
+
+    private static List<String> levels(final Matcher matcher, final int symbol, final Side side) {
+        final List<String> levels = new ArrayList<>();
+        matcher.forEachLevel(symbol, side, (price, total, count) -> levels.add(price + "x" + total + "/" + count));
+        return levels;
+    }
+
+    private static byte[] snapshot(final Matcher matcher) throws IOException {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            matcher.writeSnapshot(out);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static DataInputStream input(final byte[] bytes) {
+        return new DataInputStream(new ByteArrayInputStream(bytes));
+    }
+}
