@@ -43,23 +43,39 @@ public final class JournalReader {
      */
     public static JournalRecovery recover(final Path directory, final Map<String, Integer> symbolIndex,
                                           final RecordConsumer consumer) throws IOException {
+        return recover(directory, symbolIndex, JournalPosition.START, consumer);
+    }
+
+    /**
+     * {@link #recover(Path, Map, RecordConsumer)} from a position (a snapshot's): the segments before the one holding
+     * {@code from} are not read, and that one is read from {@code from}'s offset. The records before {@code from}
+     * are therefore neither checked nor replayed.
+     *
+     * @throws JournalCorruptedException if the journal does not reach {@code from}: the segment is missing, or
+     *                                   shorter than the offset
+     */
+    public static JournalRecovery recover(final Path directory, final Map<String, Integer> symbolIndex,
+                                          final JournalPosition from, final RecordConsumer consumer)
+            throws IOException {
         Objects.requireNonNull(consumer, "consumer");
         final long started = System.nanoTime();
         Files.createDirectories(directory);
-        final List<Path> segments = SegmentFiles.list(directory);
+        final List<Path> all = SegmentFiles.list(directory);
+        final List<Path> segments = fromSegment(directory, all, from);
         final SegmentScanner scanner = new SegmentScanner(new SymbolLookup(symbolIndex), READ_BUFFER_BYTES);
-        long lastSequence = 0;
-        long lastTimestamp = 0;
+        long lastSequence = from.sequence();
+        long lastTimestamp = from.timestampMicros();
         long records = 0;
         long bytes = 0;
         TruncatedTail truncatedTail = null;
         for (int i = 0; i < segments.size(); i++) {
             final boolean last = i == segments.size() - 1;
-            scanner.scan(segments.get(i), last, lastSequence, lastTimestamp, consumer);
+            final long offset = i == 0 ? from.offset() : JournalFormat.SEGMENT_HEADER_SIZE;
+            scanner.scan(segments.get(i), offset, last, lastSequence, lastTimestamp, Long.MAX_VALUE, consumer);
             lastSequence = scanner.lastSequence();
             lastTimestamp = scanner.lastTimestampMicros();
             records += scanner.records();
-            bytes += scanner.fileSize();
+            bytes += scanner.fileSize() - offset;
             truncatedTail = scanner.truncatedTail();
         }
         if (truncatedTail != null) {
@@ -68,6 +84,22 @@ public final class JournalReader {
         final Path lastSegment = segments.isEmpty() ? null : segments.get(segments.size() - 1);
         return new JournalRecovery(directory, lastSequence, lastTimestamp, records, bytes,
                 System.nanoTime() - started, segments.size(), lastSegment, truncatedTail);
+    }
+
+    /** @return the segments from the one holding {@code from} on; all of them for the start of the journal */
+    private static List<Path> fromSegment(final Path directory, final List<Path> all, final JournalPosition from)
+            throws JournalCorruptedException {
+        if (from.sequence() == 0) {
+            return all;
+        }
+        for (int i = 0; i < all.size(); i++) {
+            if (SegmentFiles.firstSequenceOf(all.get(i)) == from.segmentFirstSequence()) {
+                return all.subList(i, all.size());
+            }
+        }
+        final Path expected = SegmentFiles.segmentPath(directory, from.segmentFirstSequence());
+        throw new JournalCorruptedException(expected, from.offset(), "the journal has no segment " + expected.getFileName()
+                + ", which holds the records after sequence " + from.sequence() + " (the snapshot's position)");
     }
 
     /** @return whether {@code directory} holds at least one segment file (a missing directory holds none) */

@@ -33,6 +33,7 @@ final class SegmentScanner {
 
     private long lastSequence;
     private long lastTimestampMicros;
+    private long untilSequence;
     private long records;
     private TruncatedTail truncatedTail;
 
@@ -53,9 +54,24 @@ final class SegmentScanner {
      */
     void scan(final Path segment, final boolean last, final long previousSequence, final long previousTimestamp,
               final RecordConsumer consumer) throws IOException {
+        scan(segment, JournalFormat.SEGMENT_HEADER_SIZE, last, previousSequence, previousTimestamp, Long.MAX_VALUE,
+                consumer);
+    }
+
+    /**
+     * Reads {@code segment} from {@code startOffset} (the start of a record; the header is checked all the same)
+     * to its end, its torn tail, or the last record numbered at most {@code untilSequence}, whichever comes
+     * first; a record past {@code untilSequence} is neither checked nor consumed, and ends the scan.
+     *
+     * @param previousSequence  sequence of the last record before {@code startOffset}
+     * @param previousTimestamp timestamp of that record
+     */
+    void scan(final Path segment, final long startOffset, final boolean last, final long previousSequence,
+              final long previousTimestamp, final long untilSequence, final RecordConsumer consumer) throws IOException {
         file = segment;
         lastSequence = previousSequence;
         lastTimestampMicros = previousTimestamp;
+        this.untilSequence = untilSequence;
         records = 0;
         truncatedTail = null;
         bufferOffset = 0;
@@ -64,12 +80,27 @@ final class SegmentScanner {
         try (FileChannel opened = FileChannel.open(segment, StandardOpenOption.READ)) {
             channel = opened;
             fileSize = opened.size();
-            if (checkHeader(last)) {
+            final long named = SegmentFiles.firstSequenceOf(segment);
+            if (startOffset > JournalFormat.SEGMENT_HEADER_SIZE && startOffset > fileSize) {
+                throw new JournalCorruptedException(segment, startOffset, "the segment ends at " + fileSize
+                        + ", before the position to read from");
+            }
+            if (checkHeader(last, startOffset == JournalFormat.SEGMENT_HEADER_SIZE ? lastSequence : named - 1)) {
+                if (startOffset > JournalFormat.SEGMENT_HEADER_SIZE) {
+                    bufferOffset = startOffset;
+                    position = 0;
+                    limit = 0;
+                }
                 scanRecords(last, consumer);
             }
         } finally {
             channel = null;
         }
+    }
+
+    /** @return byte offset just after the last record consumed by the latest scan (the next record's offset) */
+    long endOffset() {
+        return bufferOffset + position;
     }
 
     /** @return sequence of the last good record of the scanned segment, or the previous one if it had none */
@@ -97,9 +128,9 @@ final class SegmentScanner {
         return truncatedTail;
     }
 
-    private boolean checkHeader(final boolean last) throws IOException {
+    private boolean checkHeader(final boolean last, final long sequenceBefore) throws IOException {
         final long named = SegmentFiles.firstSequenceOf(file);
-        if (named != lastSequence + 1) {
+        if (named != sequenceBefore + 1) {
             throw new JournalCorruptedException(file, 0, "segment is named for sequence " + named + " but "
                     + (lastSequence + 1) + " is expected next (sequence gap between segments)");
         }
@@ -140,7 +171,7 @@ final class SegmentScanner {
     }
 
     private void scanRecords(final boolean last, final RecordConsumer consumer) throws IOException {
-        while (true) {
+        while (lastSequence < untilSequence) {
             final long offset = bufferOffset + position;
             final long available = fileSize - offset;
             if (available == 0) {
