@@ -8,13 +8,13 @@ COPY src src
 COPY db db
 RUN mvn -B -q -DskipTests package
 
-# Runtime stage: a slim JRE, a non-root user, the journal and audit trail on volumes.
+# Runtime stage: a slim JRE, a non-root user, the journal, audit trail and snapshots on volumes.
 FROM eclipse-temurin:17-jre
 RUN apt-get update \
  && apt-get install -y --no-install-recommends curl \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --create-home --home-dir /app orders \
- && mkdir -p /app/data/journal /app/data/audit /app/data/spool \
+ && mkdir -p /app/data/journal /app/data/audit /app/data/spool /app/data/snapshots \
  && chown -R orders:orders /app/data
 WORKDIR /app
 COPY --from=build /src/target/order-entry.jar /app/order-entry.jar
@@ -22,12 +22,14 @@ COPY --from=build /src/target/order-entry.jar /app/order-entry.jar
 ENV ORDERS_HTTP_PORT=8080 \
     ORDERS_JOURNAL_DIR=/app/data/journal \
     ORDERS_AUDIT_DIR=/app/data/audit \
+    ORDERS_SNAPSHOT_DIR=/app/data/snapshots \
     ORDERS_PERSISTENCE_SPOOL_DIR=/app/data/spool
 # JVM flags for a latency-sensitive service:
 #  -Xms = -Xmx and AlwaysPreTouch: the heap is committed and touched at start, so no page faults or
 #    heap resizing show up as latency spikes under load;
-#  2 GiB: the order view keeps every open order and the last million final ones (about 600 B each),
-#    so a busy day's live set is several hundred MiB; the heap needs room above it;
+#  3 GiB: the order view keeps every open order and the last million final ones (about 600 B each),
+#    so a busy day's live set is several hundred MiB, and the snapshot writer keeps a second copy of it
+#    (README, "Snapshots"); the heap needs room above both;
 #  G1: measured under wrk on the 2-core reference machine, ZGC with a 1 GiB heap ran back-to-back
 #    cycles once ~600 MiB were live and throughput fell from 13k to 4k req/s, while G1 held 15-17k req/s
 #    (loadtest/RESULTS.md); the matcher itself allocates nothing;
@@ -38,10 +40,10 @@ ENV ORDERS_HTTP_PORT=8080 \
 #  PerfDisableSharedMem: no hsperfdata mmap writes, which can stall threads on a busy disk;
 #  ExitOnOutOfMemoryError: a broken JVM exits and the orchestrator restarts it from the journal.
 # Override with JAVA_OPTS.
-ENV JAVA_OPTS="-Xms2g -Xmx2g -Xmn24m -XX:+AlwaysPreTouch -XX:+UseG1GC -XX:+PerfDisableSharedMem -XX:+ExitOnOutOfMemoryError"
+ENV JAVA_OPTS="-Xms3g -Xmx3g -Xmn24m -XX:+AlwaysPreTouch -XX:+UseG1GC -XX:+PerfDisableSharedMem -XX:+ExitOnOutOfMemoryError"
 
 USER orders
-VOLUME ["/app/data/journal", "/app/data/audit"]
+VOLUME ["/app/data/journal", "/app/data/audit", "/app/data/snapshots"]
 EXPOSE 8080
 HEALTHCHECK --interval=5s --timeout=3s --start-period=60s --retries=3 \
   CMD curl -fsS http://127.0.0.1:8080/ready > /dev/null || exit 1

@@ -27,7 +27,7 @@ MODE = arg("mode", "memory")
 JAVA = os.environ.get("JAVA", "java")
 JAR = os.environ.get("ORDERS_JAR", os.path.join(ROOT, "target", "order-entry.jar"))   # another build, for A/B runs
 VERIFY = os.environ.get("FANOUT_VERIFY", "5")   # connections that keep books and check checksums
-JAVA_OPTS = os.environ.get("JAVA_OPTS", "-Xms2g -Xmx2g -Xmn24m -XX:+AlwaysPreTouch -XX:+UseG1GC "
+JAVA_OPTS = os.environ.get("JAVA_OPTS", "-Xms3g -Xmx3g -Xmn24m -XX:+AlwaysPreTouch -XX:+UseG1GC "
                                         "-XX:+PerfDisableSharedMem").split()
 
 

@@ -27,7 +27,7 @@ MODE = arg("mode", "durable")          # durable: fsync + audit + PostgreSQL; me
 BASELINE = arg("baseline", "yes") == "yes"
 WRK_THREADS, WRK_CONNECTIONS = arg("wrk", "2x64").split("x")
 JAVA = os.environ.get("JAVA", "java")
-JAVA_OPTS = os.environ.get("JAVA_OPTS", "-Xms2g -Xmx2g -Xmn24m -XX:+AlwaysPreTouch -XX:+UseG1GC "
+JAVA_OPTS = os.environ.get("JAVA_OPTS", "-Xms3g -Xmx3g -Xmn24m -XX:+AlwaysPreTouch -XX:+UseG1GC "
                                         "-XX:+PerfDisableSharedMem").split()   # the Dockerfile's flags
 
 

@@ -1,5 +1,7 @@
 package io.orderentry.app;
 
+import io.orderentry.snapshot.SnapshotConfig;
+
 import io.orderentry.audit.AuditConfig;
 import io.orderentry.engine.EngineLimits;
 import io.orderentry.journal.JournalSync;
@@ -23,12 +25,13 @@ import java.util.Optional;
  * @param database          empty when persistence is disabled
  * @param audit             the audit trail's directory, file size and sync mode
  * @param marketData        market data views and the WebSocket stream
+ * @param snapshots         when and where snapshots of the state are written
  */
 public record Config(String httpHost, int httpPort, int httpInstances, Path journalDir, JournalSync journalSync,
                      long journalSegmentBytes, int inputRingSize, int outputRingSize, String waitStrategy,
                      List<Instrument> instruments, EngineLimits engineLimits, int retainedFinalOrders,
                      Optional<Database> database, AuditConfig audit,
-                     MarketDataConfig marketData) {
+                     MarketDataConfig marketData, SnapshotConfig snapshots) {
 
     /**
      * PostgreSQL settings.

@@ -5,6 +5,7 @@ import io.orderentry.audit.AuditSync;
 import io.orderentry.engine.EngineLimits;
 import io.orderentry.journal.JournalSync;
 import io.orderentry.marketdata.MarketDataConfig;
+import io.orderentry.snapshot.SnapshotConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -126,7 +127,34 @@ public final class ConfigLoader {
                 retained,
                 database(),
                 audit(),
-                marketData());
+                marketData(),
+                snapshots());
+    }
+
+    private SnapshotConfig snapshots() {
+        final String dir = string("snapshot.dir");
+        final Path journal = Path.of(string("journal.dir")).toAbsolutePath().normalize();
+        final Path directory = dir.isBlank()
+                ? (journal.getParent() == null ? journal.resolveSibling("snapshots") : journal.getParent().resolve("snapshots"))
+                : Path.of(dir);
+        if (directory.toAbsolutePath().normalize().equals(journal)) {
+            throw new ConfigException(envName("snapshot.dir") + " must not be the journal directory");
+        }
+        return new SnapshotConfig(directory,
+                longValue("snapshot.every.commands", 0, Long.MAX_VALUE),
+                longValue("snapshot.interval.seconds", 0, 31_536_000) * 1000,
+                intValue("snapshot.keep", 1, 1000),
+                bool("snapshot.on.shutdown"),
+                bool("snapshot.enabled"));
+    }
+
+    private boolean bool(final String key) {
+        final String value = string(key).trim().toLowerCase(Locale.ROOT);
+        return switch (value) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new ConfigException(envName(key) + " must be 'true' or 'false', was '" + value + "'");
+        };
     }
 
     private AuditConfig audit() {

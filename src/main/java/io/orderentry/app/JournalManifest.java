@@ -75,20 +75,7 @@ final class JournalManifest {
             return Outcome.RECORDED_FOR_EXISTING_JOURNAL;
         }
         final Map<String, String> recorded = read(file);
-        final List<String> problems = new ArrayList<>();
-        for (final Map.Entry<String, String> entry : recorded.entrySet()) {
-            final String key = entry.getKey();
-            final String now = wanted.get(key);
-            if (key.startsWith("instrument.") && now == null) {
-                final String symbol = key.substring("instrument.".length(), key.lastIndexOf('.'));
-                if (key.endsWith(".tickSize")) {
-                    problems.add(ConfigLoader.envName("instruments") + ": " + symbol + " is no longer configured, but"
-                            + " the journal holds its orders (tick " + entry.getValue() + "); keep it in the list");
-                }
-            } else if (now == null || !same(entry.getValue(), now)) {
-                problems.add(describe(key, entry.getValue(), now));
-            }
-        }
+        final List<String> problems = differences(recorded, wanted);
         if (!problems.isEmpty()) {
             throw new ConfigException("the configuration does not match the one the journal in " + directory
                     + " was written under, so replaying it would change what its records mean: "
@@ -100,6 +87,28 @@ final class JournalManifest {
         }
         write(file, wanted);
         return Outcome.EXTENDED;
+    }
+
+    /**
+     * @return each way {@code now} would change what records written under {@code recorded} mean, in words naming
+     *         the setting, its old and its new value; empty when {@code now} only adds instruments or equals it
+     */
+    static List<String> differences(final Map<String, String> recorded, final Map<String, String> now) {
+        final List<String> problems = new ArrayList<>();
+        for (final Map.Entry<String, String> entry : recorded.entrySet()) {
+            final String key = entry.getKey();
+            final String value = now.get(key);
+            if (key.startsWith("instrument.") && value == null) {
+                final String symbol = key.substring("instrument.".length(), key.lastIndexOf('.'));
+                if (key.endsWith(".tickSize")) {
+                    problems.add(ConfigLoader.envName("instruments") + ": " + symbol + " is no longer configured, but"
+                            + " the journal holds its orders (tick " + entry.getValue() + "); keep it in the list");
+                }
+            } else if (value == null || !same(entry.getValue(), value)) {
+                problems.add(describe(key, entry.getValue(), value));
+            }
+        }
+        return problems;
     }
 
     /** The settings that decide what a record means, as manifest entries. */

@@ -23,6 +23,7 @@ import io.orderentry.http.ServiceStatus;
 import io.orderentry.http.StreamFanOut;
 import io.orderentry.http.StreamMetrics;
 import io.orderentry.journal.JournalConfig;
+import io.orderentry.journal.JournalPosition;
 import io.orderentry.journal.JournalHandler;
 import io.orderentry.journal.DirectoryLock;
 import io.orderentry.journal.JournalReader;
@@ -35,6 +36,10 @@ import io.orderentry.pipeline.MatcherMetrics;
 import io.orderentry.pipeline.MatcherStage;
 import io.orderentry.pipeline.OrderCommand;
 import io.orderentry.query.OrderStateView;
+import io.orderentry.snapshot.ServiceState;
+import io.orderentry.snapshot.SnapshotConfig;
+import io.orderentry.snapshot.SnapshotStore;
+import io.orderentry.snapshot.Snapshotter;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -42,9 +47,13 @@ import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -66,6 +75,8 @@ public final class OrderEntryService {
 
     private static final Logger LOG = LoggerFactory.getLogger(OrderEntryService.class);
     private static final long STOP_TIMEOUT_SECONDS = 10;
+    /** Longest a graceful stop waits for the final snapshot. */
+    private static final long SNAPSHOT_STOP_TIMEOUT_SECONDS = 20;
 
     private final Config config;
     private final ServiceStatus status = new ServiceStatus();
@@ -84,6 +95,10 @@ public final class OrderEntryService {
     private InputGateway gateway;
     private MarketDataStage marketData;
     private StreamFanOut streamFanOut;
+    private Snapshotter snapshotter;
+    private Map<String, Integer> symbolIndex;
+    private volatile long recoveredFromSnapshot;
+    private volatile long replayedRecords;
     private MatcherStage matcherStage;
     private PersistenceWiring persistence;
     private volatile boolean stopped;
@@ -136,6 +151,7 @@ public final class OrderEntryService {
         Pipeline.wireInput(input, inputWait, new JournalHandler(journal, input.getRingBuffer(),
                 WallClock::currentTimeMicros), matcherStage);
         input.start();
+        startSnapshots();
         registerHealthAndMetrics(outputRing);
         streamMetrics.register(metrics, marketData.view(), marketData.subscribers());
         status.phase(ServiceStatus.Phase.READY);
@@ -180,6 +196,9 @@ public final class OrderEntryService {
             } catch (final IOException e) {
                 LOG.error("closing the journal failed", e);
             }
+        }
+        if (snapshotter != null) {
+            snapshotter.close(TimeUnit.SECONDS.toMillis(SNAPSHOT_STOP_TIMEOUT_SECONDS));
         }
         if (journalLock != null) {
             try {
@@ -234,7 +253,8 @@ public final class OrderEntryService {
         try {
             journalLock = DirectoryLock.acquire(config.journalDir(), DirectoryLock.JOURNAL, "journal");
             checkJournalConfiguration();
-            recovery = JournalReader.recover(config.journalDir(), symbolIndex, matcherStage::replay);
+            final JournalPosition from = restoreSnapshot();
+            recovery = JournalReader.recover(config.journalDir(), symbolIndex, from, matcherStage::replay);
         } catch (final ConfigException e) {
             status.fail(e.getMessage());
             stop();
@@ -249,10 +269,68 @@ public final class OrderEntryService {
                     recovery.truncatedTail().file(), recovery.truncatedTail().offset(),
                     recovery.truncatedTail().bytesCut(), recovery.truncatedTail().reason());
         }
+        replayedRecords = recovery.recordCount();
         LOG.info("recovery: replayed {} records from {} segment(s) in {} ms ({} records/s); last sequence {}",
                 recovery.recordCount(), recovery.segmentCount(), Math.round(recovery.elapsedMillis()),
                 Math.round(recovery.recordsPerSecond()), recovery.lastSequence());
+        this.symbolIndex = symbolIndex;
         return recovery;
+    }
+
+    /**
+     * Loads the newest snapshot that verifies, was written under today's configuration, and lies within what the
+     * audit trail and the database already hold (the commands and events after a snapshot are replayed, and the
+     * audit backfill and the persistence spool get only replayed ones), into the engine, the order view and the
+     * market data.
+     *
+     * @return where the journal's replay starts: after the snapshot, or at its first record when none is usable
+     */
+    private JournalPosition restoreSnapshot() throws IOException {
+        final SnapshotConfig snapshots = config.snapshots();
+        if (!snapshots.enabled()) {
+            LOG.info("recovery: snapshots are disabled; replaying the whole journal");
+            return JournalPosition.START;
+        }
+        final SnapshotStore store = new SnapshotStore(snapshots.directory(), snapshots.keep());
+        final long audited = auditTrail.tail().isEmpty() ? Long.MAX_VALUE : auditTrail.tail().lastAuditedJournalSequence();
+        final long persisted = persistence.knownPersistedThrough();
+        final long started = System.nanoTime();
+        final SnapshotStore.Found found = store.newestUsable(header -> {
+            final String incompatible = header.incompatibility(symbols(), this::configurationDifferences);
+            if (incompatible != null) {
+                return incompatible;
+            }
+            if (header.position().sequence() > audited) {
+                return "the audit trail records commands up to journal sequence " + audited + " only, and the commands"
+                        + " after it must be replayed to be audited";
+            }
+            if (header.eventSequence() > persisted) {
+                return "PostgreSQL is known to hold events up to " + persisted + " only, and the events after it must"
+                        + " be replayed to reach it";
+            }
+            return null;
+        });
+        if (found == null) {
+            LOG.info("recovery: no usable snapshot in {}; replaying the whole journal", store.directory());
+            return JournalPosition.START;
+        }
+        try {
+            store.read(found.file(), new ServiceState(matcherStage.matcher(), view, marketData));
+        } catch (final IOException e) {
+            throw new IOException("snapshot " + found.file() + " passed its checksum but could not be restored ("
+                    + e.getMessage() + "); move it out of " + store.directory() + " to start from an older one", e);
+        }
+        recoveredFromSnapshot = found.header().position().sequence();
+        LOG.info("recovery: loaded snapshot {} (journal sequence {}, event sequence {}, {} resting orders) in {} ms;"
+                + " replaying the journal after it", found.file().getFileName(), found.header().position().sequence(),
+                found.header().eventSequence(), matcherStage.matcher().restingOrderCount(),
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        return found.header().position();
+    }
+
+    /** @return how today's configuration would change what records written under {@code recorded} mean */
+    private List<String> configurationDifferences(final Map<String, String> recorded) {
+        return JournalManifest.differences(recorded, JournalManifest.entries(config.instruments(), config.engineLimits()));
     }
 
     /** Refuses to replay under a configuration that changes what the journal's records mean (JournalManifest). */
@@ -268,6 +346,72 @@ public final class OrderEntryService {
                     + " recorded now and checked from the next start on", JournalManifest.FILE_NAME);
             default -> throw new IllegalStateException("unhandled outcome");
         }
+    }
+
+    /** Starts the snapshot writer, which follows the journal with a copy of the state (see {@link Snapshotter}). */
+    private void startSnapshots() {
+        final SnapshotConfig snapshots = config.snapshots();
+        if (!snapshots.enabled()) {
+            return;
+        }
+        snapshotter = new Snapshotter(snapshots, new Snapshotter.Layout(symbols(),
+                JournalManifest.entries(config.instruments(), config.engineLimits()), this::configurationDifferences,
+                config.engineLimits(), config.retainedFinalOrders(), config.marketData()), config.journalDir(),
+                symbolIndex, journal::lastSequence);
+        snapshotter.start();
+        LOG.info("snapshots: in {}, every {} commands{}, {} kept{}", snapshots.directory().toAbsolutePath().normalize(),
+                snapshots.everyCommands() == 0 ? "(off)" : snapshots.everyCommands(),
+                snapshots.intervalMillis() == 0 ? "" : " or " + snapshots.intervalMillis() / 1000 + " s",
+                snapshots.keep(), snapshots.onShutdown() ? ", and at a graceful stop" : "");
+    }
+
+    private void registerSnapshots() {
+        final Snapshotter writer = snapshotter;
+        if (writer == null) {
+            status.addComponent(() -> HealthComponent.informational("snapshots", false,
+                    Map.of("state", "DISABLED", "reason", "ORDERS_SNAPSHOT_ENABLED=false")));
+            return;
+        }
+        status.addComponent(() -> {
+            final Map<String, Object> details = new LinkedHashMap<>();
+            details.put("lastJournalSequence", writer.lastSequence());
+            details.put("written", writer.written());
+            details.put("failedWrites", writer.failedWrites());
+            if (writer.failure() != null) {
+                details.put("failure", writer.failure());
+            }
+            return HealthComponent.informational("snapshots", writer.failure() == null, details);
+        });
+        metrics.gauge("orders_snapshot_last_sequence", "Journal sequence of the newest snapshot this process wrote or"
+                + " follows from (-1: none yet)", writer::lastSequence);
+        metrics.counter("orders_snapshots_written_total", "Snapshots written since start", writer::written);
+        metrics.counter("orders_snapshot_failed_writes_total", "Snapshot writes that failed since start",
+                writer::failedWrites);
+        metrics.gauge("orders_snapshot_last_write_seconds", "How long the newest snapshot took to write",
+                () -> writer.lastWriteMillis() / 1e3);
+        metrics.gauge("orders_snapshot_last_bytes", "Size of the newest snapshot written", writer::lastBytes);
+        metrics.gauge("orders_snapshot_failed", "1 once snapshots stopped on an error (until a restart)",
+                () -> writer.failure() == null ? 0 : 1);
+    }
+
+    /** What {@code POST /admin/snapshot} does. */
+    private CompletionStage<Map<String, Object>> snapshotNow() {
+        final Snapshotter writer = snapshotter;
+        if (writer == null) {
+            return CompletableFuture.failedFuture(new IllegalStateException(config.snapshots().enabled()
+                    ? "the service is not ready" : "snapshots are disabled (ORDERS_SNAPSHOT_ENABLED=false)"));
+        }
+        return writer.request().thenApply(file -> {
+            final Map<String, Object> body = new LinkedHashMap<>();
+            body.put("file", file.toAbsolutePath().normalize().toString());
+            body.put("journalSequence", SnapshotStore.sequenceOf(file));
+            try {
+                body.put("bytes", Files.size(file));
+            } catch (final IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return body;
+        });
     }
 
     /** Waits until the output consumers have applied everything the replay produced. */
@@ -314,7 +458,7 @@ public final class OrderEntryService {
                 new OrderRequestParser(json.mapper(), config.instrumentsBySymbol()), gateway, view, replies, status,
                 metrics, new HttpMetrics(metrics.registry()), openApi(), LoggerFactory.getLogger(OrderVerticle.class),
                 new MarketDataAccess(config.instruments(), marketData, streamFanOut, config.marketData(),
-                        streamMetrics));
+                        streamMetrics), this::snapshotNow);
         final AtomicInteger index = new AtomicInteger();
         await(vertx.deployVerticle(() -> new OrderVerticle(index.getAndIncrement(), settings),
                 new DeploymentOptions().setInstances(config.httpInstances())).toCompletionStage().toCompletableFuture(),
@@ -356,6 +500,10 @@ public final class OrderEntryService {
         metrics.gauge("orders_http_waiting_requests", "Requests published and waiting for the engine",
                 status::waitingRequests);
         metrics.gauge("orders_view_orders", "Orders held by the query view", view::size);
+        metrics.gauge("orders_recovery_snapshot_sequence", "Journal sequence of the snapshot this start loaded (0: none)",
+                () -> recoveredFromSnapshot);
+        metrics.gauge("orders_recovery_replayed_records", "Journal records this start replayed", () -> replayedRecords);
+        registerSnapshots();
         registerAudit();
     }
 

@@ -52,6 +52,14 @@ final class PersistenceWiring {
         return persistence == null ? null : persistence.stage();
     }
 
+    /**
+     * @return the event sequence up to which the database holds every event, as known at open; replay must give the
+     *         persistence stage every event above it. Long.MAX_VALUE when persistence is disabled (it needs none).
+     */
+    long knownPersistedThrough() {
+        return persistence == null ? Long.MAX_VALUE : persistence.knownPersistedThrough();
+    }
+
     /** Lets the writer write, once the journal has been replayed up to {@code lastEventSequence}. */
     void start(final long lastEventSequence) {
         if (persistence != null) {

@@ -10,5 +10,6 @@ import org.slf4j.Logger;
  */
 public record HttpSettings(String host, int port, Json json, OrderRequestParser parser, InputGateway input,
                            OrderStateView view, ReplyStage replies, ServiceStatus status, MetricsText metrics,
-                           HttpMetrics httpMetrics, Buffer openApi, Logger log, MarketDataAccess marketData) {
+                           HttpMetrics httpMetrics, Buffer openApi, Logger log, MarketDataAccess marketData,
+                           SnapshotTrigger snapshots) {
 }

@@ -101,6 +101,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         router.get("/health").handler(this::health);
         router.get("/ready").handler(this::ready);
         router.get("/metrics").handler(this::metrics);
+        router.post("/admin/snapshot").handler(this::snapshot);
         router.errorHandler(400, ctx -> refuse(ctx, ApiError.badRequest("BAD_REQUEST", "the request is malformed",
                 null)));
         router.errorHandler(404, ctx -> fail(ctx.request(), new ApiError(404, "NOT_FOUND", "no such resource: "
@@ -343,6 +344,26 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     private void metrics(final RoutingContext ctx) {
         ctx.response().setStatusCode(200).putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
                 .end(settings.metrics().render());
+    }
+
+    /** Writes a snapshot now (README, "Snapshots") and answers once it is on disk. */
+    private void snapshot(final RoutingContext ctx) {
+        final HttpServerRequest request = ctx.request();
+        settings.snapshots().snapshot().whenComplete((details, failure) -> eventLoop.runOnContext(ignored -> {
+            if (failure == null) {
+                respond(request, 200, settings.json().write(g -> settings.json().mapper().writeValue(g, details)));
+                return;
+            }
+            final Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            if (cause instanceof IllegalStateException) {
+                fail(request, new ApiError(409, "SNAPSHOT_UNAVAILABLE", cause.getMessage(), null));
+            } else {
+                settings.log().error("the snapshot asked for by POST /admin/snapshot failed", cause);
+                fail(request, new ApiError(500, "SNAPSHOT_FAILED", "the snapshot could not be written: "
+                        + cause.getMessage(), null));
+            }
+        }));
     }
 
     /** Called on the reply thread; hops onto this verticle's event loop. */

@@ -107,6 +107,14 @@ public final class PersistenceService {
         return new PersistenceService(config, url, pool, writer, stage, metrics);
     }
 
+    /**
+     * @return the engine event sequence up to which the database was known, at {@link #open}, to hold every event
+     *         (0 when it was empty or did not answer in time); replay needs to reach the stage only above it
+     */
+    public long knownPersistedThrough() {
+        return stage.skipThrough();
+    }
+
     /** @return the consumer to add to the output ring, beside the order view */
     public EventHandler<EngineEvent> stage() {
         return stage;

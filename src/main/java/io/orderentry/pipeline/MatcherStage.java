@@ -24,7 +24,7 @@ import io.orderentry.engine.TimeInForce;
 public final class MatcherStage implements EventHandler<OrderCommand>, EventSink {
 
     private final Matcher matcher;
-    private final RingBuffer<EngineEvent> output;
+    private final EventOutput output;
     private final MatcherMetrics metrics;
 
     private OrderCommand command;
@@ -38,6 +38,15 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
      */
     public MatcherStage(final java.util.function.Function<EventSink, Matcher> matcherFactory,
                         final RingBuffer<EngineEvent> output, final MatcherMetrics metrics) {
+        this(matcherFactory, EventOutput.of(output), metrics);
+    }
+
+    /**
+     * @param matcherFactory builds the matcher around this stage as its event sink
+     * @param output         where the events go
+     */
+    public MatcherStage(final java.util.function.Function<EventSink, Matcher> matcherFactory,
+                        final EventOutput output, final MatcherMetrics metrics) {
         this.output = output;
         this.metrics = metrics;
         this.matcher = matcherFactory.apply(this);

@@ -14,6 +14,7 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -45,6 +46,41 @@ class CrashRecoveryIT {
         try (ServiceProcess second = ServiceProcess.start(dir, Map.of("ORDERS_JOURNAL_SYNC", "fsync"), "second")) {
             assertAllPresent(second.client(), answered, byClientOrderId);
             assertTrue(second.log().contains("replayed"), second.log());
+        }
+    }
+
+    @Test
+    void kill9WhileSnapshotsAreWrittenUnderLoadLosesNothingAndTheNextStartUsesAWholeOne() throws Exception {
+        final Map<String, String> snapshots = Map.of("ORDERS_JOURNAL_SYNC", "fsync",
+                "ORDERS_SNAPSHOT_EVERY_COMMANDS", "300", "ORDERS_SNAPSHOT_KEEP", "2");
+        final Map<Long, JsonNode> answered;
+        final Map<String, Long> byClientOrderId;
+        try (ServiceProcess first = ServiceProcess.start(dir, snapshots, "first")) {
+            final OrderLoad load = OrderLoad.start(first.client(), 8);
+            load.awaitAnswered(1500);
+            // killed while the writer follows the load, a snapshot due every 300 commands: often mid-file
+            first.kill9();
+            load.close();
+            answered = load.answered();
+            byClientOrderId = load.byClientOrderId();
+            assertTrue(first.log().contains("snapshot: wrote"), "snapshots were written under load: " + first.log());
+        }
+        // a half-written snapshot as a kill leaves it, and a newest one cut short as a failing disk could
+        final Path snapshotDir = dir.resolve("snapshots");
+        Files.writeString(snapshotDir.resolve("snapshot-00000000000099999999.snap.tmp"), "half");
+        final List<Path> files;
+        try (Stream<Path> listed = Files.list(snapshotDir)) {
+            files = listed.filter(p -> p.toString().endsWith(".snap")).sorted().toList();
+        }
+        assertTrue(!files.isEmpty(), "a snapshot was written before the kill");
+        final Path cut = snapshotDir.resolve("snapshot-00000000000099999998.snap");
+        Files.write(cut, Arrays.copyOf(Files.readAllBytes(files.get(files.size() - 1)), 100));
+        try (ServiceProcess second = ServiceProcess.start(dir, snapshots, "second")) {
+            assertAllPresent(second.client(), answered, byClientOrderId);
+            assertTrue(second.log().contains("snapshot-00000000000099999998.snap is skipped"), second.log());
+            assertTrue(second.log().contains("recovery: loaded snapshot"), second.log());
+            assertTrue(Files.notExists(snapshotDir.resolve("snapshot-00000000000099999999.snap.tmp")),
+                    "the half-written file is cleared");
         }
     }
 
@@ -115,7 +151,8 @@ class CrashRecoveryIT {
 
     @Test
     void corruptionInTheMiddleStopsStartupNamingFileAndOffset() throws Exception {
-        try (ServiceProcess first = ServiceProcess.start(dir, Map.of(), "first")) {
+        // No snapshot: a start reads only the records after its snapshot, so damage before it would go unread.
+        try (ServiceProcess first = ServiceProcess.start(dir, Map.of("ORDERS_SNAPSHOT_ON_SHUTDOWN", "false"), "first")) {
             for (int i = 0; i < 50; i++) {
                 assertEquals(201, first.client().post("/api/v1/orders",
                         ApiClient.limit("a", null, "BTCUSD", "BUY", "1" + i + ".00", "1", null)).status());

@@ -18,6 +18,7 @@ import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.MatcherMetrics;
 import io.orderentry.pipeline.MatcherStage;
 import io.orderentry.pipeline.OrderCommand;
+import io.orderentry.testing.RandomCommands;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -102,29 +103,9 @@ class MarketDataMatchesEngineTest {
 
     private static void randomCommand(final Random random, final OrderCommand c, final long sequence,
                                       final long lastOrderId) {
-        c.reset();
         c.sequence = sequence;
         c.timestampMicros = 1_800_000_000_000_000L + sequence * 1_000_000L;
-        if (lastOrderId > 0 && random.nextInt(100) < 20) {
-            c.type = CommandType.CANCEL;
-            c.orderId = 1 + (long) random.nextInt((int) lastOrderId);
-            return;
-        }
-        c.type = CommandType.PLACE;
-        c.accountId = "acct-" + random.nextInt(20);
-        c.symbol = random.nextInt(SYMBOLS);
-        c.side = random.nextBoolean() ? Side.BUY : Side.SELL;
-        c.quantity = 1 + random.nextInt(20);
-        final int kind = random.nextInt(100);
-        if (kind < 5) {
-            c.orderType = OrderType.MARKET;
-            c.timeInForce = TimeInForce.IOC;
-            return;
-        }
-        c.orderType = OrderType.LIMIT;
-        c.price = c.side == Side.BUY ? 700 + random.nextInt(330) : 1_000 + random.nextInt(330) - 30;
-        c.timeInForce = kind < 15 ? TimeInForce.IOC : kind < 20 ? TimeInForce.FOK : TimeInForce.GTC;
-        c.postOnly = c.timeInForce == TimeInForce.GTC && kind < 25;
+        RandomCommands.fill(random, c, SYMBOLS, lastOrderId);
     }
 
     private static void awaitConsumer(final MarketDataView view, final long eventSequence) {

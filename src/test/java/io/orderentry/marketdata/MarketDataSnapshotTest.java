@@ -19,6 +19,7 @@ import io.orderentry.pipeline.EventType;
 import io.orderentry.pipeline.MatcherMetrics;
 import io.orderentry.pipeline.MatcherStage;
 import io.orderentry.pipeline.OrderCommand;
+import io.orderentry.testing.RandomCommands;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -330,31 +331,9 @@ class MarketDataSnapshotTest {
         }
 
         private void randomCommand(final int symbols) {
-            final OrderCommand c = command;
-            c.reset();
-            c.sequence = ++commandSequence;
-            c.timestampMicros = clockMicros;
-            final long lastOrderId = matcher.lastOrderId();
-            if (lastOrderId > 0 && random.nextInt(100) < 20) {
-                c.type = CommandType.CANCEL;
-                c.orderId = 1 + (long) random.nextInt((int) lastOrderId);
-                return;
-            }
-            c.type = CommandType.PLACE;
-            c.accountId = "acct-" + random.nextInt(20);
-            c.symbol = random.nextInt(symbols);
-            c.side = random.nextBoolean() ? Side.BUY : Side.SELL;
-            c.quantity = 1 + random.nextInt(20);
-            final int kind = random.nextInt(100);
-            if (kind < 5) {
-                c.orderType = OrderType.MARKET;
-                c.timeInForce = TimeInForce.IOC;
-                return;
-            }
-            c.orderType = OrderType.LIMIT;
-            c.price = c.side == Side.BUY ? 700 + random.nextInt(330) : 1_000 + random.nextInt(330) - 30;
-            c.timeInForce = kind < 15 ? TimeInForce.IOC : kind < 20 ? TimeInForce.FOK : TimeInForce.GTC;
-            c.postOnly = c.timeInForce == TimeInForce.GTC && kind < 25;
+            command.sequence = ++commandSequence;
+            command.timestampMicros = clockMicros;
+            RandomCommands.fill(random, command, symbols, matcher.lastOrderId());
         }
     }
 

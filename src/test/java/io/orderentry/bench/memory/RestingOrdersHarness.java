@@ -22,7 +22,10 @@ import java.util.Map;
  * Does the whole service (engine books and the query view) hold N resting orders in the heap it is
  * given? Writes a journal of N non-crossing GTC orders, starts the real service on it (recovery replays
  * them all), collects garbage and reports the heap in use. Run with the heap under test:
- * <pre>java -Xmx1g -cp ... io.orderentry.bench.memory.RestingOrdersHarness [N]</pre>
+ * <pre>java -Xmx1g -cp ... io.orderentry.bench.memory.RestingOrdersHarness [N] [snapshots]</pre>
+ * With {@code snapshots} the snapshot writer runs (as it does by default) and the heap is measured after it has
+ * caught up and written a snapshot, so it includes its copy of the state; without, snapshots are disabled and the
+ * figure is the live state alone.
  */
 public final class RestingOrdersHarness {
 
@@ -31,26 +34,38 @@ public final class RestingOrdersHarness {
 
     public static void main(final String[] args) throws Exception {
         final int count = args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000;
+        final boolean snapshots = args.length > 1 && args[1].equals("snapshots");
         final Path dir = Files.createTempDirectory("resting-orders");
         final Path journal = dir.resolve("journal");
         writeJournal(journal, count);
+        final int port = FreePort.pick();
         final Map<String, String> env = Map.of("ORDERS_HTTP_HOST", "127.0.0.1",
-                "ORDERS_HTTP_PORT", Integer.toString(FreePort.pick()), "ORDERS_JOURNAL_DIR", journal.toString(),
+                "ORDERS_HTTP_PORT", Integer.toString(port), "ORDERS_JOURNAL_DIR", journal.toString(),
                 "ORDERS_AUDIT_DIR", dir.resolve("audit").toString(), "ORDERS_DB_URL", "",
-                "ORDERS_HTTP_INSTANCES", "1");
+                "ORDERS_HTTP_INSTANCES", "1", "ORDERS_SNAPSHOT_ENABLED", Boolean.toString(snapshots));
         final Config config = ConfigLoader.load(env);
         final OrderEntryService service = new OrderEntryService(config);
         final long started = System.nanoTime();
         service.start();
         final long startMillis = (System.nanoTime() - started) / 1_000_000;
+        if (snapshots) {
+            final long asked = System.nanoTime();
+            final var answer = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + port + "/admin/snapshot"))
+                    .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            System.out.printf("SNAPSHOT after %,d ms: %d %s%n", (System.nanoTime() - asked) / 1_000_000,
+                    answer.statusCode(), answer.body());
+        }
         for (int i = 0; i < 3; i++) {
             System.gc();
             Thread.sleep(200);
         }
         final long used = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
         final long max = Runtime.getRuntime().maxMemory();
-        System.out.printf("RESTING %,d orders: recovered and ready in %,d ms; heap in use after GC %,d MiB of %,d MiB"
-                + " (%,d bytes per resting order)%n", count, startMillis, used >> 20, max >> 20, used / count);
+        System.out.printf("RESTING %,d orders%s: recovered and ready in %,d ms; heap in use after GC %,d MiB of %,d MiB"
+                + " (%,d bytes per resting order)%n", count, snapshots ? " (with the snapshot writer's copy)" : "",
+                startMillis, used >> 20, max >> 20, used / count);
         service.stop();
     }
 

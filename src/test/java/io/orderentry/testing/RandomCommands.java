@@ -1,0 +1,52 @@
+package io.orderentry.testing;
+
+import io.orderentry.engine.OrderType;
+import io.orderentry.engine.Side;
+import io.orderentry.engine.TimeInForce;
+import io.orderentry.pipeline.CommandType;
+import io.orderentry.pipeline.OrderCommand;
+import java.util.Random;
+
+/**
+ * Random valid commands for the tests that follow the engine: 20% cancels of any id handed out so far, 5% MARKET,
+ * the rest LIMIT (10% IOC, 5% FOK, GTC with some postOnly) on overlapping price ranges around 1,000 ticks, so
+ * orders both rest and trade; 20 accounts.
+ */
+public final class RandomCommands {
+
+    private RandomCommands() {
+    }
+
+    /**
+     * Fills {@code c} with the next command; sequence and timestamp are the caller's.
+     *
+     * @param lastOrderId the highest order id handed out so far (0: none, so no cancel)
+     */
+    public static void fill(final Random random, final OrderCommand c, final int symbols, final long lastOrderId) {
+        final long sequence = c.sequence;
+        final long timestamp = c.timestampMicros;
+        c.reset();
+        c.sequence = sequence;
+        c.timestampMicros = timestamp;
+        if (lastOrderId > 0 && random.nextInt(100) < 20) {
+            c.type = CommandType.CANCEL;
+            c.orderId = 1 + (long) random.nextInt((int) Math.min(Integer.MAX_VALUE, lastOrderId));
+            return;
+        }
+        c.type = CommandType.PLACE;
+        c.accountId = "acct-" + random.nextInt(20);
+        c.symbol = random.nextInt(symbols);
+        c.side = random.nextBoolean() ? Side.BUY : Side.SELL;
+        c.quantity = 1 + random.nextInt(20);
+        final int kind = random.nextInt(100);
+        if (kind < 5) {
+            c.orderType = OrderType.MARKET;
+            c.timeInForce = TimeInForce.IOC;
+            return;
+        }
+        c.orderType = OrderType.LIMIT;
+        c.price = c.side == Side.BUY ? 700 + random.nextInt(330) : 1_000 + random.nextInt(330) - 30;
+        c.timeInForce = kind < 15 ? TimeInForce.IOC : kind < 20 ? TimeInForce.FOK : TimeInForce.GTC;
+        c.postOnly = c.timeInForce == TimeInForce.GTC && kind < 25;
+    }
+}
