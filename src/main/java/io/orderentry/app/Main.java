@@ -1,6 +1,8 @@
 package io.orderentry.app;
 
 import io.orderentry.audit.AuditVerifyCommand;
+import io.orderentry.snapshot.SnapshotStore;
+import io.orderentry.snapshot.VerifySnapshotCommand;
 import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,7 +14,9 @@ import org.slf4j.LoggerFactory;
  * failed startup (for example a corrupt journal) with status 1.
  *
  * <p>Commands: {@code audit-verify [dir]} checks the audit trail's hash chain (in {@code dir}, else the
- * configured {@code audit.dir}) and exits 0 when intact, 1 when broken, 2 when it cannot be read.
+ * configured {@code audit.dir}) and exits 0 when intact, 1 when broken, 2 when it cannot be read;
+ * {@code verify-snapshot [dir]} replays the journal up to the newest snapshot (in {@code dir}, else the configured
+ * {@code snapshot.dir}) and exits 0 when the states are equal, 1 with the first difference, 2 when it cannot.
  */
 public final class Main {
 
@@ -55,22 +59,31 @@ public final class Main {
     }
 
     private static int command(final String[] args) {
-        if (!args[0].equals("audit-verify") || args.length > 2) {
-            System.err.println("usage: java -jar order-entry.jar                      start the service");
-            System.err.println("       java -jar order-entry.jar audit-verify [dir]   verify the audit trail");
+        final boolean audit = args[0].equals("audit-verify");
+        final boolean snapshot = args[0].equals("verify-snapshot");
+        if (!audit && !snapshot || args.length > 2) {
+            System.err.println("usage: java -jar order-entry.jar                         start the service");
+            System.err.println("       java -jar order-entry.jar audit-verify [dir]      verify the audit trail");
+            System.err.println("       java -jar order-entry.jar verify-snapshot [dir]   check the newest snapshot against"
+                    + " a replay of the journal");
             return 2;
         }
-        final Path directory;
-        if (args.length == 2) {
-            directory = Path.of(args[1]);
-        } else {
-            try {
-                directory = ConfigLoader.load().audit().directory();
-            } catch (final ConfigException e) {
-                System.err.println("invalid configuration: " + e.getMessage());
-                return 2;
-            }
+        if (audit && args.length == 2) {
+            return AuditVerifyCommand.run(Path.of(args[1]), System.out, System.err);
         }
-        return AuditVerifyCommand.run(directory, System.out, System.err);
+        final Config config;
+        try {
+            config = ConfigLoader.load();
+        } catch (final ConfigException e) {
+            System.err.println("invalid configuration: " + e.getMessage());
+            return 2;
+        }
+        if (audit) {
+            return AuditVerifyCommand.run(config.audit().directory(), System.out, System.err);
+        }
+        final SnapshotStore store = new SnapshotStore(args.length == 2 ? Path.of(args[1])
+                : config.snapshots().directory(), config.snapshots().keep());
+        return VerifySnapshotCommand.run(store, OrderEntryService.snapshotLayout(config), config.journalDir(),
+                OrderEntryService.symbolIndex(config), System.out, System.err);
     }
 }

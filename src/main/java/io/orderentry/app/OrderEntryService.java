@@ -333,6 +333,23 @@ public final class OrderEntryService {
         return JournalManifest.differences(recorded, JournalManifest.entries(config.instruments(), config.engineLimits()));
     }
 
+    /** @return what snapshots of a service with this configuration hold, and how to check one against it */
+    static Snapshotter.Layout snapshotLayout(final Config config) {
+        final Map<String, String> entries = JournalManifest.entries(config.instruments(), config.engineLimits());
+        return new Snapshotter.Layout(config.instruments().stream().map(Instrument::symbol).toList(), entries,
+                recorded -> JournalManifest.differences(recorded, entries), config.engineLimits(),
+                config.retainedFinalOrders(), config.marketData());
+    }
+
+    /** @return instrument symbol to engine index */
+    static Map<String, Integer> symbolIndex(final Config config) {
+        final Map<String, Integer> index = new HashMap<>();
+        for (final Instrument instrument : config.instruments()) {
+            index.put(instrument.symbol(), instrument.index());
+        }
+        return index;
+    }
+
     /** Refuses to replay under a configuration that changes what the journal's records mean (JournalManifest). */
     private void checkJournalConfiguration() throws IOException {
         switch (JournalManifest.check(config.journalDir(), config.instruments(), config.engineLimits())) {
@@ -354,10 +371,8 @@ public final class OrderEntryService {
         if (!snapshots.enabled()) {
             return;
         }
-        snapshotter = new Snapshotter(snapshots, new Snapshotter.Layout(symbols(),
-                JournalManifest.entries(config.instruments(), config.engineLimits()), this::configurationDifferences,
-                config.engineLimits(), config.retainedFinalOrders(), config.marketData()), config.journalDir(),
-                symbolIndex, journal::lastSequence);
+        snapshotter = new Snapshotter(snapshots, snapshotLayout(config), config.journalDir(), symbolIndex,
+                journal::lastSequence);
         snapshotter.start();
         LOG.info("snapshots: in {}, every {} commands{}, {} kept{}", snapshots.directory().toAbsolutePath().normalize(),
                 snapshots.everyCommands() == 0 ? "(off)" : snapshots.everyCommands(),

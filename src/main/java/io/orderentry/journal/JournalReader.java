@@ -102,6 +102,15 @@ public final class JournalReader {
                 + ", which holds the records after sequence " + from.sequence() + " (the snapshot's position)");
     }
 
+    /** @return the first sequence of the oldest segment in {@code directory}, 0 when there is none */
+    public static long firstSegmentSequence(final Path directory) throws IOException {
+        if (!Files.isDirectory(directory)) {
+            return 0;
+        }
+        final List<Path> segments = SegmentFiles.list(directory);
+        return segments.isEmpty() ? 0 : SegmentFiles.firstSequenceOf(segments.get(0));
+    }
+
     /** @return whether {@code directory} holds at least one segment file (a missing directory holds none) */
     public static boolean hasSegments(final Path directory) throws IOException {
         return Files.isDirectory(directory) && !SegmentFiles.list(directory).isEmpty();

@@ -1,0 +1,121 @@
+package io.orderentry.snapshot;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.orderentry.engine.EngineLimits;
+import io.orderentry.journal.JournalConfig;
+import io.orderentry.journal.JournalPosition;
+import io.orderentry.journal.JournalReader;
+import io.orderentry.journal.JournalSync;
+import io.orderentry.journal.JournalTail;
+import io.orderentry.journal.JournalWriter;
+import io.orderentry.marketdata.MarketDataConfig;
+import io.orderentry.pipeline.OrderCommand;
+import io.orderentry.testing.RandomCommands;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** verify-snapshot: OK for a snapshot the journal reproduces, the first difference for one it does not. */
+class VerifySnapshotCommandTest {
+
+    private static final List<String> SYMBOLS = List.of("BTCUSD", "ETHUSD");
+    private static final Map<String, Integer> INDEX = Map.of("BTCUSD", 0, "ETHUSD", 1);
+    private static final Snapshotter.Layout LAYOUT = new Snapshotter.Layout(SYMBOLS, Map.of("k", "v"),
+            recorded -> List.of(), new EngineLimits(5_000, 400, 200, 2_000), 2_000,
+            new MarketDataConfig(50, 100, 10, 10, 100, 65_536, 1_000, 1_000, 1 << 20, 1 << 24, 50, 20));
+
+    @TempDir
+    Path dir;
+    private Path journal;
+    private SnapshotStore store;
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    @BeforeEach
+    void journal() throws IOException {
+        journal = dir.resolve("journal");
+        store = new SnapshotStore(dir.resolve("snapshots"), 5);
+        try (JournalWriter writer = JournalWriter.open(new JournalConfig(journal, JournalSync.NONE, 64 * 1024, 8192),
+                SYMBOLS.toArray(String[]::new), JournalReader.recover(journal, INDEX, c -> { }))) {
+            final Random random = new Random(3);
+            final OrderCommand c = new OrderCommand();
+            for (long sequence = 1; sequence <= 4_000; sequence++) {
+                c.sequence = sequence;
+                c.timestampMicros = 1_800_000_000_000_000L + sequence * 1_000_000L;
+                RandomCommands.fill(random, c, SYMBOLS.size(), sequence - 1);
+                writer.append(c);
+            }
+            writer.flush();
+        }
+    }
+
+    @Test
+    void snapshotThatTheJournalReproducesIsOk() throws IOException {
+        snapshotAt(1_500, 1_500);
+        snapshotAt(3_000, 3_000);
+        assertEquals(0, run(), err.toString());
+        assertTrue(out.toString().contains("snapshot-00000000000000003000.snap: OK"), out.toString());
+        assertTrue(out.toString().contains("3000 records replayed from the journal's start"), out.toString());
+    }
+
+    @Test
+    void snapshotWhoseStateIsNotWhatItsPositionSaysIsReportedWithTheFirstDifference() throws IOException {
+        snapshotAt(2_000, 2_050);   // its state holds 50 commands more than its position says
+        assertEquals(1, run(), out.toString());
+        assertTrue(out.toString().contains("DIFFERENT: engine: last order id"), out.toString());
+    }
+
+    @Test
+    void withTheJournalsFirstSegmentGoneItReplaysFromTheOldestSnapshot() throws IOException {
+        final List<Path> segments;
+        try (var files = Files.list(journal)) {
+            segments = files.filter(p -> p.toString().endsWith(".journal")).sorted().toList();
+        }
+        assertTrue(segments.size() > 2);
+        final long older = Long.parseLong(segments.get(1).getFileName().toString().replace(".journal", "")) + 10;
+        snapshotAt(older, older);
+        snapshotAt(3_500, 3_500);
+        Files.delete(segments.get(0));   // wholly before the older snapshot, as retention would delete it
+        assertEquals(0, run(), err.toString() + out);
+        assertTrue(out.toString().contains("replaying from snapshot-" + String.format("%020d", older) + ".snap"),
+                out.toString());
+        assertTrue(out.toString().contains((3_500 - older) + " records replayed from journal sequence " + older),
+                out.toString());
+    }
+
+    @Test
+    void noSnapshotAtAllCannotBeVerified() {
+        assertEquals(2, run());
+        assertTrue(err.toString().contains("no usable snapshot"), err.toString());
+    }
+
+    /** Writes a snapshot whose header says {@code position} and whose state follows the journal to {@code state}. */
+    private void snapshotAt(final long position, final long state) throws IOException {
+        final Replica replica = new Replica(SYMBOLS.size(), LAYOUT.limits(), LAYOUT.retainedFinalOrders(),
+                LAYOUT.marketData());
+        final JournalTail tail = new JournalTail(journal, INDEX, JournalPosition.START);
+        tail.readUntil(position, c -> { });
+        final JournalPosition at = tail.position();
+        final JournalTail stateTail = new JournalTail(journal, INDEX, JournalPosition.START);
+        stateTail.readUntil(state, replica);
+        replica.endOfBatch();
+        store.write(new SnapshotHeader(at, replica.state().matcher().lastEventSequence(), 0, SYMBOLS, Map.of("k", "v")),
+                replica.state());
+    }
+
+    private int run() {
+        return VerifySnapshotCommand.run(store, LAYOUT, journal, INDEX,
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+}
