@@ -405,6 +405,9 @@ public final class OrderEntryService {
         metrics.gauge("orders_snapshot_last_write_seconds", "How long the newest snapshot took to write",
                 () -> writer.lastWriteMillis() / 1e3);
         metrics.gauge("orders_snapshot_last_bytes", "Size of the newest snapshot written", writer::lastBytes);
+        metrics.gauge("orders_snapshot_replica_lag_records", "Journaled records the snapshot writer's replica has not"
+                + " applied yet (it runs at the lowest CPU priority; -1 while it loads)",
+                () -> writer.followedSequence() < 0 ? -1 : Math.max(0, journal.lastSequence() - writer.followedSequence()));
         metrics.gauge("orders_snapshot_failed", "1 once snapshots stopped on an error (until a restart)",
                 () -> writer.failure() == null ? 0 : 1);
     }

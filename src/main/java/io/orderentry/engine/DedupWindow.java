@@ -151,6 +151,12 @@ final class DedupWindow {
         if (count < 0 || count > MAX_WINDOW) {
             throw new IOException("engine snapshot: dedup window of " + count + " entries");
         }
+        if (count > orderIds.length) {
+            // sized once for what is coming (up to a million entries a read can vouch for; it grows past that as
+            // entries actually arrive), instead of doubling and rehashing a dozen times on the way
+            allocateRing(Math.min(window, Math.min(count, 1 << 20)));
+            allocateTable();
+        }
         for (int i = 0; i < count; i++) {
             final long orderId = in.readLong();
             final long price = in.readLong();

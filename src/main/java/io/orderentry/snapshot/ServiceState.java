@@ -13,6 +13,8 @@ import java.io.IOException;
  */
 public record ServiceState(Matcher matcher, OrderStateView view, MarketDataStage marketData) implements SnapshotState {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ServiceState.class);
+
     @Override
     public void write(final DataOutput out) throws IOException {
         matcher.writeSnapshot(out);
@@ -22,8 +24,14 @@ public record ServiceState(Matcher matcher, OrderStateView view, MarketDataStage
 
     @Override
     public void restore(final DataInput in) throws IOException {
+        final long started = System.nanoTime();
         matcher.restoreSnapshot(in);
+        final long engine = System.nanoTime();
         view.restoreSnapshot(in);
+        final long orders = System.nanoTime();
         marketData.restoreSnapshot(in);
+        LOG.info("snapshot: restored the engine ({} resting orders) in {} ms, the order view ({} orders) in {} ms, the"
+                + " market data in {} ms", matcher.restingOrderCount(), (engine - started) / 1_000_000, view.size(),
+                (orders - engine) / 1_000_000, (System.nanoTime() - orders) / 1_000_000);
     }
 }

@@ -49,6 +49,7 @@ public final class SnapshotStore {
     static final int VERSION = 1;
     private static final Pattern NAME = Pattern.compile("snapshot-(\\d{20})\\.snap");
     private static final int BUFFER_BYTES = 1 << 20;
+    private static final long FORCE_EVERY_BYTES = 16L << 20;
     private static final int MAX_ENTRIES = 100_000;
 
     private final Path directory;
@@ -152,7 +153,7 @@ public final class SnapshotStore {
         try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             final CRC32C crc = new CRC32C();
-            final OutputStream file = Channels.newOutputStream(channel);
+            final OutputStream file = new ForcingOutput(channel);
             final BufferedOutputStream buffered = new BufferedOutputStream(file, BUFFER_BYTES);
             final DataOutputStream out = new DataOutputStream(new CheckedOutputStream(buffered, crc));
             writeHeader(out, header);
@@ -304,6 +305,38 @@ public final class SnapshotStore {
     private void forceDirectory() throws IOException {
         try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
             dir.force(true);
+        }
+    }
+
+    /**
+     * Writes to the file and forces it every {@value #FORCE_EVERY_BYTES} bytes, so that a snapshot of hundreds of
+     * megabytes never leaves more than that in dirty pages: the kernel would otherwise throttle every writer of the
+     * process (the journal among them) while it writes them back, and the final force would hold the disk for
+     * seconds ahead of the journal's fsyncs.
+     */
+    private static final class ForcingOutput extends OutputStream {
+        private final FileChannel channel;
+        private final OutputStream out;
+        private long unforced;
+
+        ForcingOutput(final FileChannel channel) {
+            this.channel = channel;
+            this.out = Channels.newOutputStream(channel);
+        }
+
+        @Override
+        public void write(final int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(final byte[] b, final int off, final int len) throws IOException {
+            out.write(b, off, len);
+            unforced += len;
+            if (unforced >= FORCE_EVERY_BYTES) {
+                channel.force(false);
+                unforced = 0;
+            }
         }
     }
 }

@@ -54,6 +54,7 @@ public final class Snapshotter implements AutoCloseable {
     private volatile boolean snapshotOnStop;
     private volatile String failure;
     private volatile long lastSequence = -1;
+    private volatile long followedSequence = -1;
     private volatile long lastWriteMillis;
     private volatile long lastBytes;
     private volatile long written;
@@ -112,6 +113,11 @@ public final class Snapshotter implements AutoCloseable {
         return lastSequence;
     }
 
+    /** @return the journal sequence the replica has caught up to, -1 while it loads */
+    public long followedSequence() {
+        return followedSequence;
+    }
+
     /** @return how long the last write took, milliseconds */
     public long lastWriteMillis() {
         return lastWriteMillis;
@@ -163,6 +169,7 @@ public final class Snapshotter implements AutoCloseable {
     }
 
     private void run() {
+        lowerPriority();
         final Replica replica = new Replica(layout.instruments().size(), layout.limits(),
                 layout.retainedFinalOrders(), layout.marketData());
         final JournalTail tail;
@@ -198,6 +205,7 @@ public final class Snapshotter implements AutoCloseable {
                 final long durable = durableSequence.getAsLong();
                 tail.readUntil(durable, replica);
                 replica.endOfBatch();
+                followedSequence = tail.position().sequence();
             } catch (final IOException | RuntimeException e) {
                 fail("following the journal failed at " + tail.position() + ": " + e.getMessage(), e);
                 asked.forEach(r -> r.completeExceptionally(e));
@@ -228,6 +236,30 @@ public final class Snapshotter implements AutoCloseable {
             if (stop) {
                 return;
             }
+        }
+    }
+
+    /**
+     * Gives this thread the lowest CPU priority (nice 19): on a machine whose cores the engine, the event loops and
+     * the journal keep busy, the replica then takes only the CPU they leave, and a snapshot is written later rather
+     * than answers later. Linux applies a nice value per thread; an unprivileged process may always lower its own.
+     */
+    private static void lowerPriority() {
+        try {
+            final String tid = Path.of("/proc/thread-self").toRealPath().getFileName().toString();
+            final Process renice = new ProcessBuilder("renice", "-n", "19", "-p", tid).redirectErrorStream(true).start();
+            final String output = new String(renice.getInputStream().readAllBytes()).trim();
+            if (renice.waitFor() == 0) {
+                LOG.info("snapshot: the writer runs at the lowest CPU priority (nice 19, thread {})", tid);
+            } else {
+                LOG.warn("snapshot: could not lower the writer's CPU priority ({}); it competes with order entry for"
+                        + " the CPU", output);
+            }
+        } catch (final IOException | RuntimeException e) {
+            LOG.warn("snapshot: could not lower the writer's CPU priority ({}); it competes with order entry for the"
+                    + " CPU", e.toString());
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
