@@ -114,6 +114,27 @@ class RestartFromSnapshotTest {
     }
 
     @Test
+    void newInstrumentAddedAtRestartKeepsTheSnapshotUsableAndStartsEmpty() throws IOException {
+        final List<Long> orderIds = new ArrayList<>();
+        final Map<String, String> before;
+        try (RunningService service = RunningService.start(dir, settings("true"))) {
+            placeRandom(service.client(), new Random(13), 80, orderIds, "a");
+            before = observe(service.client(), orderIds);
+        }
+        final Map<String, String> extended = settings("false");
+        extended.put("ORDERS_INSTRUMENTS", "BTCUSD:0.01:0.0001,ETHUSD:0.01:0.001,SOLUSD:0.001:0.01");
+        try (RunningService service = RunningService.start(dir, extended)) {
+            final ApiClient api = service.client();
+            assertTrue(metric(api, "orders_recovery_snapshot_sequence") > 0, "the snapshot was loaded");
+            assertEquals(0, metric(api, "orders_recovery_replayed_records"));
+            assertEquals(before, observe(api, orderIds));
+            assertEquals("[]", api.get("/api/v1/orderbook/SOLUSD").json().get("bids").toString());
+            assertEquals(201, api.post("/api/v1/orders",
+                    ApiClient.limit("acct-1", null, "SOLUSD", "BUY", "20.000", "1", null)).status());
+        }
+    }
+
+    @Test
     void snapshotOnRequestWithSnapshotsDisabledIsAClearConflict() {
         final Map<String, String> env = settings("true");
         env.put("ORDERS_SNAPSHOT_ENABLED", "false");
