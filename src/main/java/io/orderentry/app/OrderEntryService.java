@@ -294,6 +294,9 @@ public final class OrderEntryService {
         final SnapshotStore store = new SnapshotStore(snapshots.directory(), snapshots.keep());
         final long audited = auditTrail.tail().isEmpty() ? Long.MAX_VALUE : auditTrail.tail().lastAuditedJournalSequence();
         final long persisted = persistence.knownPersistedThrough();
+        // With the database unreachable, the newest persisted sequence a snapshot recorded is what it holds at least
+        // (its mark only rises); snapshots come newest first, so the first verified one carries the highest.
+        final long[] recordedFloor = {-1};
         final long started = System.nanoTime();
         final SnapshotStore.Found found = store.newestUsable(header -> {
             final String incompatible = header.incompatibility(symbols(), this::configurationDifferences);
@@ -304,9 +307,14 @@ public final class OrderEntryService {
                 return "the audit trail records commands up to journal sequence " + audited + " only, and the commands"
                         + " after it must be replayed to be audited";
             }
-            if (header.eventSequence() > persisted) {
-                return "PostgreSQL is known to hold events up to " + persisted + " only, and the events after it must"
-                        + " be replayed to reach it";
+            recordedFloor[0] = Math.max(recordedFloor[0], header.persistedThrough());
+            if (persisted < 0 && header.eventSequence() > recordedFloor[0]) {
+                return "PostgreSQL did not answer, and the snapshots record it holding events up to "
+                        + recordedFloor[0] + " only; the events after that must be replayed to reach it";
+            }
+            if (persisted >= 0 && header.eventSequence() > persisted) {
+                return "PostgreSQL holds events up to " + persisted + " only, and the events after it must be"
+                        + " replayed to reach it";
             }
             return null;
         });
@@ -372,7 +380,7 @@ public final class OrderEntryService {
             return;
         }
         snapshotter = new Snapshotter(snapshots, snapshotLayout(config), config.journalDir(), symbolIndex,
-                journal::lastSequence);
+                journal::lastSequence, persistence::persistedSequence);
         snapshotter.start();
         LOG.info("snapshots: in {}, every {} commands{}, {} kept{}", snapshots.directory().toAbsolutePath().normalize(),
                 snapshots.everyCommands() == 0 ? "(off)" : snapshots.everyCommands(),

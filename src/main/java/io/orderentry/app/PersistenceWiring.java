@@ -54,10 +54,16 @@ final class PersistenceWiring {
 
     /**
      * @return the event sequence up to which the database holds every event, as known at open; replay must give the
-     *         persistence stage every event above it. Long.MAX_VALUE when persistence is disabled (it needs none).
+     *         persistence stage every event above it. Long.MAX_VALUE when persistence is disabled (it needs none), -1
+     *         when the database did not answer at open.
      */
     long knownPersistedThrough() {
         return persistence == null ? Long.MAX_VALUE : persistence.knownPersistedThrough();
+    }
+
+    /** @return the event sequence up to which the database holds every event now; -1 when disabled */
+    long persistedSequence() {
+        return persistence == null ? -1 : persistence.persistedSequence();
     }
 
     /** Lets the writer write, once the journal has been replayed up to {@code lastEventSequence}. */

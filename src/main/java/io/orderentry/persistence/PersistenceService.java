@@ -45,10 +45,12 @@ public final class PersistenceService {
     private final PersistenceWriter writer;
     private final PersistenceStage stage;
     private final PersistenceMetrics metrics;
+    private final long knownAtOpen;
 
     private PersistenceService(final Config.Database config, final JdbcUrl url, final HikariDataSource pool,
                                final PersistenceWriter writer, final PersistenceStage stage,
-                               final PersistenceMetrics metrics) {
+                               final PersistenceMetrics metrics, final long knownAtOpen) {
+        this.knownAtOpen = knownAtOpen;
         this.config = config;
         this.url = url;
         this.pool = pool;
@@ -104,15 +106,15 @@ public final class PersistenceService {
         final PersistenceStage stage = new PersistenceStage(spool, Math.max(0, known));
         LOG.info("persistence: replayed events up to sequence {} are {}", Math.max(0, known),
                 known > 0 ? "already in the database and are not spooled" : "spooled (none are known to be stored)");
-        return new PersistenceService(config, url, pool, writer, stage, metrics);
+        return new PersistenceService(config, url, pool, writer, stage, metrics, known);
     }
 
     /**
-     * @return the engine event sequence up to which the database was known, at {@link #open}, to hold every event
-     *         (0 when it was empty or did not answer in time); replay needs to reach the stage only above it
+     * @return the engine event sequence up to which the database held every event, as it told at {@link #open} (0
+     *         when it was empty), or -1 when it did not answer in time; replay needs to reach the stage only above it
      */
     public long knownPersistedThrough() {
-        return stage.skipThrough();
+        return knownAtOpen < 0 ? -1 : stage.skipThrough();
     }
 
     /** @return the consumer to add to the output ring, beside the order view */

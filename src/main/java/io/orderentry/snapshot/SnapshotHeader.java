@@ -10,11 +10,15 @@ import java.util.Map;
  * @param position      the journal position the state reflects: every record up to {@code position.sequence()}
  *                      and none after
  * @param eventSequence the engine's last event sequence at that point
+ * @param persistedThrough the event sequence up to which PostgreSQL held every event when the snapshot was
+ *                      written (-1: persistence disabled or not known); the database's mark only rises, so a start
+ *                      that cannot reach the database takes this as what it holds at least
  * @param createdMillis when the snapshot was written, milliseconds since the epoch (informational)
  * @param instruments   the instruments' symbols in engine index order, as the state is laid out
  * @param configuration the settings that decide what the journal's records mean (the journal manifest's entries)
  */
-public record SnapshotHeader(JournalPosition position, long eventSequence, long createdMillis, List<String> instruments,
+public record SnapshotHeader(JournalPosition position, long eventSequence, long persistedThrough, long createdMillis,
+                             List<String> instruments,
                              Map<String, String> configuration) {
 
     public SnapshotHeader {

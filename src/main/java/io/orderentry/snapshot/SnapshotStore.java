@@ -32,7 +32,7 @@ import java.util.zip.CheckedOutputStream;
  *
  * <p>File format, version 1, big-endian ({@link DataOutputStream}): {@code int magic "OESN", int version, long
  * journal sequence, long segment, long offset, long timestamp} (the {@link JournalPosition}), {@code long event
- * sequence, long created millis, int instrument count} and each symbol as UTF, {@code int configuration entries}
+ * sequence, long persisted through, long created millis, int instrument count} and each symbol as UTF, {@code int configuration entries}
  * and each key and value as UTF, then the {@link SnapshotState}, then {@code int CRC32C} of every byte before it.
  *
  * <p>A snapshot is written to a {@code .tmp} file, forced, renamed into place and the directory forced, so a crash
@@ -46,7 +46,7 @@ public final class SnapshotStore {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(SnapshotStore.class);
     /** "OESN" */
     static final int MAGIC = 0x4F45534E;
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     private static final Pattern NAME = Pattern.compile("snapshot-(\\d{20})\\.snap");
     private static final int BUFFER_BYTES = 1 << 20;
     private static final long FORCE_EVERY_BYTES = 16L << 20;
@@ -238,6 +238,7 @@ public final class SnapshotStore {
         out.writeLong(p.offset());
         out.writeLong(p.timestampMicros());
         out.writeLong(header.eventSequence());
+        out.writeLong(header.persistedThrough());
         out.writeLong(header.createdMillis());
         out.writeInt(header.instruments().size());
         for (final String symbol : header.instruments()) {
@@ -274,6 +275,7 @@ public final class SnapshotStore {
                     + ", not the one it is named for");
         }
         final long eventSequence = in.readLong();
+        final long persistedThrough = in.readLong();
         final long created = in.readLong();
         final int instrumentCount = count(in.readInt(), file);
         final List<String> instruments = new ArrayList<>(instrumentCount);
@@ -285,7 +287,7 @@ public final class SnapshotStore {
         for (int i = 0; i < entries; i++) {
             configuration.put(in.readUTF(), in.readUTF());
         }
-        return new SnapshotHeader(position, eventSequence, created, instruments, configuration);
+        return new SnapshotHeader(position, eventSequence, persistedThrough, created, instruments, configuration);
     }
 
     private static int count(final int count, final Path file) throws IOException {

@@ -46,6 +46,7 @@ public final class Snapshotter implements AutoCloseable {
     private final Path journalDirectory;
     private final Map<String, Integer> symbolIndex;
     private final LongSupplier durableSequence;
+    private final LongSupplier persistedSequence;
     private final Object lock = new Object();
     private final List<CompletableFuture<Path>> requests = new ArrayList<>();
     private final Thread thread;
@@ -61,16 +62,19 @@ public final class Snapshotter implements AutoCloseable {
     private volatile long failedWrites;
 
     /**
-     * @param durableSequence the journal's last durable sequence (the writer's {@code lastSequence()})
+     * @param durableSequence   the journal's last durable sequence (the writer's {@code lastSequence()})
+     * @param persistedSequence the event sequence up to which PostgreSQL holds every event now, -1 when not known
      */
     public Snapshotter(final SnapshotConfig config, final Layout layout, final Path journalDirectory,
-                       final Map<String, Integer> symbolIndex, final LongSupplier durableSequence) {
+                       final Map<String, Integer> symbolIndex, final LongSupplier durableSequence,
+                       final LongSupplier persistedSequence) {
         this.config = config;
         this.store = new SnapshotStore(config.directory(), config.keep());
         this.layout = layout;
         this.journalDirectory = journalDirectory;
         this.symbolIndex = symbolIndex;
         this.durableSequence = durableSequence;
+        this.persistedSequence = persistedSequence;
         this.thread = new Thread(this::run, "oe-snapshot");
         this.thread.setDaemon(true);
     }
@@ -281,7 +285,7 @@ public final class Snapshotter implements AutoCloseable {
     private Path write(final Replica replica, final JournalPosition position) throws IOException {
         final long started = System.nanoTime();
         final SnapshotHeader header = new SnapshotHeader(position, replica.state().matcher().lastEventSequence(),
-                System.currentTimeMillis(), layout.instruments(), layout.configuration());
+                persistedSequence.getAsLong(), System.currentTimeMillis(), layout.instruments(), layout.configuration());
         final Path file = store.write(header, replica.state());
         final long bytes = Files.size(file);
         lastWriteMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);

@@ -66,7 +66,7 @@ class SnapshotDifferentialTest {
             referenceTail.readUntil(cut, reference);
             reference.endOfBatch();
             final Matcher matcher = reference.state().matcher();
-            snapshots.add(store.write(new SnapshotHeader(referenceTail.position(), matcher.lastEventSequence(), 0,
+            snapshots.add(store.write(new SnapshotHeader(referenceTail.position(), matcher.lastEventSequence(), -1, 0,
                     SYMBOLS, Map.of()), reference.state()));
         }
         final List<Replica> restored = new ArrayList<>();

@@ -47,7 +47,7 @@ class SnapshotStoreTest {
 
     private static SnapshotHeader header(final long sequence) {
         return new SnapshotHeader(new JournalPosition(1, 16 + sequence * 65, sequence, sequence * 1000), sequence * 3,
-                1_700_000_000_000L, List.of("BTCUSD", "ETHUSD"), Map.of("engine.dedup.window", "1000"));
+                sequence * 2, 1_700_000_000_000L, List.of("BTCUSD", "ETHUSD"), Map.of("engine.dedup.window", "1000"));
     }
 
     @Test

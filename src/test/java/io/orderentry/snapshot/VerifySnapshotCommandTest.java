@@ -110,7 +110,7 @@ class VerifySnapshotCommandTest {
         final JournalTail stateTail = new JournalTail(journal, INDEX, JournalPosition.START);
         stateTail.readUntil(state, replica);
         replica.endOfBatch();
-        store.write(new SnapshotHeader(at, replica.state().matcher().lastEventSequence(), 0, SYMBOLS, Map.of("k", "v")),
+        store.write(new SnapshotHeader(at, replica.state().matcher().lastEventSequence(), -1, 0, SYMBOLS, Map.of("k", "v")),
                 replica.state());
     }
 
