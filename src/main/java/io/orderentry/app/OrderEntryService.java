@@ -244,10 +244,7 @@ public final class OrderEntryService {
     }
 
     private JournalRecovery recover() {
-        final Map<String, Integer> symbolIndex = new HashMap<>();
-        for (final Instrument instrument : config.instruments()) {
-            symbolIndex.put(instrument.symbol(), instrument.index());
-        }
+        symbolIndex = symbolIndex(config);
         LOG.info("recovery: replaying the journal in {}", config.journalDir().toAbsolutePath().normalize());
         final JournalRecovery recovery;
         try {
@@ -273,7 +270,6 @@ public final class OrderEntryService {
         LOG.info("recovery: replayed {} records from {} segment(s) in {} ms ({} records/s); last sequence {}",
                 recovery.recordCount(), recovery.segmentCount(), Math.round(recovery.elapsedMillis()),
                 Math.round(recovery.recordsPerSecond()), recovery.lastSequence());
-        this.symbolIndex = symbolIndex;
         return recovery;
     }
 
