@@ -3,6 +3,7 @@ package io.orderentry.app;
 import io.orderentry.audit.AuditConfig;
 import io.orderentry.audit.AuditSync;
 import io.orderentry.engine.EngineLimits;
+import io.orderentry.journal.JournalRetention;
 import io.orderentry.journal.JournalSync;
 import io.orderentry.marketdata.MarketDataConfig;
 import io.orderentry.snapshot.SnapshotConfig;
@@ -134,9 +135,9 @@ public final class ConfigLoader {
     private SnapshotConfig snapshots() {
         final String dir = string("snapshot.dir");
         final Path journal = Path.of(string("journal.dir")).toAbsolutePath().normalize();
-        final Path directory = dir.isBlank()
-                ? (journal.getParent() == null ? journal.resolveSibling("snapshots") : journal.getParent().resolve("snapshots"))
-                : Path.of(dir);
+        final Path parent = journal.getParent() == null ? journal : journal.getParent();
+        final Path directory = dir.isBlank() ? parent.resolve("snapshots") : Path.of(dir);
+        final String archive = string("journal.archive.dir");
         if (directory.toAbsolutePath().normalize().equals(journal)) {
             throw new ConfigException(envName("snapshot.dir") + " must not be the journal directory");
         }
@@ -145,7 +146,20 @@ public final class ConfigLoader {
                 longValue("snapshot.interval.seconds", 0, 31_536_000) * 1000,
                 intValue("snapshot.keep", 1, 1000),
                 bool("snapshot.on.shutdown"),
-                bool("snapshot.enabled"));
+                bool("snapshot.enabled"),
+                retention(),
+                archive.isBlank() ? parent.resolve("journal-archive") : Path.of(archive));
+    }
+
+    private JournalRetention.Mode retention() {
+        final String value = string("journal.retention").trim().toLowerCase(Locale.ROOT);
+        return switch (value) {
+            case "keep" -> JournalRetention.Mode.KEEP;
+            case "delete" -> JournalRetention.Mode.DELETE;
+            case "archive" -> JournalRetention.Mode.ARCHIVE;
+            default -> throw new ConfigException(envName("journal.retention") + " must be 'keep', 'delete' or"
+                    + " 'archive', was '" + value + "'");
+        };
     }
 
     private boolean bool(final String key) {

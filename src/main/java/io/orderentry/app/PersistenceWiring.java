@@ -61,9 +61,9 @@ final class PersistenceWiring {
         return persistence == null ? Long.MAX_VALUE : persistence.knownPersistedThrough();
     }
 
-    /** @return the event sequence up to which the database holds every event now; -1 when disabled */
+    /** @return the event sequence up to which the database holds every event now; Long.MAX_VALUE when disabled */
     long persistedSequence() {
-        return persistence == null ? -1 : persistence.persistedSequence();
+        return persistence == null ? Long.MAX_VALUE : persistence.persistedSequence();
     }
 
     /** Lets the writer write, once the journal has been replayed up to {@code lastEventSequence}. */

@@ -1,5 +1,6 @@
 package io.orderentry.snapshot;
 
+import io.orderentry.journal.JournalRetention;
 import java.nio.file.Path;
 
 /**
@@ -11,9 +12,11 @@ import java.nio.file.Path;
  * @param keep           snapshots kept; older ones are deleted
  * @param onShutdown     write one at a graceful stop
  * @param enabled        false: neither written nor loaded (every start replays the whole journal)
+ * @param retention      what happens to journal segments no kept snapshot needs
+ * @param archive        where archived segments go
  */
 public record SnapshotConfig(Path directory, long everyCommands, long intervalMillis, int keep, boolean onShutdown,
-                             boolean enabled) {
+                             boolean enabled, JournalRetention.Mode retention, Path archive) {
 
     public SnapshotConfig {
         if (everyCommands < 0 || intervalMillis < 0 || keep < 1) {

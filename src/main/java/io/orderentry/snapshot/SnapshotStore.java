@@ -168,7 +168,6 @@ public final class SnapshotStore {
         }
         Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         forceDirectory();
-        prune();
         return target;
     }
 
@@ -297,10 +296,31 @@ public final class SnapshotStore {
         return count;
     }
 
-    private void prune() throws IOException {
+    /**
+     * Deletes every snapshot but the newest {@code keep} and those in {@code alsoKeep}.
+     *
+     * @return the snapshots that remain, newest first
+     */
+    public List<Path> prune(final java.util.Set<Path> alsoKeep) throws IOException {
         final List<Path> files = list();
-        for (int i = keep; i < files.size(); i++) {
-            Files.deleteIfExists(files.get(i));
+        final List<Path> kept = new ArrayList<>();
+        for (int i = 0; i < files.size(); i++) {
+            if (i < keep || alsoKeep.contains(files.get(i))) {
+                kept.add(files.get(i));
+            } else {
+                Files.deleteIfExists(files.get(i));
+            }
+        }
+        return kept;
+    }
+
+    /**
+     * Reads a snapshot's header without checking the file's checksum: for decisions that stay safe if the file later
+     * proves damaged (which snapshots and journal segments to keep).
+     */
+    public SnapshotHeader header(final Path file) throws IOException {
+        try (DataInputStream in = open(file)) {
+            return readHeader(in, file);
         }
     }
 

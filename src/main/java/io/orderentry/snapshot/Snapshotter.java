@@ -2,6 +2,7 @@ package io.orderentry.snapshot;
 
 import io.orderentry.engine.EngineLimits;
 import io.orderentry.journal.JournalPosition;
+import io.orderentry.journal.JournalRetention;
 import io.orderentry.journal.JournalTail;
 import io.orderentry.marketdata.MarketDataConfig;
 import java.io.IOException;
@@ -47,6 +48,7 @@ public final class Snapshotter implements AutoCloseable {
     private final Map<String, Integer> symbolIndex;
     private final LongSupplier durableSequence;
     private final LongSupplier persistedSequence;
+    private final JournalRetention retention;
     private final Object lock = new Object();
     private final List<CompletableFuture<Path>> requests = new ArrayList<>();
     private final Thread thread;
@@ -63,7 +65,8 @@ public final class Snapshotter implements AutoCloseable {
 
     /**
      * @param durableSequence   the journal's last durable sequence (the writer's {@code lastSequence()})
-     * @param persistedSequence the event sequence up to which PostgreSQL holds every event now, -1 when not known
+     * @param persistedSequence the event sequence up to which PostgreSQL holds every event now, -1 when not known,
+     *                          {@link Long#MAX_VALUE} when persistence is disabled
      */
     public Snapshotter(final SnapshotConfig config, final Layout layout, final Path journalDirectory,
                        final Map<String, Integer> symbolIndex, final LongSupplier durableSequence,
@@ -75,6 +78,7 @@ public final class Snapshotter implements AutoCloseable {
         this.symbolIndex = symbolIndex;
         this.durableSequence = durableSequence;
         this.persistedSequence = persistedSequence;
+        this.retention = new JournalRetention(journalDirectory, config.retention(), config.archive());
         this.thread = new Thread(this::run, "oe-snapshot");
         this.thread.setDaemon(true);
     }
@@ -285,7 +289,7 @@ public final class Snapshotter implements AutoCloseable {
     private Path write(final Replica replica, final JournalPosition position) throws IOException {
         final long started = System.nanoTime();
         final SnapshotHeader header = new SnapshotHeader(position, replica.state().matcher().lastEventSequence(),
-                persistedSequence.getAsLong(), System.currentTimeMillis(), layout.instruments(), layout.configuration());
+                recordedPersisted(), System.currentTimeMillis(), layout.instruments(), layout.configuration());
         final Path file = store.write(header, replica.state());
         final long bytes = Files.size(file);
         lastWriteMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
@@ -294,7 +298,57 @@ public final class Snapshotter implements AutoCloseable {
         written++;
         LOG.info("snapshot: wrote {} ({} bytes, journal sequence {}, {} resting orders) in {} ms", file.getFileName(),
                 bytes, position.sequence(), replica.state().matcher().restingOrderCount(), lastWriteMillis);
+        retain();
         return file;
+    }
+
+    private long recordedPersisted() {
+        final long persisted = persistedSequence.getAsLong();
+        return persisted == Long.MAX_VALUE ? -1 : persisted;
+    }
+
+    /**
+     * Keeps the newest {@code keep} snapshots and, beyond them, the newest one whose events PostgreSQL already holds
+     * (a restart can only start from such a one; while the database lags, that may be an older one); deletes the rest;
+     * then removes (per {@code journal.retention}) the journal segments wholly before the oldest snapshot kept. When
+     * no snapshot is within what the database holds, no segment is removed: the next start may need them all.
+     */
+    private void retain() throws IOException {
+        final long persisted = persistedSequence.getAsLong();
+        Path withinDatabase = null;
+        for (final Path file : store.list()) {
+            try {
+                if (store.header(file).eventSequence() <= persisted) {
+                    withinDatabase = file;
+                    break;
+                }
+            } catch (final IOException e) {
+                LOG.warn("snapshot: {} cannot be read and does not count for retention: {}", file.getFileName(),
+                        e.getMessage());
+            }
+        }
+        final List<Path> kept = store.prune(withinDatabase == null ? java.util.Set.of() : java.util.Set.of(withinDatabase));
+        if (withinDatabase == null || config.retention() == JournalRetention.Mode.KEEP) {
+            return;
+        }
+        JournalPosition oldest = null;
+        for (final Path file : kept) {
+            try {
+                final JournalPosition position = store.header(file).position();
+                if (oldest == null || position.sequence() < oldest.sequence()) {
+                    oldest = position;
+                }
+            } catch (final IOException e) {
+                return;   // a kept snapshot we cannot read: remove nothing rather than guess what it needs
+            }
+        }
+        final List<Path> removed = retention.removeBefore(oldest);
+        if (!removed.isEmpty()) {
+            LOG.info("snapshot: {} {} journal segment(s) before journal sequence {} (the oldest snapshot kept): {}",
+                    config.retention() == JournalRetention.Mode.ARCHIVE ? "archived" : "deleted", removed.size(),
+                    oldest.sequence(), removed.get(0).getFileName() + (removed.size() > 1 ? " .. "
+                            + removed.get(removed.size() - 1).getFileName() : ""));
+        }
     }
 
     private void answerWithNewest(final List<CompletableFuture<Path>> asked) {

@@ -67,11 +67,16 @@ class SnapshotStoreTest {
     }
 
     @Test
-    void onlyTheNewestKeptSnapshotsRemain() throws IOException {
+    void pruningKeepsTheNewestAndTheOnesAskedFor() throws IOException {
         final SnapshotStore store = new SnapshotStore(dir, 2);
+        final List<Path> written = new java.util.ArrayList<>();
         for (final long sequence : new long[] {5, 9, 12, 30}) {
-            store.write(header(sequence), new Bytes(new byte[] {1}));
+            written.add(store.write(header(sequence), new Bytes(new byte[] {1})));
         }
+        assertEquals(4, store.list().size(), "writing deletes nothing");
+        assertEquals(List.of(written.get(3), written.get(2), written.get(0)), store.prune(java.util.Set.of(written.get(0))));
+        assertEquals(List.of(30L, 12L, 5L), store.list().stream().map(SnapshotStore::sequenceOf).toList());
+        store.prune(java.util.Set.of());
         assertEquals(List.of(30L, 12L), store.list().stream().map(SnapshotStore::sequenceOf).toList());
     }
 
