@@ -315,6 +315,13 @@ public final class OrderEntryService {
             return null;
         });
         if (found == null) {
+            final long first = JournalReader.firstSegmentSequence(config.journalDir());
+            if (first > 1) {
+                throw new IOException("no usable snapshot in " + store.directory() + " (each skipped one is logged above"
+                        + " with the reason), and the journal starts at sequence " + first + ": its older segments were"
+                        + " removed by retention (" + config.snapshots().archive() + " holds them if it was 'archive')."
+                        + " Restore a snapshot, or the archived segments, or make the database reachable");
+            }
             LOG.info("recovery: no usable snapshot in {}; replaying the whole journal", store.directory());
             return JournalPosition.START;
         }

@@ -2,10 +2,17 @@ package io.orderentry.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.orderentry.journal.JournalConfig;
+import io.orderentry.journal.JournalReader;
+import io.orderentry.journal.JournalSync;
+import io.orderentry.journal.JournalWriter;
+import io.orderentry.pipeline.OrderCommand;
 import io.orderentry.snapshot.SnapshotStore;
+import io.orderentry.testing.RandomCommands;
 import io.orderentry.testing.ApiClient;
 import io.orderentry.testing.RunningService;
 import java.io.IOException;
@@ -132,6 +139,29 @@ class RestartFromSnapshotTest {
             assertEquals(201, api.post("/api/v1/orders",
                     ApiClient.limit("acct-1", null, "SOLUSD", "BUY", "20.000", "1", null)).status());
         }
+    }
+
+    @Test
+    void journalWhoseFirstSegmentsAreGoneWithNoUsableSnapshotRefusesToStartAndSaysWhy() throws IOException {
+        final Path journal = dir.resolve("journal");
+        try (JournalWriter writer = JournalWriter.open(new JournalConfig(journal, JournalSync.NONE, 8 * 1024, 4096),
+                new String[] {"BTCUSD", "ETHUSD"}, JournalReader.recover(journal, Map.of("BTCUSD", 0, "ETHUSD", 1),
+                        c -> { }))) {
+            final OrderCommand c = new OrderCommand();
+            for (long sequence = 1; sequence <= 500; sequence++) {
+                c.sequence = sequence;
+                c.timestampMicros = 1_800_000_000_000_000L + sequence;
+                RandomCommands.fill(new Random(sequence), c, 2, sequence - 1);
+                writer.append(c);
+            }
+            writer.flush();
+        }
+        try (var segments = Files.list(journal)) {
+            Files.delete(segments.filter(p -> p.toString().endsWith(".journal")).sorted().findFirst().orElseThrow());
+        }
+        final IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> RunningService.start(dir, settings("false")));
+        assertTrue(refused.getMessage().contains("removed by retention"), refused.getMessage());
     }
 
     @Test
