@@ -1,5 +1,6 @@
 package io.orderentry.app;
 
+import io.orderentry.audit.AuditRetention;
 import io.orderentry.snapshot.SnapshotConfig;
 
 import io.orderentry.audit.AuditConfig;
@@ -26,12 +27,14 @@ import java.util.Optional;
  * @param audit             the audit trail's directory, file size and sync mode
  * @param marketData        market data views and the WebSocket stream
  * @param snapshots         when and where snapshots of the state are written
+ * @param auditRetention    how long audit files stay in the trail's directory before they are archived
  */
 public record Config(String httpHost, int httpPort, int httpInstances, Path journalDir, JournalSync journalSync,
                      long journalSegmentBytes, int inputRingSize, int outputRingSize, String waitStrategy,
                      List<Instrument> instruments, EngineLimits engineLimits, int retainedFinalOrders,
                      Optional<Database> database, AuditConfig audit,
-                     MarketDataConfig marketData, SnapshotConfig snapshots) {
+                     MarketDataConfig marketData, SnapshotConfig snapshots,
+                     AuditRetention auditRetention) {
 
     /**
      * PostgreSQL settings.

@@ -1,6 +1,7 @@
 package io.orderentry.app;
 
 import io.orderentry.audit.AuditConfig;
+import io.orderentry.audit.AuditRetention;
 import io.orderentry.audit.AuditSync;
 import io.orderentry.engine.EngineLimits;
 import io.orderentry.journal.JournalRetention;
@@ -129,7 +130,15 @@ public final class ConfigLoader {
                 database(),
                 audit(),
                 marketData(),
-                snapshots());
+                snapshots(),
+                auditRetention());
+    }
+
+    private AuditRetention auditRetention() {
+        final Path audit = Path.of(string("audit.dir")).toAbsolutePath().normalize();
+        final String archive = string("audit.archive.dir");
+        return new AuditRetention(intValue("audit.retention.days", 0, 100_000), archive.isBlank()
+                ? (audit.getParent() == null ? audit : audit.getParent()).resolve("audit-archive") : Path.of(archive));
     }
 
     private SnapshotConfig snapshots() {

@@ -61,15 +61,16 @@ public final class Main {
     private static int command(final String[] args) {
         final boolean audit = args[0].equals("audit-verify");
         final boolean snapshot = args[0].equals("verify-snapshot");
-        if (!audit && !snapshot || args.length > 2) {
+        if (!audit && !snapshot || args.length > (audit ? 3 : 2)) {
             System.err.println("usage: java -jar order-entry.jar                         start the service");
-            System.err.println("       java -jar order-entry.jar audit-verify [dir]      verify the audit trail");
+            System.err.println("       java -jar order-entry.jar audit-verify [dir [archive-dir]]   verify the audit trail");
             System.err.println("       java -jar order-entry.jar verify-snapshot [dir]   check the newest snapshot against"
                     + " a replay of the journal");
             return 2;
         }
-        if (audit && args.length == 2) {
-            return AuditVerifyCommand.run(Path.of(args[1]), System.out, System.err);
+        if (audit && args.length >= 2) {
+            return AuditVerifyCommand.run(Path.of(args[1]), args.length == 3 ? Path.of(args[2]) : null, System.out,
+                    System.err);
         }
         final Config config;
         try {
@@ -79,7 +80,8 @@ public final class Main {
             return 2;
         }
         if (audit) {
-            return AuditVerifyCommand.run(config.audit().directory(), System.out, System.err);
+            return AuditVerifyCommand.run(config.audit().directory(), config.auditRetention().archive(), System.out,
+                    System.err);
         }
         final SnapshotStore store = new SnapshotStore(args.length == 2 ? Path.of(args[1])
                 : config.snapshots().directory(), config.snapshots().keep());

@@ -22,6 +22,9 @@ import io.orderentry.http.ReplyStage;
 import io.orderentry.http.ServiceStatus;
 import io.orderentry.http.StreamFanOut;
 import io.orderentry.http.StreamMetrics;
+import io.orderentry.audit.AuditArchiver;
+import io.orderentry.audit.AuditFiles;
+import io.orderentry.audit.AuditRetention;
 import io.orderentry.journal.JournalConfig;
 import io.orderentry.journal.JournalPosition;
 import io.orderentry.journal.JournalHandler;
@@ -96,6 +99,9 @@ public final class OrderEntryService {
     private MarketDataStage marketData;
     private StreamFanOut streamFanOut;
     private Snapshotter snapshotter;
+    private java.util.concurrent.ScheduledExecutorService auditArchiving;
+    private final java.util.concurrent.atomic.AtomicLong auditFilesArchived = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong auditArchiveFailures = new java.util.concurrent.atomic.AtomicLong();
     private Map<String, Integer> symbolIndex;
     private volatile long recoveredFromSnapshot;
     private volatile long replayedRecords;
@@ -152,6 +158,7 @@ public final class OrderEntryService {
                 WallClock::currentTimeMicros), matcherStage);
         input.start();
         startSnapshots();
+        startAuditArchiving();
         registerHealthAndMetrics(outputRing);
         streamMetrics.register(metrics, marketData.view(), marketData.subscribers());
         status.phase(ServiceStatus.Phase.READY);
@@ -199,6 +206,9 @@ public final class OrderEntryService {
         }
         if (snapshotter != null) {
             snapshotter.close(TimeUnit.SECONDS.toMillis(SNAPSHOT_STOP_TIMEOUT_SECONDS));
+        }
+        if (auditArchiving != null) {
+            auditArchiving.shutdownNow();
         }
         if (journalLock != null) {
             try {
@@ -421,6 +431,43 @@ public final class OrderEntryService {
                 () -> writer.followedSequence() < 0 ? -1 : Math.max(0, journal.lastSequence() - writer.followedSequence()));
         metrics.gauge("orders_snapshot_failed", "1 once snapshots stopped on an error (until a restart)",
                 () -> writer.failure() == null ? 0 : 1);
+    }
+
+    /**
+     * With {@code ORDERS_AUDIT_RETENTION_DAYS} set, archives the audit files older than that at start and every hour
+     * after (see {@link AuditArchiver}); the newest file, which the trail appends to, is never touched.
+     */
+    private void startAuditArchiving() {
+        final AuditRetention retention = config.auditRetention();
+        if (retention.days() == 0) {
+            return;
+        }
+        final AuditArchiver archiver = new AuditArchiver(config.audit().directory(), retention.archive());
+        auditArchiving = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(runnable -> {
+            final Thread thread = new Thread(runnable, "oe-audit-archive");
+            thread.setDaemon(true);
+            return thread;
+        });
+        auditArchiving.scheduleWithFixedDelay(() -> {
+            final long today = AuditFiles.epochDay(WallClock.currentTimeMicros());
+            try {
+                final List<java.nio.file.Path> archived = archiver.archiveBefore(today - retention.days());
+                auditFilesArchived.addAndGet(archived.size());
+                if (!archived.isEmpty()) {
+                    LOG.info("audit: archived {} file(s) older than {} day(s) to {}: {} .. {}", archived.size(),
+                            retention.days(), retention.archive(), archived.get(0).getFileName(),
+                            archived.get(archived.size() - 1).getFileName());
+                }
+            } catch (final IOException | RuntimeException e) {
+                auditArchiveFailures.incrementAndGet();
+                LOG.error("audit: archiving old audit files failed; they stay in {} and are tried again in an hour",
+                        config.audit().directory(), e);
+            }
+        }, 0, 1, TimeUnit.HOURS);
+        metrics.counter("orders_audit_files_archived_total", "Audit files moved to the archive since start",
+                auditFilesArchived::get);
+        metrics.counter("orders_audit_archive_failures_total", "Audit archiving runs that failed since start",
+                auditArchiveFailures::get);
     }
 
     /** What {@code POST /admin/snapshot} does. */

@@ -49,6 +49,11 @@ public final class AuditTailReader {
             Files.delete(newest);
             files.remove(files.size() - 1);
         }
+        final AuditArchiver.Anchor anchor = AuditArchiver.readAnchor(directory);
+        if (anchor != null) {
+            LOG.info("audit: every file was archived; the trail continues from the anchor at seq {}", anchor.seq());
+            return new AuditTail(anchor.seq(), anchor.hash(), Math.max(anchor.journalSequence(), 0), null, 0);
+        }
         return new AuditTail(0, AuditFormat.GENESIS_HASH, -1, null, 0);
     }
 

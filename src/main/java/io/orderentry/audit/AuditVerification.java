@@ -13,9 +13,11 @@ import java.nio.file.Path;
  * @param brokenFile the file holding the first broken record; null when intact
  * @param brokenLine its line number from 1 (0 when the break is not a line, e.g. no files at all)
  * @param reason     why it is broken; null when intact
+ * @param anchoredAt the archived seq the chain was checked from (its files were archived and not given), 0 from the
+ *                   first record
  */
 public record AuditVerification(int files, long records, String lastHash, String firstTime, String lastTime,
-                                Path brokenFile, long brokenLine, String reason) {
+                                Path brokenFile, long brokenLine, String reason, long anchoredAt) {
 
     /** @return true if every record is sound and chained to the one before it */
     public boolean intact() {
@@ -24,6 +26,12 @@ public record AuditVerification(int files, long records, String lastHash, String
 
     /** @return one line for a person: "OK: ..." or "BROKEN: file line N: reason" */
     public String summary() {
+        if (intact() && anchoredAt > 0) {
+            return "OK: " + (records - anchoredAt) + " records in " + files + " file(s), seq " + (anchoredAt + 1) + ".."
+                    + records + ", from " + firstTime + " to " + lastTime + "; head hash " + lastHash + "; chained to the"
+                    + " anchor at archived seq " + anchoredAt + " (pass the archive directory to check seq 1.."
+                    + anchoredAt + " too)";
+        }
         if (intact()) {
             return "OK: " + records + " records in " + files + " file(s), seq 1.." + records + ", from " + firstTime
                     + " to " + lastTime + "; head hash " + lastHash;

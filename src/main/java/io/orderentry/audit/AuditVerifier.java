@@ -30,22 +30,74 @@ public final class AuditVerifier {
      * @throws IOException if the directory or a file cannot be read
      */
     public static AuditVerification verify(final Path directory) throws IOException {
+        return verify(directory, null);
+    }
+
+    /**
+     * {@link #verify(Path)}, for a trail whose older files may have been archived ({@link AuditArchiver}): with the
+     * archived files in {@code archive}, the whole chain is checked from the first record, archived files first;
+     * without them, the chain in {@code directory} is checked from the anchor (the last archived record's seq and
+     * hash) on, and the result says so.
+     *
+     * @param archive the archive directory, or null
+     */
+    public static AuditVerification verify(final Path directory, final Path archive) throws IOException {
         if (!Files.isDirectory(directory)) {
             throw new NotDirectoryException(directory.toString());
         }
-        final List<Path> files = AuditFiles.list(directory);
+        final List<Path> live = AuditFiles.list(directory);
+        final List<Path> archived = archived(archive);
+        final AuditArchiver.Anchor anchor = AuditArchiver.readAnchor(directory);
         final Walk walk = new Walk();
-        if (files.isEmpty()) {
+        if (live.isEmpty() && archived.isEmpty()) {
             return walk.broken(null, 0, "no audit files in " + directory + " (a started service always writes one)");
         }
-        for (final Path file : files) {
-            final AuditVerification broken = walk.file(file);
+        long coveredThrough = 0;
+        if (!archived.isEmpty()) {
+            for (final Path file : archived) {
+                final AuditVerification broken = walk.file(file, AuditArchiver.archivedFirstSeq(file),
+                        AuditArchiver.openArchived(file));
+                if (broken != null) {
+                    return broken;
+                }
+            }
+            coveredThrough = walk.records;
+            if (anchor != null && (anchor.seq() > walk.records
+                    || anchor.seq() == walk.records && !anchor.hash().equals(walk.lastHash))) {
+                return walk.broken(directory.resolve(AuditArchiver.ANCHOR), 1, "the anchor says the archive ends at seq "
+                        + anchor.seq() + " with hash " + anchor.hash() + ", but the archive's chain ends at seq "
+                        + walk.records + " with hash " + walk.lastHash);
+            }
+        } else if (anchor != null) {
+            walk.records = anchor.seq();
+            walk.lastHash = anchor.hash();
+            walk.anchoredAt = anchor.seq();
+            coveredThrough = anchor.seq();
+        }
+        for (final Path file : live) {
+            if (AuditFiles.firstSeqOf(file) <= coveredThrough) {
+                continue;   // archived already, left behind by a stop between archiving and deleting
+            }
+            final AuditVerification broken = walk.file(file, AuditFiles.firstSeqOf(file),
+                    Files.newInputStream(file));
             if (broken != null) {
                 return broken;
             }
         }
-        return new AuditVerification(walk.files, walk.records, walk.lastHash, walk.firstTime, walk.lastTime, null, 0,
-                null);
+        return walk.done();
+    }
+
+    private static List<Path> archived(final Path archive) throws IOException {
+        if (archive == null || !Files.isDirectory(archive)) {
+            return List.of();
+        }
+        final List<Path> files = new java.util.ArrayList<>();
+        try (java.util.stream.Stream<Path> entries = Files.list(archive)) {
+            entries.filter(p -> p.getFileName().toString().matches("audit-\\d{4}-\\d{2}-\\d{2}-\\d{19}\\.jsonl\\.gz"))
+                    .forEach(files::add);
+        }
+        files.sort(java.util.Comparator.comparingLong(AuditArchiver::archivedFirstSeq));
+        return files;
     }
 
     /** The state of one verification, file after file. */
@@ -58,12 +110,17 @@ public final class AuditVerifier {
         private String firstTime;
         private String lastTime;
 
+        private long anchoredAt;
+
+        AuditVerification done() {
+            return new AuditVerification(files, records, lastHash, firstTime, lastTime, null, 0, null, anchoredAt);
+        }
+
         /** @return null if the file is sound and chained, else the break */
-        AuditVerification file(final Path file) throws IOException {
+        AuditVerification file(final Path file, final long named, final InputStream content) throws IOException {
             files++;
-            final long named = AuditFiles.firstSeqOf(file);
             long lineNumber = 0;
-            try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 64 * 1024)) {
+            try (InputStream in = new BufferedInputStream(content, 64 * 1024)) {
                 while (true) {
                     final int length = readLine(in);
                     if (length == -1) {
@@ -97,7 +154,7 @@ public final class AuditVerifier {
                 return broken(file, lineNumber, "seq " + record.seq() + " where " + expected + " was expected: a"
                         + " record is missing, inserted or out of order before this line");
             }
-            final String expectedPrev = records == 0 ? AuditFormat.GENESIS_HASH : lastHash;
+            final String expectedPrev = records == 0 ? AuditFormat.GENESIS_HASH : lastHash;   // lastHash: the anchor's
             if (!record.prevHash().equals(expectedPrev)) {
                 return broken(file, lineNumber, "prevHash does not match the hash of the record before it: that"
                         + " record was replaced, or this one was moved here");
@@ -136,7 +193,8 @@ public final class AuditVerifier {
         }
 
         AuditVerification broken(final Path file, final long lineNumber, final String reason) {
-            return new AuditVerification(files, records, lastHash, firstTime, lastTime, file, lineNumber, reason);
+            return new AuditVerification(files, records, lastHash, firstTime, lastTime, file, lineNumber, reason,
+                    anchoredAt);
         }
     }
 }

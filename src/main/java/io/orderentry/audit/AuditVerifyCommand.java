@@ -5,7 +5,8 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 
 /**
- * {@code java -jar order-entry.jar audit-verify [dir]}: verifies the whole trail and prints one line. Exit status
+ * {@code java -jar order-entry.jar audit-verify [dir [archive-dir]]}: verifies the whole trail, with its archived
+ * files when the archive directory holds them (else from the anchor their archiving left), and prints one line. Exit status
  * 0 when intact ({@code OK: ...} with the record count and the head hash), 1 when broken ({@code BROKEN: file
  * line N: reason}), 2 when the trail cannot be read. Runs on the caller's thread; never writes to the trail.
  */
@@ -27,9 +28,14 @@ public final class AuditVerifyCommand {
      * @return the exit status: {@link #INTACT}, {@link #BROKEN} or {@link #UNREADABLE}
      */
     public static int run(final Path directory, final PrintStream out, final PrintStream err) {
+        return run(directory, null, out, err);
+    }
+
+    /** {@link #run(Path, PrintStream, PrintStream)} with the archived files in {@code archive} (may be null). */
+    public static int run(final Path directory, final Path archive, final PrintStream out, final PrintStream err) {
         final AuditVerification verification;
         try {
-            verification = AuditVerifier.verify(directory);
+            verification = AuditVerifier.verify(directory, archive);
         } catch (final IOException e) {
             err.println("audit-verify: cannot read " + directory + ": " + e);
             return UNREADABLE;
