@@ -423,6 +423,8 @@ public final class OrderEntryService {
         metrics.counter("orders_snapshots_written_total", "Snapshots written since start", writer::written);
         metrics.counter("orders_snapshot_failed_writes_total", "Snapshot writes that failed since start",
                 writer::failedWrites);
+        metrics.counter("orders_snapshot_failed_retentions_total", "Removals of old snapshots or journal segments that"
+                + " failed since start", writer::failedRetentions);
         metrics.gauge("orders_snapshot_last_write_seconds", "How long the newest snapshot took to write",
                 () -> writer.lastWriteMillis() / 1e3);
         metrics.gauge("orders_snapshot_last_bytes", "Size of the newest snapshot written", writer::lastBytes);

@@ -95,33 +95,25 @@ public final class AuditArchiver {
 
     /** Compresses one file into the archive and returns its last record's seq and hash (it must be intact). */
     private Anchor compress(final Path file) throws IOException {
-        final byte[] bytes = Files.readAllBytes(file);
-        int end = bytes.length;   // moves back one line at a time
-        if (end == 0 || bytes[end - 1] != '\n') {
-            throw new IOException(file + " does not end with a whole record; run audit-verify before archiving");
-        }
         RecordCheck.Checked last = null;
         long journal = -1;
         final RecordCheck check = new RecordCheck();
-        while (end > 0 && (last == null || journal < 0)) {
-            int start = end - 1;
-            while (start > 0 && bytes[start - 1] != '\n') {
-                start--;
-            }
-            try {
-                final RecordCheck.Checked record = check.check(java.util.Arrays.copyOfRange(bytes, start, end - 1),
-                        end - 1 - start);
+        try (ReverseLineReader lines = new ReverseLineReader(file)) {
+            while ((last == null || journal < 0) && lines.previous()) {
+                final RecordCheck.Checked record;
+                try {
+                    record = check.check(lines.lineBytes(), lines.lineLength());
+                } catch (final RecordCheck.BrokenRecordException e) {
+                    throw new IOException(file + ": a record near its end is broken (" + e.getMessage()
+                            + "); run audit-verify before archiving", e);
+                }
                 if (last == null) {
                     last = record;
                 }
                 if (record.hasJournalSequence()) {
                     journal = record.journalSequence();
                 }
-            } catch (final RecordCheck.BrokenRecordException e) {
-                throw new IOException(file + ": a record near its end is broken (" + e.getMessage()
-                        + "); run audit-verify before archiving", e);
             }
-            end = start;
         }
         if (last == null) {
             throw new IOException(file + " holds no record");
@@ -132,7 +124,9 @@ public final class AuditArchiver {
         try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             final GZIPOutputStream gzip = new GZIPOutputStream(Channels.newOutputStream(channel), 1 << 16);
-            gzip.write(bytes);
+            try (InputStream in = Files.newInputStream(file)) {
+                in.transferTo(gzip);
+            }
             gzip.finish();
             channel.force(true);
         }

@@ -62,6 +62,7 @@ public final class Snapshotter implements AutoCloseable {
     private volatile long lastBytes;
     private volatile long written;
     private volatile long failedWrites;
+    private volatile long failedRetentions;
 
     /**
      * @param durableSequence   the journal's last durable sequence (the writer's {@code lastSequence()})
@@ -139,6 +140,11 @@ public final class Snapshotter implements AutoCloseable {
     /** @return snapshots written by this process */
     public long written() {
         return written;
+    }
+
+    /** @return runs of snapshot and journal retention that failed */
+    public long failedRetentions() {
+        return failedRetentions;
     }
 
     /** @return snapshot writes that failed */
@@ -238,6 +244,13 @@ public final class Snapshotter implements AutoCloseable {
                             + " due: {}", sequence, e.getMessage(), e);
                     asked.forEach(r -> r.completeExceptionally(e));
                 }
+                try {
+                    retain();
+                } catch (final IOException | RuntimeException e) {
+                    failedRetentions++;
+                    LOG.error("snapshot: removing old snapshots or journal segments failed; they stay on disk and it is"
+                            + " tried again after the next snapshot: {}", e.getMessage(), e);
+                }
             } else if (!asked.isEmpty()) {
                 answerWithNewest(asked);
             }
@@ -298,7 +311,6 @@ public final class Snapshotter implements AutoCloseable {
         written++;
         LOG.info("snapshot: wrote {} ({} bytes, journal sequence {}, {} resting orders) in {} ms", file.getFileName(),
                 bytes, position.sequence(), replica.state().matcher().restingOrderCount(), lastWriteMillis);
-        retain();
         return file;
     }
 
