@@ -51,22 +51,7 @@ class MarketDataMatchesEngineTest {
     void booksTradesAndStreamUpdatesFollowTheEngineThroughRandomCommands() {
         final MarketDataStage stage = new MarketDataStage(SYMBOLS, 1,
                 new MarketDataConfig(50, 100, 10, 10, 100, 65_536, 1_000, 1_000, 1 << 20, 1 << 24, 50, 20));
-        stage.register(new StreamTarget() {
-            @Override
-            public void deliver(final List<StreamUpdate> updates, final long batchStartNanos) {
-                delivered.addAll(updates);
-            }
-
-            @Override
-            public void awaitDelivered(final long maxNanos) {
-                // delivered synchronously above
-            }
-        });
-        for (int symbol = 0; symbol < SYMBOLS; symbol++) {
-            for (final Channel channel : Channel.values()) {
-                stage.subscribers().increment(0, symbol, channel);
-            }
-        }
+        RecordingTarget.attach(stage, SYMBOLS, delivered);
         output.handleEventsWith(stage);
         final RingBuffer<EngineEvent> ring = output.start();
         final MatcherStage matcherStage = new MatcherStage(

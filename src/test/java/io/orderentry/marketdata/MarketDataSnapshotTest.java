@@ -264,22 +264,7 @@ class MarketDataSnapshotTest {
         Recorded(final int symbols, final int tradesHistory) {
             stage = new MarketDataStage(symbols, 1, new MarketDataConfig(tradesHistory, 100, 10, 10, 100, 65_536,
                     1_000, 1_000, 1 << 20, 1 << 24, 50, 20));
-            stage.register(new StreamTarget() {
-                @Override
-                public void deliver(final List<StreamUpdate> batch, final long batchStartNanos) {
-                    updates.addAll(batch);
-                }
-
-                @Override
-                public void awaitDelivered(final long maxNanos) {
-                    // recorded synchronously above
-                }
-            });
-            for (int symbol = 0; symbol < symbols; symbol++) {
-                for (final Channel channel : Channel.values()) {
-                    stage.subscribers().increment(0, symbol, channel);
-                }
-            }
+            RecordingTarget.attach(stage, symbols, updates);
         }
     }
 

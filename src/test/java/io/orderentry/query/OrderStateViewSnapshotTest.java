@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.orderentry.engine.CommandResult;
 import io.orderentry.engine.EngineLimits;
-import io.orderentry.engine.EventSink;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.OrderType;
@@ -15,8 +13,13 @@ import io.orderentry.engine.RejectReason;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 import io.orderentry.persistence.GeneratedEvents;
+import io.orderentry.pipeline.CommandType;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.EventType;
+import io.orderentry.pipeline.MatcherMetrics;
+import io.orderentry.pipeline.MatcherStage;
+import io.orderentry.pipeline.OrderCommand;
+import io.orderentry.testing.CollectingOutput;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -337,15 +340,18 @@ class OrderStateViewSnapshotTest {
         assertNull(view.get(1), "the first orders must have been evicted");
     }
 
-    /** A real {@link Matcher} whose events become {@link EngineEvent}s as the matcher stage fills them. */
-    private static final class Engine implements EventSink {
+    /** A real {@link Matcher} behind the real {@link MatcherStage}, whose events are kept as the output ring gets them. */
+    private static final class Engine {
 
-        final List<EngineEvent> events = new ArrayList<>();
-        private final Matcher matcher;
+        final List<EngineEvent> events;
+        private final MatcherStage stage;
+        private final OrderCommand command = new OrderCommand();
         private long micros = 1_790_000_000_000_000L;
 
         Engine(final EngineLimits limits) {
-            matcher = new Matcher(1, limits, this);
+            final CollectingOutput output = new CollectingOutput();
+            events = output.events();
+            stage = new MatcherStage(sink -> new Matcher(1, limits, sink), output, new MatcherMetrics());
         }
 
         long place(final String account, final String clientOrderId, final Side side, final TimeInForce tif,
@@ -355,87 +361,32 @@ class OrderStateViewSnapshotTest {
 
         long place(final String account, final String clientOrderId, final Side side, final TimeInForce tif,
                    final long price, final long quantity, final boolean postOnly) {
-            matcher.place(micros += 7, account, clientOrderId, 0, side, OrderType.LIMIT, tif, postOnly, price,
-                    quantity);
-            return matcher.lastOrderId();
+            next(CommandType.PLACE);
+            command.accountId = account;
+            command.clientOrderId = clientOrderId;
+            command.symbol = 0;
+            command.side = side;
+            command.orderType = OrderType.LIMIT;
+            command.timeInForce = tif;
+            command.postOnly = postOnly;
+            command.price = price;
+            command.quantity = quantity;
+            stage.replay(command);
+            return stage.matcher().lastOrderId();
         }
 
         void cancel(final long orderId) {
-            matcher.cancel(micros += 7, orderId);
+            next(CommandType.CANCEL);
+            command.orderId = orderId;
+            stage.replay(command);
         }
 
-        private EngineEvent add(final EventType type, final long eventSequence, final long timestampMicros) {
-            final EngineEvent event = new EngineEvent();
-            event.reset();
-            event.type = type;
-            event.eventSequence = eventSequence;
-            event.timestampMicros = timestampMicros;
-            events.add(event);
-            return event;
-        }
-
-        @Override
-        public void orderAccepted(final long eventSequence, final long timestampMicros, final long orderId,
-                                  final String accountId, final String clientOrderId, final int symbol,
-                                  final Side side, final OrderType type, final TimeInForce timeInForce,
-                                  final boolean postOnly, final long price, final long quantity) {
-            final EngineEvent e = add(EventType.ORDER_ACCEPTED, eventSequence, timestampMicros);
-            e.orderId = orderId;
-            e.accountId = accountId;
-            e.clientOrderId = clientOrderId;
-            e.symbol = symbol;
-            e.side = side;
-            e.orderType = type;
-            e.timeInForce = timeInForce;
-            e.postOnly = postOnly;
-            e.price = price;
-            e.quantity = quantity;
-            e.status = OrderStatus.NEW;
-            e.rejectReason = RejectReason.NONE;
-        }
-
-        @Override
-        public void trade(final long eventSequence, final long timestampMicros, final long tradeId, final int symbol,
-                          final long price, final long quantity, final Side takerSide, final long takerOrderId,
-                          final String takerAccountId, final long takerFilledQuantity, final long makerOrderId,
-                          final String makerAccountId, final long makerFilledQuantity,
-                          final OrderStatus makerStatus) {
-            final EngineEvent e = add(EventType.TRADE, eventSequence, timestampMicros);
-            e.tradeId = tradeId;
-            e.symbol = symbol;
-            e.price = price;
-            e.quantity = quantity;
-            e.takerSide = takerSide;
-            e.takerOrderId = takerOrderId;
-            e.takerAccountId = takerAccountId;
-            e.takerFilledQuantity = takerFilledQuantity;
-            e.makerOrderId = makerOrderId;
-            e.makerAccountId = makerAccountId;
-            e.makerFilledQuantity = makerFilledQuantity;
-            e.makerStatus = makerStatus;
-        }
-
-        @Override
-        public void orderUpdated(final long eventSequence, final long timestampMicros, final long orderId,
-                                 final String accountId, final int symbol, final Side side, final long price,
-                                 final long quantity, final long filledQuantity, final long remainingQuantity,
-                                 final OrderStatus status, final RejectReason rejectReason) {
-            final EngineEvent e = add(EventType.ORDER_UPDATED, eventSequence, timestampMicros);
-            e.orderId = orderId;
-            e.accountId = accountId;
-            e.symbol = symbol;
-            e.side = side;
-            e.price = price;
-            e.quantity = quantity;
-            e.filledQuantity = filledQuantity;
-            e.remainingQuantity = remainingQuantity;
-            e.status = status;
-            e.rejectReason = rejectReason;
-        }
-
-        @Override
-        public void commandCompleted(final CommandResult result, final long orderId) {
-            // not an engine event: the view ignores it
+        private void next(final CommandType type) {
+            final long sequence = command.sequence + 1;
+            command.reset();
+            command.sequence = sequence;
+            command.timestampMicros = micros += 7;
+            command.type = type;
         }
     }
 }
