@@ -1,6 +1,7 @@
 package io.orderentry.http;
 
 import io.orderentry.engine.Side;
+import io.orderentry.marketdata.BookLevels;
 import io.orderentry.marketdata.BookTop;
 
 import java.util.zip.CRC32;
@@ -34,11 +35,11 @@ final class BookChecksum {
         this.quantities = quantities;
     }
 
-    /** @return the checksum of a book's best levels */
-    long of(final int symbol, final BookTop top) {
+    /** @return the checksum of a book's best {@link BookTop#LEVELS} levels a side, read in place */
+    long of(final int symbol, final BookLevels top) {
         int length = 0;
         for (final Side side : ORDER) {
-            for (int i = 0; i < top.levelCount(side); i++) {
+            for (int i = 0; i < Math.min(BookTop.LEVELS, top.levelCount(side)); i++) {
                 length = append(prices[symbol], top.price(side, i), length);
                 length = append(quantities[symbol], top.quantity(side, i), length);
             }

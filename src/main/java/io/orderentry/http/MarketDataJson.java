@@ -61,7 +61,7 @@ final class MarketDataJson {
             g.writeStartObject();
             g.writeStringField("symbol", symbol(book.symbol()));
             g.writeNumberField("sequence", book.sequence());
-            g.writeNumberField("checksum", checksum.of(book.symbol(), BookTop.of(book)));
+            g.writeNumberField("checksum", checksum.of(book.symbol(), book));
             levels(g, book, depth);
             g.writeEndObject();
         });
@@ -76,7 +76,7 @@ final class MarketDataJson {
     String bookSnapshot(final BookSnapshot book) {
         return write(g -> {
             head(g, "snapshot", Channel.BOOK, book.symbol(), book.sequence());
-            g.writeNumberField("checksum", checksum.of(book.symbol(), BookTop.of(book)));
+            g.writeNumberField("checksum", checksum.of(book.symbol(), book));
             levels(g, book, Integer.MAX_VALUE);
             g.writeEndObject();
         });

@@ -6,7 +6,7 @@ import io.orderentry.engine.Side;
  * The whole L2 book of one symbol at one book sequence, immutable: bids and asks aggregated by
  * price, best first. Safe to share between threads; callers must not modify the arrays.
  */
-public final class BookSnapshot {
+public final class BookSnapshot implements BookLevels {
 
     private static final long[] NONE = new long[0];
 
@@ -52,17 +52,17 @@ public final class BookSnapshot {
         return sequence;
     }
 
-    /** @return how many levels one side has */
+    @Override
     public int levelCount(final Side side) {
         return side == Side.BUY ? bidPrices.length : askPrices.length;
     }
 
-    /** @return the price of the i-th best level of a side */
+    @Override
     public long price(final Side side, final int i) {
         return side == Side.BUY ? bidPrices[i] : askPrices[i];
     }
 
-    /** @return the quantity of the i-th best level of a side */
+    @Override
     public long quantity(final Side side, final int i) {
         return side == Side.BUY ? bidQuantities[i] : askQuantities[i];
     }

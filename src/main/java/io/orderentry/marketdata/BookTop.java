@@ -4,10 +4,11 @@ import io.orderentry.engine.Side;
 import java.util.function.IntToLongFunction;
 
 /**
- * The best {@link #LEVELS} levels of each side of a book at one sequence: what a book checksum covers.
+ * The best {@link #LEVELS} levels of each side of a live book at one sequence, copied for a book update: what its
+ * checksum covers (a {@link BookSnapshot} is read in place).
  * Immutable; safe to share between threads.
  */
-public final class BookTop {
+public final class BookTop implements BookLevels {
 
     /** Levels per side a checksum covers. */
     public static final int LEVELS = 10;
@@ -33,14 +34,6 @@ public final class BookTop {
                 copy(a, asks::priceFromBest), copy(a, asks::quantityFromBest));
     }
 
-    /** @return the best levels of a snapshot */
-    public static BookTop of(final BookSnapshot book) {
-        final int b = Math.min(LEVELS, book.levelCount(Side.BUY));
-        final int a = Math.min(LEVELS, book.levelCount(Side.SELL));
-        return new BookTop(copy(b, i -> book.price(Side.BUY, i)), copy(b, i -> book.quantity(Side.BUY, i)),
-                copy(a, i -> book.price(Side.SELL, i)), copy(a, i -> book.quantity(Side.SELL, i)));
-    }
-
     private static long[] copy(final int count, final IntToLongFunction bestFirst) {
         final long[] values = new long[count];
         for (int i = 0; i < count; i++) {
@@ -49,17 +42,17 @@ public final class BookTop {
         return values;
     }
 
-    /** @return levels held on a side, at most {@link #LEVELS} */
+    @Override
     public int levelCount(final Side side) {
         return side == Side.BUY ? bidPrices.length : askPrices.length;
     }
 
-    /** @return the price of the i-th best level of a side */
+    @Override
     public long price(final Side side, final int i) {
         return side == Side.BUY ? bidPrices[i] : askPrices[i];
     }
 
-    /** @return the quantity of the i-th best level of a side */
+    @Override
     public long quantity(final Side side, final int i) {
         return side == Side.BUY ? bidQuantities[i] : askQuantities[i];
     }

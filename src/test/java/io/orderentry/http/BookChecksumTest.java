@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderentry.app.Instrument;
 import io.orderentry.engine.Side;
 import io.orderentry.marketdata.BookSnapshot;
-import io.orderentry.marketdata.BookTop;
 import io.orderentry.marketdata.L2Side;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -70,7 +69,7 @@ class BookChecksumTest {
     private static long checksum(final BookSnapshot book) {
         final DecimalText[] prices = {new DecimalText(BTC.tickSize(), BTC.priceScale())};
         final DecimalText[] quantities = {new DecimalText(BTC.lotSize(), BTC.quantityScale())};
-        return new BookChecksum(prices, quantities).of(0, BookTop.of(book));
+        return new BookChecksum(prices, quantities).of(0, book);
     }
 
     /** @param bids and asks as {ticks, lots} pairs */
