@@ -1,5 +1,5 @@
 """Helpers the bench scripts share: their arguments, free loopback ports, /metrics, waiting for and stopping a process."""
-import signal, socket, subprocess, sys, time, urllib.request
+import os, signal, socket, subprocess, sys, time, urllib.request
 
 
 def arg(name, default):
@@ -27,6 +27,19 @@ def metric(text, name):
         if line.startswith(name + " "):
             return float(line.split()[-1])
     return 0.0
+
+
+def service_env(work, port, mode, db):
+    """The environment of a service under test: loopback, its own directories under work; mode "memory" runs without
+    fsync or database, else it writes to PostgreSQL database db (unless ORDERS_DB_URL is set)."""
+    env = dict(os.environ, ORDERS_HTTP_HOST="127.0.0.1", ORDERS_HTTP_PORT=str(port),
+               ORDERS_JOURNAL_DIR=f"{work}/journal", ORDERS_AUDIT_DIR=f"{work}/audit",
+               ORDERS_PERSISTENCE_SPOOL_DIR=f"{work}/spool")
+    if mode == "memory":
+        env.update(ORDERS_JOURNAL_SYNC="none", ORDERS_DB_URL="")
+    else:
+        env.setdefault("ORDERS_DB_URL", f"jdbc:postgresql://127.0.0.1:5432/{db}")
+    return env
 
 
 def wait_http(url, proc, path="/ready", timeout=180):

@@ -17,7 +17,7 @@ import os, re, socket, subprocess, sys, tempfile, time, urllib.request, shutil
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from benchlib import arg, free_port, metric, metrics, stop, wait_http  # noqa: E402
+from benchlib import arg, free_port, metric, metrics, service_env, stop, wait_http  # noqa: E402
 
 SUBSCRIBERS = [int(n) for n in arg("subscribers", "0,10,100,1000").split(",")]
 SECONDS = int(arg("seconds", "20"))
@@ -68,13 +68,7 @@ def run(n):
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     db = f"oe_fanout_{os.getpid()}"
-    env = dict(os.environ, ORDERS_HTTP_HOST="127.0.0.1", ORDERS_HTTP_PORT=str(port),
-               ORDERS_JOURNAL_DIR=f"{work}/journal", ORDERS_AUDIT_DIR=f"{work}/audit",
-               ORDERS_PERSISTENCE_SPOOL_DIR=f"{work}/spool")
-    if MODE == "memory":
-        env.update(ORDERS_JOURNAL_SYNC="none", ORDERS_DB_URL="")
-    else:
-        env.setdefault("ORDERS_DB_URL", f"jdbc:postgresql://127.0.0.1:5432/{db}")
+    env = service_env(work, port, MODE, db)
     service = subprocess.Popen([JAVA] + JAVA_OPTS + ["-jar", JAR],
                                env=env, stdout=open(f"{work}/service.log", "w"), stderr=subprocess.STDOUT)
     harness = None

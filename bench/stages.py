@@ -19,7 +19,7 @@ import os, re, resource, signal, socket, subprocess, sys, tempfile, time, urllib
 HZ = os.sysconf("SC_CLK_TCK")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from benchlib import arg, free_port, metric, metrics, stop, wait_http  # noqa: E402
+from benchlib import arg, free_port, metric, metrics, service_env, stop, wait_http  # noqa: E402
 
 SECONDS = int(arg("seconds", "30"))
 WARMUP = int(arg("warmup", "30"))
@@ -212,13 +212,7 @@ def main():
     work = tempfile.mkdtemp(prefix="stages-service-")
     port = free_port()
     db = f"oe_stages_{os.getpid()}"
-    env = dict(os.environ, ORDERS_HTTP_HOST="127.0.0.1", ORDERS_HTTP_PORT=str(port),
-               ORDERS_JOURNAL_DIR=f"{work}/journal", ORDERS_AUDIT_DIR=f"{work}/audit",
-               ORDERS_PERSISTENCE_SPOOL_DIR=f"{work}/spool")
-    if MODE == "memory":
-        env.update(ORDERS_JOURNAL_SYNC="none", ORDERS_DB_URL="")
-    else:
-        env.setdefault("ORDERS_DB_URL", f"jdbc:postgresql://127.0.0.1:5432/{db}")
+    env = service_env(work, port, MODE, db)
     proc = subprocess.Popen([JAVA] + JAVA_OPTS + [f"-Xlog:gc:file={work}/gc.log", "-jar", jar], env=env,
                             stdout=open(f"{work}/service.log", "w"), stderr=subprocess.STDOUT)
     try:
