@@ -10,7 +10,6 @@ import io.orderentry.journal.JournalConfig;
 import io.orderentry.journal.JournalReader;
 import io.orderentry.journal.JournalSync;
 import io.orderentry.journal.JournalWriter;
-import io.orderentry.pipeline.OrderCommand;
 import io.orderentry.snapshot.SnapshotStore;
 import io.orderentry.testing.RandomCommands;
 import io.orderentry.testing.ApiClient;
@@ -147,14 +146,7 @@ class RestartFromSnapshotTest {
         try (JournalWriter writer = JournalWriter.open(new JournalConfig(journal, JournalSync.NONE, 8 * 1024, 4096),
                 new String[] {"BTCUSD", "ETHUSD"}, JournalReader.recover(journal, Map.of("BTCUSD", 0, "ETHUSD", 1),
                         c -> { }))) {
-            final OrderCommand c = new OrderCommand();
-            for (long sequence = 1; sequence <= 500; sequence++) {
-                c.sequence = sequence;
-                c.timestampMicros = 1_800_000_000_000_000L + sequence;
-                RandomCommands.fill(new Random(sequence), c, 2, sequence - 1);
-                writer.append(c);
-            }
-            writer.flush();
+            RandomCommands.journal(writer, new Random(5), 1, 500, 2);
         }
         try (var segments = Files.list(journal)) {
             Files.delete(segments.filter(p -> p.toString().endsWith(".journal")).sorted().findFirst().orElseThrow());

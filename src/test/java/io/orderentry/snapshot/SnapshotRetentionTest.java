@@ -11,7 +11,6 @@ import io.orderentry.journal.JournalRetention;
 import io.orderentry.journal.JournalSync;
 import io.orderentry.journal.JournalWriter;
 import io.orderentry.marketdata.MarketDataConfig;
-import io.orderentry.pipeline.OrderCommand;
 import io.orderentry.testing.RandomCommands;
 import java.io.IOException;
 import java.io.InputStream;
@@ -119,19 +118,12 @@ class SnapshotRetentionTest {
                     persisted);
             snapshotter.start();
             final Random random = new Random(9);
-            final OrderCommand c = new OrderCommand();
-            for (long sequence = 1; sequence <= 3_000; sequence++) {
-                c.sequence = sequence;
-                c.timestampMicros = 1_800_000_000_000_000L + sequence * 1_000_000L;
-                RandomCommands.fill(random, c, SYMBOLS.size(), sequence - 1);
-                writer.append(c);
-                if (sequence % 500 == 0) {
-                    writer.flush();
-                    keepCopies(journal, original);
-                    final Path file = snapshotter.request().get(30, TimeUnit.SECONDS);
-                    written.add(file);
-                    afterEach.accept(written.size() - 1, new SnapshotStore(config.directory(), 2).header(file));
-                }
+            for (long first = 1; first <= 3_000; first += 500) {
+                RandomCommands.journal(writer, random, first, first + 499, SYMBOLS.size());
+                keepCopies(journal, original);
+                final Path file = snapshotter.request().get(30, TimeUnit.SECONDS);
+                written.add(file);
+                afterEach.accept(written.size() - 1, new SnapshotStore(config.directory(), 2).header(file));
             }
             snapshotter.close(10_000);
         }

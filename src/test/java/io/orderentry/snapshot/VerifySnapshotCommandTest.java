@@ -11,7 +11,6 @@ import io.orderentry.journal.JournalSync;
 import io.orderentry.journal.JournalTail;
 import io.orderentry.journal.JournalWriter;
 import io.orderentry.marketdata.MarketDataConfig;
-import io.orderentry.pipeline.OrderCommand;
 import io.orderentry.testing.RandomCommands;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -48,15 +47,7 @@ class VerifySnapshotCommandTest {
         store = new SnapshotStore(dir.resolve("snapshots"), 5);
         try (JournalWriter writer = JournalWriter.open(new JournalConfig(journal, JournalSync.NONE, 64 * 1024, 8192),
                 SYMBOLS.toArray(String[]::new), JournalReader.recover(journal, INDEX, c -> { }))) {
-            final Random random = new Random(3);
-            final OrderCommand c = new OrderCommand();
-            for (long sequence = 1; sequence <= 4_000; sequence++) {
-                c.sequence = sequence;
-                c.timestampMicros = 1_800_000_000_000_000L + sequence * 1_000_000L;
-                RandomCommands.fill(random, c, SYMBOLS.size(), sequence - 1);
-                writer.append(c);
-            }
-            writer.flush();
+            RandomCommands.journal(writer, new Random(3), 1, 4_000, SYMBOLS.size());
         }
     }
 

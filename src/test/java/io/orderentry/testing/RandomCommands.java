@@ -3,6 +3,7 @@ package io.orderentry.testing;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
+import io.orderentry.journal.JournalWriter;
 import io.orderentry.pipeline.CommandType;
 import io.orderentry.pipeline.OrderCommand;
 import java.util.Random;
@@ -15,6 +16,27 @@ import java.util.Random;
 public final class RandomCommands {
 
     private RandomCommands() {
+    }
+
+    /**
+     * Appends commands {@code from..to} to a journal ({@link #fill}, a second apart) and flushes it.
+     *
+     * @throws IllegalStateException if the journal cannot take them
+     */
+    public static void journal(final JournalWriter writer, final Random random, final long from, final long to,
+                               final int symbols) {
+        final OrderCommand c = new OrderCommand();
+        for (long sequence = from; sequence <= to; sequence++) {
+            c.sequence = sequence;
+            c.timestampMicros = 1_800_000_000_000_000L + sequence * 1_000_000L;
+            fill(random, c, symbols, sequence - 1);
+            if (!writer.append(c)) {
+                throw new IllegalStateException("journal append failed", writer.failure());
+            }
+        }
+        if (!writer.flush()) {
+            throw new IllegalStateException("journal flush failed", writer.failure());
+        }
     }
 
     /**
