@@ -1,14 +1,13 @@
 package io.orderentry.http;
 
 import io.orderentry.engine.Side;
-import io.orderentry.marketdata.BookLevels;
-import io.orderentry.marketdata.BookTop;
+import io.orderentry.marketdata.BookSnapshot;
 
 import java.util.zip.CRC32;
 
 /**
  * The checksum a client uses to check its local copy of a book (docs/marketdata.md, "Book checksum"): for the
- * {@link BookTop#LEVELS} best asks, lowest price first, then the {@link BookTop#LEVELS} best bids, highest
+ * {@link BookSnapshot#CHECKSUM_LEVELS} best asks, lowest price first, then the {@link BookSnapshot#CHECKSUM_LEVELS} best bids, highest
  * first, the price and then the quantity of each level as the API writes them, with the decimal point and
  * then the leading zeros removed, all concatenated; the CRC32 (IEEE 802.3, as zlib's {@code crc32}) of those
  * ASCII bytes, as an unsigned 32-bit number.
@@ -23,7 +22,7 @@ final class BookChecksum {
     private final DecimalText[] prices;
     private final DecimalText[] quantities;
     private final char[] digits = new char[DecimalText.MAX_CHARS];
-    private final byte[] text = new byte[2 * 2 * BookTop.LEVELS * DecimalText.MAX_CHARS];
+    private final byte[] text = new byte[2 * 2 * BookSnapshot.CHECKSUM_LEVELS * DecimalText.MAX_CHARS];
     private final CRC32 crc = new CRC32();
 
     /**
@@ -35,11 +34,11 @@ final class BookChecksum {
         this.quantities = quantities;
     }
 
-    /** @return the checksum of a book's best {@link BookTop#LEVELS} levels a side, read in place */
-    long of(final int symbol, final BookLevels top) {
+    /** @return the checksum of a book's best {@link BookSnapshot#CHECKSUM_LEVELS} levels a side, read in place */
+    long of(final int symbol, final BookSnapshot top) {
         int length = 0;
         for (final Side side : ORDER) {
-            for (int i = 0; i < Math.min(BookTop.LEVELS, top.levelCount(side)); i++) {
+            for (int i = 0; i < Math.min(BookSnapshot.CHECKSUM_LEVELS, top.levelCount(side)); i++) {
                 length = append(prices[symbol], top.price(side, i), length);
                 length = append(quantities[symbol], top.quantity(side, i), length);
             }

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import io.orderentry.app.Instrument;
 import io.orderentry.engine.Side;
 import io.orderentry.marketdata.BookSnapshot;
-import io.orderentry.marketdata.BookTop;
+import io.orderentry.marketdata.BookSnapshot;
 import io.orderentry.marketdata.BookUpdate;
 import io.orderentry.marketdata.Channel;
 import io.orderentry.marketdata.Ticker;
@@ -54,7 +54,7 @@ final class MarketDataJson {
 
     /**
      * REST: {@code {"symbol","sequence","checksum","bids":[[price,qty],...],"asks":[...]}}, at most depth levels a
-     * side; the checksum always covers the best {@link BookTop#LEVELS} levels of the whole book.
+     * side; the checksum always covers the best {@link BookSnapshot#CHECKSUM_LEVELS} levels of the whole book.
      */
     String orderBook(final BookSnapshot book, final int depth) {
         return write(g -> {

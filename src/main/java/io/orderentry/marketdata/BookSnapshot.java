@@ -6,7 +6,10 @@ import io.orderentry.engine.Side;
  * The whole L2 book of one symbol at one book sequence, immutable: bids and asks aggregated by
  * price, best first. Safe to share between threads; callers must not modify the arrays.
  */
-public final class BookSnapshot implements BookLevels {
+public final class BookSnapshot {
+
+    /** Levels per side a book checksum covers. */
+    public static final int CHECKSUM_LEVELS = 10;
 
     private static final long[] NONE = new long[0];
 
@@ -34,10 +37,20 @@ public final class BookSnapshot implements BookLevels {
 
     /** @return a copy of both sides as they are now */
     public static BookSnapshot of(final int symbol, final long sequence, final L2Side bids, final L2Side asks) {
-        final long[] bidPrices = new long[bids.levelCount()];
-        final long[] bidQuantities = new long[bids.levelCount()];
-        final long[] askPrices = new long[asks.levelCount()];
-        final long[] askQuantities = new long[asks.levelCount()];
+        return of(symbol, sequence, bids, asks, Integer.MAX_VALUE);
+    }
+
+    /** @return a copy of the best {@link #CHECKSUM_LEVELS} levels of both sides as they are now: what a checksum covers */
+    static BookSnapshot top(final int symbol, final long sequence, final L2Side bids, final L2Side asks) {
+        return of(symbol, sequence, bids, asks, CHECKSUM_LEVELS);
+    }
+
+    private static BookSnapshot of(final int symbol, final long sequence, final L2Side bids, final L2Side asks,
+                                   final int depth) {
+        final long[] bidPrices = new long[Math.min(depth, bids.levelCount())];
+        final long[] bidQuantities = new long[bidPrices.length];
+        final long[] askPrices = new long[Math.min(depth, asks.levelCount())];
+        final long[] askQuantities = new long[askPrices.length];
         bids.copyBestFirst(bidPrices, bidQuantities);
         asks.copyBestFirst(askPrices, askQuantities);
         return new BookSnapshot(symbol, sequence, bidPrices, bidQuantities, askPrices, askQuantities);
@@ -52,17 +65,17 @@ public final class BookSnapshot implements BookLevels {
         return sequence;
     }
 
-    @Override
+    /** @return how many levels one side has */
     public int levelCount(final Side side) {
         return side == Side.BUY ? bidPrices.length : askPrices.length;
     }
 
-    @Override
+    /** @return the price of the i-th best level of a side */
     public long price(final Side side, final int i) {
         return side == Side.BUY ? bidPrices[i] : askPrices[i];
     }
 
-    @Override
+    /** @return the quantity of the i-th best level of a side */
     public long quantity(final Side side, final int i) {
         return side == Side.BUY ? bidQuantities[i] : askQuantities[i];
     }

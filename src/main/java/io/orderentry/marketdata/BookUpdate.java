@@ -17,14 +17,14 @@ public final class BookUpdate implements StreamUpdate {
     private final long[] prices;
     private final long[] quantities;
     private final BookUpdate previous;
-    private final BookTop top;
+    private final BookSnapshot top;
 
     /**
      * @param previous the update before this one since the last snapshot, or null; must have sequence - 1
      * @param top      the best levels of the book after this update
      */
     BookUpdate(final int symbol, final long sequence, final Side[] sides, final long[] prices,
-               final long[] quantities, final BookUpdate previous, final BookTop top) {
+               final long[] quantities, final BookUpdate previous, final BookSnapshot top) {
         if (previous != null && previous.sequence != sequence - 1) {
             throw new IllegalArgumentException("update " + sequence + " chained after " + previous.sequence);
         }
@@ -38,7 +38,7 @@ public final class BookUpdate implements StreamUpdate {
     }
 
     /** @return the best levels of the book after this update, which its checksum covers */
-    public BookTop top() {
+    public BookSnapshot top() {
         return top;
     }
 

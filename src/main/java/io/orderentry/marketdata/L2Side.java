@@ -102,7 +102,7 @@ public final class L2Side {
 
     /** Copies the levels, best first, into new arrays {@code prices} and {@code quantities} of length {@link #levelCount()}. */
     void copyBestFirst(final long[] prices, final long[] quantitiesOut) {
-        for (int i = 0; i < count; i++) {
+        for (int i = 0; i < Math.min(count, prices.length); i++) {
             prices[i] = priceOf(keys[count - 1 - i]);
             quantitiesOut[i] = quantities[count - 1 - i];
         }

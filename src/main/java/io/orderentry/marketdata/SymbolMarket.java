@@ -202,6 +202,7 @@ final class SymbolMarket {
             quantities[i] = (sides[i] == Side.BUY ? bids : asks).quantity(prices[i]);
         }
         touchedCount = 0;
-        return new BookUpdate(symbol, book.sequence() + 1, sides, prices, quantities, book.latest(), BookTop.of(bids, asks));
+        return new BookUpdate(symbol, book.sequence() + 1, sides, prices, quantities, book.latest(),
+                BookSnapshot.top(symbol, book.sequence() + 1, bids, asks));
     }
 }

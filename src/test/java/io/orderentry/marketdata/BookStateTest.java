@@ -27,7 +27,7 @@ class BookStateTest {
                 (sides[i] == Side.BUY ? bids : asks).set(prices[i], quantities[i]);
             }
             final BookUpdate update = new BookUpdate(0, sequence, sides, prices, quantities, state.latest(),
-                    BookTop.of(bids, asks));
+                    BookSnapshot.top(0, sequence, bids, asks));
             state = state.next(update, bids, asks);
             if (state.latest() == null) {
                 snapshots++;
