@@ -1,7 +1,7 @@
 package io.orderentry.marketdata;
 
-import com.lmax.disruptor.EventHandler;
 import io.orderentry.engine.OrderStatus;
+import io.orderentry.pipeline.BatchStage;
 import io.orderentry.pipeline.EngineEvent;
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -35,11 +35,11 @@ import java.util.concurrent.TimeUnit;
  * sequences are saved and continued although batching, not the journal, sets them, so that a restored stage's
  * snapshots and updates are numbered on from the original's; subscribers reconnect after a restart anyway.
  *
- * <p>Threads: {@link #onEvent} on its own consumer thread; {@link #register} once, before any event loop
+ * <p>Threads: {@link #apply} and {@link #endOfBatch} on its own consumer thread; {@link #register} once, before any event loop
  * accepts subscribers; {@link #restoreSnapshot} before the stage runs; {@link #writeSnapshot} on the consumer
  * thread between batches, or while the stage does not run.
  */
-public final class MarketDataStage implements EventHandler<EngineEvent> {
+public final class MarketDataStage implements BatchStage<EngineEvent> {
 
     /** Version of the market data section of a snapshot, its first {@code int}. */
     public static final int SNAPSHOT_VERSION = 1;
@@ -166,7 +166,7 @@ public final class MarketDataStage implements EventHandler<EngineEvent> {
     }
 
     @Override
-    public void onEvent(final EngineEvent event, final long sequence, final boolean endOfBatch) {
+    public void apply(final EngineEvent event, final long sequence) {
         if (batchStartNanos == 0) {
             batchStartNanos = System.nanoTime();
         }
@@ -181,9 +181,6 @@ public final class MarketDataStage implements EventHandler<EngineEvent> {
         }
         if (event.type.isSequenced()) {
             lastEventSequence = event.eventSequence;
-        }
-        if (endOfBatch) {
-            flush();
         }
     }
 
@@ -204,7 +201,9 @@ public final class MarketDataStage implements EventHandler<EngineEvent> {
         return market;
     }
 
-    private void flush() {
+    /** Publishes the batch's states to the view and hands the stream its updates. */
+    @Override
+    public void endOfBatch() {
         for (int i = 0; i < changedCount; i++) {
             final SymbolMarket market = markets[changed[i]];
             market.flush();

@@ -7,7 +7,6 @@ import io.orderentry.marketdata.MarketDataConfig;
 import io.orderentry.marketdata.MarketDataStage;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.EventOutput;
-import io.orderentry.pipeline.EventType;
 import io.orderentry.pipeline.MatcherMetrics;
 import io.orderentry.pipeline.MatcherStage;
 import io.orderentry.pipeline.OrderCommand;
@@ -27,7 +26,6 @@ final class Replica implements EventOutput, RecordConsumer {
     private final MarketDataStage marketData;
     private final MatcherStage matcherStage;
     private final EngineEvent event = new EngineEvent();
-    private final EngineEvent flush = new EngineEvent();
     private long slot;
     private boolean pending;
 
@@ -36,7 +34,6 @@ final class Replica implements EventOutput, RecordConsumer {
         this.view = new OrderStateView(retainedFinalOrders);
         this.marketData = new MarketDataStage(symbols, 1, marketDataConfig);
         this.matcherStage = new MatcherStage(sink -> new Matcher(symbols, limits, sink), this, new MatcherMetrics());
-        flush.type = EventType.COMMAND_COMPLETED;
     }
 
     /** @return the state, for writing or restoring a snapshot (call {@link #endOfBatch} first when writing) */
@@ -53,7 +50,7 @@ final class Replica implements EventOutput, RecordConsumer {
     void endOfBatch() {
         if (pending) {
             view.endOfBatch();
-            marketData.onEvent(flush, slot, true);
+            marketData.endOfBatch();
             pending = false;
         }
     }
@@ -71,7 +68,7 @@ final class Replica implements EventOutput, RecordConsumer {
     @Override
     public void publish(final long sequence) {
         view.apply(event, sequence);
-        marketData.onEvent(event, sequence, false);
+        marketData.apply(event, sequence);
         pending = true;
     }
 }
