@@ -190,7 +190,7 @@ def report(r, baseline):
 
 
 def main():
-    jar = os.path.join(ROOT, "target", "order-entry.jar")
+    jar = os.environ.get("ORDERS_JAR", os.path.join(ROOT, "target", "order-entry.jar"))   # another build, for A/B runs
     cp = os.path.join(ROOT, "target", "test-cp.txt")
     results = []
     baseline = None
