@@ -124,7 +124,7 @@ public final class ConfigLoader {
                 powerOfTwo("input.ring.size"),
                 powerOfTwo("output.ring.size"),
                 waitStrategy(),
-                instruments(),
+                journalInstruments(),
                 limits,
                 retained,
                 database(),
@@ -255,6 +255,61 @@ public final class ConfigLoader {
                     + " must be one of blocking, sleeping, yielding, busy-spin; was '" + value + "'");
         }
         return value;
+    }
+
+    /**
+     * The configured instruments, each with its prices counted in the unit its journal records (a journal keeps the
+     * price unit it was started with; the tick may change to a multiple of it, see {@link JournalManifest}).
+     */
+    private List<Instrument> journalInstruments() {
+        final List<Instrument> configured = priceUnits(instruments());
+        try {
+            return JournalManifest.withRecordedPriceUnits(Path.of(string("journal.dir")), configured);
+        } catch (final IOException | NumberFormatException e) {
+            throw new ConfigException("the journal's " + JournalManifest.FILE_NAME + " cannot be read: " + e.getMessage());
+        }
+    }
+
+    /** Applies {@code ORDERS_PRICE_UNITS} ({@code SYMBOL:UNIT}, comma separated; empty: each unit is the tick). */
+    private List<Instrument> priceUnits(final List<Instrument> instruments) {
+        final String key = "price.units";
+        final String text = string(key);
+        if (text.isBlank()) {
+            return instruments;
+        }
+        final Map<String, BigDecimal> units = new java.util.HashMap<>();
+        for (final String spec : text.split(",")) {
+            final String[] parts = spec.trim().split(":");
+            if (parts.length != 2) {
+                throw new ConfigException(envName(key) + ": '" + spec.trim() + "' must be SYMBOL:UNIT, e.g. BTCUSD:0.001");
+            }
+            try {
+                final BigDecimal unit = new BigDecimal(parts[1]);
+                if (unit.signum() <= 0) {
+                    throw new ConfigException(envName(key) + ": " + parts[0] + "'s unit must be > 0");
+                }
+                units.put(parts[0], unit);
+            } catch (final NumberFormatException e) {
+                throw new ConfigException(envName(key) + ": '" + spec.trim() + "' has a bad number: " + e.getMessage());
+            }
+        }
+        final List<Instrument> resolved = new ArrayList<>();
+        for (final Instrument instrument : instruments) {
+            final BigDecimal unit = units.remove(instrument.symbol());
+            if (unit == null) {
+                resolved.add(instrument);
+            } else if (instrument.tickSize().remainder(unit).signum() != 0) {
+                throw new ConfigException(envName(key) + ": " + instrument.symbol() + "'s tick size "
+                        + instrument.tickSize().toPlainString() + " is not a whole multiple of its price unit "
+                        + unit.toPlainString());
+            } else {
+                resolved.add(instrument.withPriceUnit(unit));
+            }
+        }
+        if (!units.isEmpty()) {
+            throw new ConfigException(envName(key) + ": " + units.keySet() + " not in " + envName("instruments"));
+        }
+        return resolved;
     }
 
     /** Parses {@code SYMBOL:TICK:LOT[:MAX_QUANTITY[:MAX_PRICE]]}, comma separated, decimals as text. */

@@ -19,15 +19,19 @@ import java.util.Properties;
 
 /**
  * The configuration a journal's records mean something under, kept beside them in
- * {@value #FILE_NAME}: each instrument's tick and lot size (a record holds prices and quantities as counts of
- * them) and the engine limits (which decide how a record replays: an order accepted under one limit can be
- * rejected under a lower one). Checked before every replay, so that a restart cannot silently reinterpret the
+ * {@value #FILE_NAME}: each instrument's price unit and lot size (a record holds prices and quantities as counts of
+ * them), its tick size, and the engine limits (which decide how a record replays: an order accepted under one limit
+ * can be rejected under a lower one). Checked before every replay, so that a restart cannot silently reinterpret the
  * history; written atomically (temporary file, fsync, rename, fsync of the directory).
  *
- * <p>What may change across a restart: new instruments, and every setting not listed here (an instrument's
+ * <p>What may change across a restart: new instruments; an instrument's tick size, so long as it stays a whole
+ * multiple of the journal's price unit (the tick only decides which prices an order may carry, never what a record
+ * means: each change is recorded here with its time and logged); and every setting not listed here (an instrument's
  * maximum price and quantity are checked at the HTTP edge only, never in replay). What may not: an instrument's
- * tick or lot size, removing an instrument, any engine limit. A refused start names the setting, the journal's
+ * price unit or lot size, removing an instrument, any engine limit. A refused start names the setting, the journal's
  * value and the configured one.
+ *
+ * <p>Format 1 (before price units) recorded only the tick, which was then the unit; it reads as such.
  *
  * <p>Threads: called once at startup, before the replay, with the journal directory locked.
  */
@@ -35,7 +39,11 @@ final class JournalManifest {
 
     /** The manifest's file name in the journal directory. */
     static final String FILE_NAME = "configuration.properties";
-    private static final int FORMAT = 1;
+    private static final int FORMAT = 2;
+    private static final String INSTRUMENT = "instrument.";
+    private static final String PRICE_UNIT = ".priceUnit";
+    private static final String TICK_SIZE = ".tickSize";
+    private static final String TICK_CHANGES = ".tickSizeChanges";
 
     /** What {@link #check} found. */
     enum Outcome {
@@ -43,36 +51,70 @@ final class JournalManifest {
         CREATED,
         /** The journal's configuration and this one agree. */
         MATCHED,
-        /** They agree, and instruments were added; the manifest now lists them. */
+        /** They agree; instruments were added or tick sizes changed, and the manifest now records that. */
         EXTENDED,
         /** A journal written before manifests existed: the configuration was recorded now, unchecked. */
         RECORDED_FOR_EXISTING_JOURNAL
+    }
+
+    /**
+     * What {@link #check} found, and each tick size that changed since the last start, in words.
+     */
+    record Result(Outcome outcome, List<String> tickChanges) {
     }
 
     private JournalManifest() {
     }
 
     /**
+     * @return {@code instruments} with each one's prices counted in the price unit the journal in {@code directory}
+     *         records for it, where that differs from the one configured and the configured one is the default (the
+     *         tick): so that a start with a new tick size keeps the journal's unit. Instruments the journal does not
+     *         know, or an explicitly configured unit that differs from the journal's (refused by {@link #check}), are
+     *         left as configured. Reads only.
+     */
+    static List<Instrument> withRecordedPriceUnits(final Path directory, final List<Instrument> instruments)
+            throws IOException {
+        final Path file = directory.resolve(FILE_NAME);
+        if (!Files.exists(file) || !JournalReader.hasSegments(directory)) {
+            return instruments;
+        }
+        final Map<String, String> recorded = read(file);
+        final List<Instrument> resolved = new ArrayList<>(instruments.size());
+        for (final Instrument instrument : instruments) {
+            final String unit = recorded.get(INSTRUMENT + instrument.symbol() + PRICE_UNIT);
+            if (unit != null && instrument.priceUnit().compareTo(instrument.tickSize()) == 0
+                    && new BigDecimal(unit).compareTo(instrument.priceUnit()) != 0
+                    && instrument.tickSize().remainder(new BigDecimal(unit)).signum() == 0) {
+                resolved.add(instrument.withPriceUnit(new BigDecimal(unit)));
+            } else {
+                resolved.add(instrument);
+            }
+        }
+        return resolved;
+    }
+
+    /**
      * Compares the configuration with the one the journal in {@code directory} was written under, and records it
-     * when the journal has none yet.
+     * when the journal has none yet, or when instruments were added or tick sizes changed.
      *
      * @return what was found
      * @throws ConfigException if the configuration changed in a way that would change what the records mean or
      *                         how they replay, or if the manifest cannot be read
      * @throws IOException     if the manifest cannot be written
      */
-    static Outcome check(final Path directory, final List<Instrument> instruments, final EngineLimits limits)
+    static Result check(final Path directory, final List<Instrument> instruments, final EngineLimits limits)
             throws IOException {
         final Path file = directory.resolve(FILE_NAME);
         final Map<String, String> wanted = entries(instruments, limits);
         final boolean hasRecords = JournalReader.hasSegments(directory);
         if (!hasRecords) {
             write(file, wanted);
-            return Outcome.CREATED;
+            return new Result(Outcome.CREATED, List.of());
         }
         if (!Files.exists(file)) {
             write(file, wanted);
-            return Outcome.RECORDED_FOR_EXISTING_JOURNAL;
+            return new Result(Outcome.RECORDED_FOR_EXISTING_JOURNAL, List.of());
         }
         final Map<String, String> recorded = read(file);
         final List<String> problems = differences(recorded, wanted);
@@ -82,36 +124,76 @@ final class JournalManifest {
                     + String.join("; ", problems) + ". Restore the journal's values (they are in " + file + "), or"
                     + " start with a new journal directory (README, \"Configuration the journal depends on\")");
         }
-        if (recorded.keySet().containsAll(wanted.keySet())) {
-            return Outcome.MATCHED;
+        final List<String> tickChanges = new ArrayList<>();
+        final Map<String, String> next = new LinkedHashMap<>(wanted);
+        for (final Instrument instrument : instruments) {
+            final String key = INSTRUMENT + instrument.symbol() + TICK_SIZE;
+            final String history = recorded.get(INSTRUMENT + instrument.symbol() + TICK_CHANGES);
+            final String before = recorded.get(key);
+            String changes = history;
+            if (before != null && !same(before, wanted.get(key))) {
+                final String change = java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+                        + " " + before + " -> " + wanted.get(key);
+                changes = history == null ? change : history + ", " + change;
+                tickChanges.add(instrument.symbol() + " tick size " + before + " -> " + wanted.get(key) + " (price"
+                        + " unit " + instrument.priceUnit().toPlainString() + " unchanged)");
+            }
+            if (changes != null) {
+                next.put(INSTRUMENT + instrument.symbol() + TICK_CHANGES, changes);
+            }
         }
-        write(file, wanted);
-        return Outcome.EXTENDED;
+        if (tickChanges.isEmpty() && recorded.keySet().containsAll(wanted.keySet())) {
+            return new Result(Outcome.MATCHED, List.of());
+        }
+        write(file, next);
+        return new Result(Outcome.EXTENDED, List.copyOf(tickChanges));
     }
 
     /**
      * @return each way {@code now} would change what records written under {@code recorded} mean, in words naming
-     *         the setting, its old and its new value; empty when {@code now} only adds instruments or equals it
+     *         the setting, its old and its new value; empty when {@code now} only adds instruments, changes tick
+     *         sizes within the recorded price units, or equals it
      */
-    static List<String> differences(final Map<String, String> recorded, final Map<String, String> now) {
+    static List<String> differences(final Map<String, String> recordedEntries, final Map<String, String> now) {
+        final Map<String, String> recorded = upgraded(recordedEntries);
         final List<String> problems = new ArrayList<>();
         for (final Map.Entry<String, String> entry : recorded.entrySet()) {
             final String key = entry.getKey();
-            final String value = now.get(key);
-            if (key.startsWith("instrument.") && value == null) {
-                final String symbol = key.substring("instrument.".length(), key.lastIndexOf('.'));
-                if (key.endsWith(".tickSize")) {
-                    problems.add(ConfigLoader.envName("instruments") + ": " + symbol + " is no longer configured, but"
-                            + " the journal holds its orders (tick " + entry.getValue() + "); keep it in the list");
+            if (key.startsWith(INSTRUMENT)) {
+                final String symbol = key.substring(INSTRUMENT.length(), key.lastIndexOf('.'));
+                if (key.endsWith(TICK_SIZE) || key.endsWith(TICK_CHANGES)) {
+                    // what a record means does not depend on the tick; only that the unit stays
+                    if (key.endsWith(TICK_SIZE) && !now.containsKey(key)) {
+                        problems.add(ConfigLoader.envName("instruments") + ": " + symbol + " is no longer configured,"
+                                + " but the journal holds its orders (tick " + entry.getValue() + "); keep it in the list");
+                    }
+                    continue;
                 }
-            } else if (value == null || !same(entry.getValue(), value)) {
-                problems.add(describe(key, entry.getValue(), value));
+                final String value = now.get(key);
+                if (value == null) {
+                    continue;   // reported once, as the instrument's removal
+                }
+                if (key.endsWith(PRICE_UNIT) && !same(entry.getValue(), value)) {
+                    final BigDecimal tick = new BigDecimal(now.get(INSTRUMENT + symbol + TICK_SIZE));
+                    problems.add(tick.remainder(new BigDecimal(entry.getValue())).signum() != 0
+                            ? ConfigLoader.envName("instruments") + ": " + symbol + " tick size " + tick.toPlainString()
+                            + " is not a whole multiple of the journal's price unit " + entry.getValue() + " (a tick"
+                            + " may change only to a multiple of the price unit the journal was started with)"
+                            : describe(key, entry.getValue(), value));
+                } else if (!same(entry.getValue(), value)) {
+                    problems.add(describe(key, entry.getValue(), value));
+                }
+            } else {
+                final String value = now.get(key);
+                if (value == null || !same(entry.getValue(), value)) {
+                    problems.add(describe(key, entry.getValue(), value));
+                }
             }
         }
         return problems;
     }
 
-    /** The settings that decide what a record means, as manifest entries. */
+    /** The settings that decide what a record means, and the tick sizes, as manifest entries. */
     static Map<String, String> entries(final List<Instrument> instruments, final EngineLimits limits) {
         final Map<String, String> entries = new LinkedHashMap<>();
         entries.put("engine.max.resting.orders", Integer.toString(limits.maxRestingOrders()));
@@ -119,8 +201,24 @@ final class JournalManifest {
         entries.put("engine.max.price.levels.per.side", Integer.toString(limits.maxPriceLevelsPerSide()));
         entries.put("engine.dedup.window", Integer.toString(limits.dedupWindow()));
         for (final Instrument instrument : instruments) {
-            entries.put("instrument." + instrument.symbol() + ".tickSize", instrument.tickSize().toPlainString());
-            entries.put("instrument." + instrument.symbol() + ".lotSize", instrument.lotSize().toPlainString());
+            entries.put(INSTRUMENT + instrument.symbol() + PRICE_UNIT, instrument.priceUnit().toPlainString());
+            entries.put(INSTRUMENT + instrument.symbol() + TICK_SIZE, instrument.tickSize().toPlainString());
+            entries.put(INSTRUMENT + instrument.symbol() + ".lotSize", instrument.lotSize().toPlainString());
+        }
+        return entries;
+    }
+
+    /**
+     * @return {@code recorded} as this format reads it: a format 1 manifest or snapshot recorded the tick size, which
+     *         was then also the price unit
+     */
+    static Map<String, String> upgraded(final Map<String, String> recorded) {
+        final Map<String, String> entries = new LinkedHashMap<>(recorded);
+        for (final Map.Entry<String, String> entry : recorded.entrySet()) {
+            final String key = entry.getKey();
+            if (key.startsWith(INSTRUMENT) && key.endsWith(TICK_SIZE)) {
+                entries.putIfAbsent(key.substring(0, key.length() - TICK_SIZE.length()) + PRICE_UNIT, entry.getValue());
+            }
         }
         return entries;
     }
@@ -128,7 +226,7 @@ final class JournalManifest {
     private static String describe(final String key, final String recorded, final String now) {
         if (key.startsWith("instrument.")) {
             final String symbol = key.substring("instrument.".length(), key.lastIndexOf('.'));
-            final String what = key.endsWith(".tickSize") ? "tick size" : "lot size";
+            final String what = key.endsWith(PRICE_UNIT) ? "price unit" : "lot size";
             return ConfigLoader.envName("instruments") + ": " + symbol + " " + what + " was " + recorded + " when the"
                     + " journal was written, is " + now + " now";
         }
@@ -156,8 +254,8 @@ final class JournalManifest {
                     + " the journal was written under: restore it from a backup");
         }
         final String format = properties.getProperty("format");
-        if (!Integer.toString(FORMAT).equals(format)) {
-            throw new ConfigException(file + " has format " + format + ", this build reads " + FORMAT);
+        if (!"1".equals(format) && !Integer.toString(FORMAT).equals(format)) {
+            throw new ConfigException(file + " has format " + format + ", this build reads 1 and " + FORMAT);
         }
         final Map<String, String> entries = new LinkedHashMap<>();
         for (final String name : properties.stringPropertyNames()) {
@@ -165,7 +263,7 @@ final class JournalManifest {
                 entries.put(name, properties.getProperty(name));
             }
         }
-        return entries;
+        return upgraded(entries);
     }
 
     private static void write(final Path file, final Map<String, String> entries) throws IOException {

@@ -373,12 +373,18 @@ public final class OrderEntryService {
 
     /** Refuses to replay under a configuration that changes what the journal's records mean (JournalManifest). */
     private void checkJournalConfiguration() throws IOException {
-        switch (JournalManifest.check(config.journalDir(), config.instruments(), config.engineLimits())) {
+        final JournalManifest.Result result = JournalManifest.check(config.journalDir(), config.instruments(),
+                config.engineLimits());
+        for (final String change : result.tickChanges()) {
+            LOG.warn("recovery: {}: resting orders keep their prices and can still trade; new orders and amends must be"
+                    + " on the new tick; recorded in {}", change, JournalManifest.FILE_NAME);
+        }
+        switch (result.outcome()) {
             case CREATED -> LOG.info("recovery: new journal; recorded its configuration in {}",
                     JournalManifest.FILE_NAME);
             case MATCHED -> LOG.info("recovery: the configuration matches the one the journal was written under");
-            case EXTENDED -> LOG.info("recovery: the configuration matches the journal's; new instruments recorded in {}",
-                    JournalManifest.FILE_NAME);
+            case EXTENDED -> LOG.info("recovery: the configuration matches the journal's; new instruments or tick sizes"
+                    + " recorded in {}", JournalManifest.FILE_NAME);
             case RECORDED_FOR_EXISTING_JOURNAL -> LOG.warn("recovery: this journal was written before {} existed, so"
                     + " the configuration could not be checked against the one its records were written under; it is"
                     + " recorded now and checked from the next start on", JournalManifest.FILE_NAME);

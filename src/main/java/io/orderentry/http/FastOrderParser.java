@@ -63,9 +63,12 @@ final class FastOrderParser {
     private final Market[] markets;
     private final int mask;
 
-    /** One instrument and its tick and lot as {@code unscaled x 10^-scale}; unscaled 0 when it does not fit. */
+    /**
+     * One instrument and its tick and lot as {@code unscaled x 10^-scale}; unscaled 0 when it does not fit. A price is
+     * read as a count of ticks, then counted in price units.
+     */
     private record Market(Instrument instrument, byte[] symbol, long tickUnscaled, int tickScale, long lotUnscaled,
-                          int lotScale) {
+                          int lotScale, long unitsPerTick) {
     }
 
     FastOrderParser(final Collection<Instrument> instruments) {
@@ -82,7 +85,8 @@ final class FastOrderParser {
                 slot = (slot + 1) & mask;
             }
             markets[slot] = new Market(instrument, symbol, unscaled(instrument.tickSize()),
-                    instrument.tickSize().scale(), unscaled(instrument.lotSize()), instrument.lotSize().scale());
+                    instrument.tickSize().scale(), unscaled(instrument.lotSize()), instrument.lotSize().scale(),
+                    instrument.unitsPerTick());
         }
     }
 
@@ -259,12 +263,12 @@ final class FastOrderParser {
                 return null;
             }
             final long ticks = priceFrom < 0 ? 0 : units(priceFrom, priceTo, market.tickUnscaled, market.tickScale,
-                    instrument.maxPrice());
+                    instrument.maxPrice() / market.unitsPerTick);
             if (ticks < 0) {
                 return null;
             }
             return new PlaceOrder(accountId, clientOrderId, instrument, SIDE_VALUES[side], orderType, timeInForce,
-                    postOnly, ticks, lots);
+                    postOnly, ticks * market.unitsPerTick, lots);
         }
 
         /**

@@ -46,7 +46,7 @@ final class MarketDataJson {
         this.prices = new DecimalText[instruments.size()];
         this.quantities = new DecimalText[instruments.size()];
         for (final Instrument instrument : instruments) {
-            prices[instrument.index()] = new DecimalText(instrument.tickSize(), instrument.priceScale());
+            prices[instrument.index()] = new DecimalText(instrument.priceUnit(), instrument.priceScale());
             quantities[instrument.index()] = new DecimalText(instrument.lotSize(), instrument.quantityScale());
         }
         this.checksum = new BookChecksum(prices, quantities);

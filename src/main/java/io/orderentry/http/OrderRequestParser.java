@@ -82,10 +82,11 @@ public final class OrderRequestParser {
         final TimeInForce tif = timeInForce(type, timeInForce, postOnly, price);
         final long lots = units(quantity, instrument.lotSize(), instrument.maxQuantity(), "quantity", "QUANTITY",
                 "lot size " + instrument.lotSize().toPlainString());
-        final long ticks = price == null ? 0
-                : units(price, instrument.tickSize(), instrument.maxPrice(), "price", "PRICE",
-                "tick size " + instrument.tickSize().toPlainString());
-        return new PlaceOrder(accountId, clientOrderId, instrument, side, type, tif, postOnly, ticks, lots);
+        final long unitsPerTick = instrument.unitsPerTick();
+        final long priceUnits = price == null ? 0
+                : unitsPerTick * units(price, instrument.tickSize(), instrument.maxPrice() / unitsPerTick, "price",
+                "PRICE", "tick size " + instrument.tickSize().toPlainString());
+        return new PlaceOrder(accountId, clientOrderId, instrument, side, type, tif, postOnly, priceUnits, lots);
     }
 
     private JsonNode readObject(final byte[] body) {

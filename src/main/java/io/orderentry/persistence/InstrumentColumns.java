@@ -18,7 +18,7 @@ final class InstrumentColumns {
     InstrumentColumns(final List<Instrument> instruments) {
         bySymbol = new Columns[instruments.size()];
         for (final Instrument instrument : instruments) {
-            bySymbol[instrument.index()] = new Columns(instrument.symbol(), CopyBinary.Units.of(instrument.tickSize()),
+            bySymbol[instrument.index()] = new Columns(instrument.symbol(), CopyBinary.Units.of(instrument.priceUnit()),
                     CopyBinary.Units.of(instrument.lotSize()));
         }
     }

@@ -51,6 +51,33 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void priceUnitsCountPricesFinerThanTheTickAndKeepTheMaximumPriceItsDecimalValueWhereItFits() {
+        final Instrument btc = ConfigLoader.load(Map.of("ORDERS_PRICE_UNITS", "BTCUSD:0.001",
+                "ORDERS_INSTRUMENTS", "BTCUSD:0.01:0.0001:1000:1000000")).instruments().get(0);
+        assertEquals(new java.math.BigDecimal("0.001"), btc.priceUnit());
+        assertEquals(new java.math.BigDecimal("0.01"), btc.tickSize());
+        assertEquals(10, btc.unitsPerTick());
+        assertEquals(3, btc.priceScale());
+        assertEquals(new java.math.BigDecimal("1000000.000"), btc.price(btc.maxPrice()));
+        final Instrument capped = ConfigLoader.load(Map.of("ORDERS_PRICE_UNITS", "BTCUSD:0.001")).instruments().get(0);
+        assertEquals(Instrument.MAX_NOTIONAL / capped.maxQuantity(), capped.maxPrice(),
+                "10^9 ticks of 0.01 would not fit with 10^9 lots: capped where price x quantity fits");
+    }
+
+    @Test
+    void priceUnitThatIsNotADivisorOfTheTickOrNamesAnUnknownSymbolIsRefused() {
+        final ConfigException notDivisor = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(Map.of("ORDERS_PRICE_UNITS", "BTCUSD:0.003")));
+        assertTrue(notDivisor.getMessage().contains("ORDERS_PRICE_UNITS: BTCUSD's tick size 0.01 is not a whole multiple"
+                + " of its price unit 0.003"), notDivisor.getMessage());
+        final ConfigException unknown = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(Map.of("ORDERS_PRICE_UNITS", "SOLUSD:0.001")));
+        assertTrue(unknown.getMessage().contains("[SOLUSD] not in ORDERS_INSTRUMENTS"), unknown.getMessage());
+        assertThrows(ConfigException.class, () -> ConfigLoader.load(Map.of("ORDERS_PRICE_UNITS", "BTCUSD")));
+        assertThrows(ConfigException.class, () -> ConfigLoader.load(Map.of("ORDERS_PRICE_UNITS", "BTCUSD:-1")));
+    }
+
+    @Test
     void unknownKeyInFileIsRefusedWithItsName(@TempDir final Path dir) throws Exception {
         final Path file = dir.resolve("orders.properties");
         Files.writeString(file, "http.prot=7000\n");

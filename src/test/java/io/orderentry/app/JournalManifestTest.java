@@ -27,21 +27,69 @@ class JournalManifestTest {
 
     @Test
     void newJournalRecordsItsConfigurationAndTheSameConfigurationMatchesLater() throws IOException {
-        assertEquals(JournalManifest.Outcome.CREATED, JournalManifest.check(dir, List.of(BTC, ETH), LIMITS));
+        assertEquals(JournalManifest.Outcome.CREATED, JournalManifest.check(dir, List.of(BTC, ETH), LIMITS).outcome());
         segment();
-        assertEquals(JournalManifest.Outcome.MATCHED, JournalManifest.check(dir, List.of(BTC, ETH), LIMITS));
+        assertEquals(JournalManifest.Outcome.MATCHED, JournalManifest.check(dir, List.of(BTC, ETH), LIMITS).outcome());
         assertEquals(JournalManifest.Outcome.MATCHED, JournalManifest.check(dir,
-                List.of(instrument(0, "BTCUSD", "0.010", "0.00010"), ETH), LIMITS), "0.010 is the same tick as 0.01");
+                List.of(instrument(0, "BTCUSD", "0.010", "0.00010"), ETH), LIMITS).outcome(),
+                "0.010 is the same tick as 0.01");
     }
 
     @Test
-    void changedTickSizeIsRefusedNamingTheSettingTheJournalsValueAndTheNewOne() throws IOException {
+    void coarserTickOnTheJournalsPriceUnitIsAcceptedAndRecordedWithItsTime() throws IOException {
+        JournalManifest.check(dir, List.of(BTC, ETH), LIMITS);
+        segment();
+        final Instrument coarser = instrument(0, "BTCUSD", "0.1", "0.0001").withPriceUnit(new BigDecimal("0.01"));
+        final JournalManifest.Result result = JournalManifest.check(dir, List.of(coarser, ETH), LIMITS);
+        assertEquals(JournalManifest.Outcome.EXTENDED, result.outcome());
+        assertEquals(List.of("BTCUSD tick size 0.01 -> 0.1 (price unit 0.01 unchanged)"), result.tickChanges());
+        final String manifest = Files.readString(dir.resolve(JournalManifest.FILE_NAME));
+        assertTrue(manifest.contains("instrument.BTCUSD.priceUnit=0.01\n"), manifest);
+        assertTrue(manifest.contains("instrument.BTCUSD.tickSize=0.1\n"), manifest);
+        assertTrue(manifest.matches("(?s).*instrument\\.BTCUSD\\.tickSizeChanges=\\d{4}-\\d\\d-\\d\\dT[0-9:]+Z 0\\.01 -> 0\\.1\n.*"),
+                manifest);
+        assertEquals(JournalManifest.Outcome.MATCHED, JournalManifest.check(dir, List.of(coarser, ETH), LIMITS).outcome());
+        final JournalManifest.Result back = JournalManifest.check(dir, List.of(BTC, ETH), LIMITS);
+        assertEquals(List.of("BTCUSD tick size 0.1 -> 0.01 (price unit 0.01 unchanged)"), back.tickChanges(),
+                "back to the unit itself");
+        assertTrue(Files.readString(dir.resolve(JournalManifest.FILE_NAME)).contains("0.01 -> 0.1, "),
+                "each change is kept");
+    }
+
+    @Test
+    void tickNotAMultipleOfTheJournalsPriceUnitIsRefusedNamingTheTickAndTheUnit() throws IOException {
         JournalManifest.check(dir, List.of(BTC, ETH), LIMITS);
         segment();
         final ConfigException refused = assertThrows(ConfigException.class, () -> JournalManifest.check(dir,
-                List.of(instrument(0, "BTCUSD", "0.1", "0.0001"), ETH), LIMITS));
-        assertTrue(refused.getMessage().contains("ORDERS_INSTRUMENTS: BTCUSD tick size was 0.01 when the journal was"
-                + " written, is 0.1 now"), refused.getMessage());
+                List.of(instrument(0, "BTCUSD", "0.001", "0.0001"), ETH), LIMITS));
+        assertTrue(refused.getMessage().contains("ORDERS_INSTRUMENTS: BTCUSD tick size 0.001 is not a whole multiple of"
+                + " the journal's price unit 0.01"), refused.getMessage());
+    }
+
+    @Test
+    void changedPriceUnitIsRefusedEvenWhenTheTickFitsBoth() throws IOException {
+        JournalManifest.check(dir, List.of(BTC, ETH), LIMITS);
+        segment();
+        final ConfigException refused = assertThrows(ConfigException.class, () -> JournalManifest.check(dir,
+                List.of(BTC.withPriceUnit(new BigDecimal("0.001")), ETH), LIMITS));
+        assertTrue(refused.getMessage().contains("BTCUSD price unit was 0.01 when the journal was written, is 0.001 now"),
+                refused.getMessage());
+    }
+
+    @Test
+    void formatOneManifestReadsItsTickAsThePriceUnit() throws IOException {
+        segment();
+        Files.writeString(dir.resolve(JournalManifest.FILE_NAME), "format=1\nengine.max.resting.orders=1000\n"
+                + "engine.max.open.orders.per.account=100\nengine.max.price.levels.per.side=50\n"
+                + "engine.dedup.window=1000\ninstrument.BTCUSD.tickSize=0.01\ninstrument.BTCUSD.lotSize=0.0001\n");
+        assertEquals(List.of(instrument(0, "BTCUSD", "0.05", "0.0001").withPriceUnit(new BigDecimal("0.01"))),
+                JournalManifest.withRecordedPriceUnits(dir, List.of(instrument(0, "BTCUSD", "0.05", "0.0001"))),
+                "a new tick keeps the journal's unit");
+        final JournalManifest.Result result = JournalManifest.check(dir,
+                JournalManifest.withRecordedPriceUnits(dir, List.of(instrument(0, "BTCUSD", "0.05", "0.0001"))), LIMITS);
+        assertEquals(List.of("BTCUSD tick size 0.01 -> 0.05 (price unit 0.01 unchanged)"), result.tickChanges());
+        assertTrue(Files.readString(dir.resolve(JournalManifest.FILE_NAME)).startsWith("# The configuration")
+                && Files.readString(dir.resolve(JournalManifest.FILE_NAME)).contains("format=2\n"));
     }
 
     @Test
@@ -63,12 +111,12 @@ class JournalManifestTest {
         JournalManifest.check(dir, List.of(BTC), LIMITS);
         segment();
         final Instrument sol = instrument(1, "SOLUSD", "0.001", "0.01");
-        assertEquals(JournalManifest.Outcome.EXTENDED, JournalManifest.check(dir, List.of(BTC, sol), LIMITS));
-        assertEquals(JournalManifest.Outcome.MATCHED, JournalManifest.check(dir, List.of(BTC, sol), LIMITS));
+        assertEquals(JournalManifest.Outcome.EXTENDED, JournalManifest.check(dir, List.of(BTC, sol), LIMITS).outcome());
+        assertEquals(JournalManifest.Outcome.MATCHED, JournalManifest.check(dir, List.of(BTC, sol), LIMITS).outcome());
         final ConfigException refused = assertThrows(ConfigException.class,
                 () -> JournalManifest.check(dir, List.of(instrument(0, "SOLUSD", "0.001", "0.01")), LIMITS));
         assertTrue(refused.getMessage().contains("BTCUSD is no longer configured"), refused.getMessage());
-        assertEquals(JournalManifest.Outcome.MATCHED, JournalManifest.check(dir, List.of(BTC, sol), LIMITS),
+        assertEquals(JournalManifest.Outcome.MATCHED, JournalManifest.check(dir, List.of(BTC, sol), LIMITS).outcome(),
                 "a refused start changes nothing");
     }
 
@@ -76,7 +124,7 @@ class JournalManifestTest {
     void journalWrittenBeforeManifestsGetsOneAndIsCheckedFromThenOn() throws IOException {
         segment();
         assertEquals(JournalManifest.Outcome.RECORDED_FOR_EXISTING_JOURNAL,
-                JournalManifest.check(dir, List.of(BTC), LIMITS));
+                JournalManifest.check(dir, List.of(BTC), LIMITS).outcome());
         assertThrows(ConfigException.class,
                 () -> JournalManifest.check(dir, List.of(instrument(0, "BTCUSD", "0.5", "0.0001")), LIMITS));
     }
@@ -92,23 +140,63 @@ class JournalManifestTest {
     }
 
     @Test
-    void serviceRestartedWithAnotherTickSizeRefusesToStartAndTheOldOneStillReplaysTheOrder() {
+    void serviceRestartedWithACoarserTickKeepsRestingPricesTradesThemAndTakesNewOrdersOnlyOnTheNewTick()
+            throws IOException {
         final String orderId;
         try (RunningService service = RunningService.start(dir, Map.of())) {
-            final ApiClient.Answer placed = service.client().post("/api/v1/orders", "{\"accountId\":\"acc-1\","
-                    + "\"symbol\":\"BTCUSD\",\"side\":\"BUY\",\"type\":\"LIMIT\",\"price\":\"50000.00\",\"quantity\":\"0.5\"}");
+            final ApiClient.Answer placed = service.client().post("/api/v1/orders", order("BUY", "50000.05"));
             assertEquals(201, placed.status(), placed.body());
             orderId = placed.json().get("orderId").asText();
         }
-        final ConfigException refused = assertThrows(ConfigException.class,
-                () -> RunningService.start(dir, Map.of("ORDERS_INSTRUMENTS", "BTCUSD:0.1:0.0001,ETHUSD:0.01:0.001"))
-                        .close());
-        assertTrue(refused.getMessage().contains("BTCUSD tick size was 0.01 when the journal was written, is 0.1 now"),
-                refused.getMessage());
-        try (RunningService service = RunningService.start(dir, Map.of())) {
-            final ApiClient.Answer order = service.client().get("/api/v1/orders/" + orderId);
-            assertEquals("50000.00", order.json().get("price").asText(), "the price reads back as it was placed");
+        final Map<String, String> coarser = Map.of("ORDERS_INSTRUMENTS", "BTCUSD:0.1:0.0001,ETHUSD:0.01:0.001");
+        try (RunningService service = RunningService.start(dir, coarser)) {
+            assertEquals("50000.05", service.client().get("/api/v1/orders/" + orderId).json().get("price").asText(),
+                    "the resting price reads back as it was placed");
+            final ApiClient.Answer symbols = service.client().get("/api/v1/symbols");
+            assertEquals("0.1", symbols.json().get(0).get("tickSize").asText(), symbols.body());
+            assertEquals(2, symbols.json().get(0).get("priceScale").asInt(), "prices still render in the unit 0.01");
+            final ApiClient.Answer offTick = service.client().post("/api/v1/orders", order("BUY", "50000.05"));
+            assertEquals(422, offTick.status(), offTick.body());
+            assertEquals("PRICE_NOT_ON_TICK", offTick.json().get("error").get("code").asText(), offTick.body());
+            final ApiClient.Answer taker = service.client().post("/api/v1/orders", order("SELL", "50000.0"));
+            assertEquals(201, taker.status(), taker.body());
+            assertEquals("FILLED", taker.json().get("status").asText(), taker.body());
+            assertEquals("50000.05", taker.json().get("fills").get(0).get("price").asText(),
+                    "the resting order trades at its own price, off the new tick");
         }
+        final ConfigException refused = assertThrows(ConfigException.class, () -> RunningService.start(dir,
+                Map.of("ORDERS_INSTRUMENTS", "BTCUSD:0.005:0.0001,ETHUSD:0.01:0.001")).close());
+        assertTrue(refused.getMessage().contains("BTCUSD tick size 0.005 is not a whole multiple of the journal's price"
+                + " unit 0.01"), refused.getMessage());
+        try (RunningService service = RunningService.start(dir, Map.of())) {
+            assertEquals("FILLED", service.client().get("/api/v1/orders/" + orderId).json().get("status").asText(),
+                    "the trade under the coarser tick replays under the original one");
+        }
+        final String manifest = Files.readString(dir.resolve("journal").resolve(JournalManifest.FILE_NAME));
+        assertTrue(manifest.contains("0.01 -> 0.1, ") && manifest.contains("0.1 -> 0.01"), manifest);
+    }
+
+    @Test
+    void journalStartedWithAFinerPriceUnitCanLaterTakeAFinerTick() {
+        final Map<String, String> unit = Map.of("ORDERS_PRICE_UNITS", "BTCUSD:0.001");
+        try (RunningService service = RunningService.start(dir, unit)) {
+            final ApiClient.Answer placed = service.client().post("/api/v1/orders", order("BUY", "50000.01"));
+            assertEquals(201, placed.status(), placed.body());
+            assertEquals("50000.010", placed.json().get("price").asText(), "prices render in the unit's decimals");
+            assertEquals(422, service.client().post("/api/v1/orders", order("BUY", "50000.015")).status(),
+                    "the tick is still 0.01");
+        }
+        try (RunningService service = RunningService.start(dir,
+                Map.of("ORDERS_INSTRUMENTS", "BTCUSD:0.005:0.0001,ETHUSD:0.01:0.001"))) {
+            final ApiClient.Answer placed = service.client().post("/api/v1/orders", order("BUY", "50000.015"));
+            assertEquals(201, placed.status(), placed.body());
+            assertEquals("50000.015", placed.json().get("price").asText());
+        }
+    }
+
+    private static String order(final String side, final String price) {
+        return "{\"accountId\":\"acc-1\",\"symbol\":\"BTCUSD\",\"side\":\"" + side + "\",\"type\":\"LIMIT\","
+                + "\"price\":\"" + price + "\",\"quantity\":\"0.5\"}";
     }
 
     private void segment() throws IOException {
