@@ -1,17 +1,20 @@
 package io.orderentry.snapshot;
 
+import io.orderentry.journal.ArchivedJournal;
 import io.orderentry.journal.JournalPosition;
 import io.orderentry.journal.JournalReader;
 import io.orderentry.journal.JournalTail;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
 /**
- * {@code java -jar order-entry.jar verify-snapshot [dir]}: replays the journal from its first record (or, when its
- * first segments are gone, from the oldest snapshot that verifies) up to the newest snapshot's position, and compares
+ * {@code java -jar order-entry.jar verify-snapshot [dir]}: replays the journal from its first record (from the journal
+ * archive when retention archived the first segments, see {@link ArchivedJournal}; or, when they were deleted, from the
+ * oldest older snapshot that verifies) up to the newest snapshot's position, and compares
  * the state that replay gives with the snapshot's, as clients would see it ({@link StateComparison}). Prints
  * {@code OK} and exits 0 when they are equal; prints the first difference and exits 1 when not; exits 2 when there is
  * no usable snapshot or the journal cannot be read to that position. Reads only; safe beside a running service.
@@ -25,7 +28,8 @@ public final class VerifySnapshotCommand {
      * @param store the snapshot directory
      */
     public static int run(final SnapshotStore store, final Snapshotter.Layout layout, final Path journal,
-                          final Map<String, Integer> symbolIndex, final PrintStream out, final PrintStream err) {
+                          final Path journalArchive, final Map<String, Integer> symbolIndex, final PrintStream out,
+                          final PrintStream err) {
         final long started = System.nanoTime();
         try {
             final SnapshotStore.Found newest = store.newestUsable(
@@ -37,14 +41,33 @@ public final class VerifySnapshotCommand {
             final Replica loaded = replica(layout);
             store.read(newest.file(), loaded.state());
             final Replica replayed = replica(layout);
-            final JournalPosition from = startingPoint(store, layout, journal, newest, replayed, out);
-            final JournalTail tail = new JournalTail(journal, symbolIndex, from);
-            final long records = tail.readUntil(newest.header().position().sequence(), replayed);
+            final long until = newest.header().position().sequence();
+            final ArchivedJournal archived = ArchivedJournal.fromStart(journal, journalArchive);
+            final JournalPosition from;
+            final JournalPosition reached;
+            final long records;
+            if (archived != null) {
+                out.println("verify-snapshot: the journal's first " + archived.archivedSegments() + " segments are"
+                        + " archived in " + journalArchive + "; replaying from the journal's start, inflating them one"
+                        + " at a time");
+                final Path parent = journal.toAbsolutePath().getParent();
+                final Path work = Files.createTempDirectory(parent == null ? journal.toAbsolutePath() : parent,
+                        "verify-snapshot-");
+                final ArchivedJournal.Read read = archived.readUntil(work, symbolIndex, until, replayed);
+                from = JournalPosition.START;
+                reached = read.position();
+                records = read.records();
+            } else {
+                from = startingPoint(store, layout, journal, newest, replayed, out);
+                final JournalTail tail = new JournalTail(journal, symbolIndex, from);
+                records = tail.readUntil(until, replayed);
+                reached = tail.position();
+            }
             replayed.endOfBatch();
-            if (!tail.position().equals(newest.header().position())) {
+            if (!reached.equals(newest.header().position())) {
                 out.println("verify-snapshot " + newest.file().getFileName() + ": DIFFERENT: the snapshot says its"
                         + " state ends at " + newest.header().position() + ", the journal's record "
-                        + tail.position().sequence() + " ends at " + tail.position());
+                        + reached.sequence() + " ends at " + reached);
                 return 1;
             }
             final String difference = StateComparison.firstDifference(replayed.state(), loaded.state(),

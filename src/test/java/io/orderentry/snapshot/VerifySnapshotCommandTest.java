@@ -7,6 +7,7 @@ import io.orderentry.engine.EngineLimits;
 import io.orderentry.journal.JournalConfig;
 import io.orderentry.journal.JournalPosition;
 import io.orderentry.journal.JournalReader;
+import io.orderentry.journal.JournalRetention;
 import io.orderentry.journal.JournalSync;
 import io.orderentry.journal.JournalTail;
 import io.orderentry.journal.JournalWriter;
@@ -37,6 +38,7 @@ class VerifySnapshotCommandTest {
     @TempDir
     Path dir;
     private Path journal;
+    private Path archive;
     private SnapshotStore store;
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -44,6 +46,7 @@ class VerifySnapshotCommandTest {
     @BeforeEach
     void journal() throws IOException {
         journal = dir.resolve("journal");
+        archive = dir.resolve("journal-archive");
         store = new SnapshotStore(dir.resolve("snapshots"), 5);
         try (JournalWriter writer = JournalWriter.open(new JournalConfig(journal, JournalSync.NONE, 64 * 1024, 8192),
                 SYMBOLS.toArray(String[]::new), JournalReader.recover(journal, INDEX, c -> { }))) {
@@ -86,6 +89,38 @@ class VerifySnapshotCommandTest {
     }
 
     @Test
+    void withTheJournalsFirstSegmentsArchivedItReplaysFromTheJournalsStartThroughTheArchive() throws IOException {
+        final long older = 3_000;
+        snapshotAt(older, older);
+        snapshotAt(3_500, 3_500);
+        final List<Path> archived = new JournalRetention(journal, JournalRetention.Mode.ARCHIVE, archive)
+                .removeBefore(positionOf(older));
+        assertTrue(archived.size() >= 2, "retention archived " + archived);
+        final List<Path> archiveBefore = list(archive);
+        assertEquals(0, run(), err.toString() + out);
+        assertTrue(out.toString().contains("the journal's first " + archived.size() + " segments are archived"),
+                out.toString());
+        assertTrue(out.toString().contains("snapshot-00000000000000003500.snap: OK"), out.toString());
+        assertTrue(out.toString().contains("3500 records replayed from the journal's start"), out.toString());
+        assertEquals(archiveBefore, list(archive), "the archive is only read");
+        try (var files = Files.list(dir)) {
+            assertTrue(files.noneMatch(p -> p.getFileName().toString().startsWith("verify-snapshot-")),
+                    "the inflated segments are removed");
+        }
+    }
+
+    @Test
+    void aSegmentMissingFromTheArchiveIsReportedNotSkipped() throws IOException {
+        snapshotAt(3_900, 3_900);
+        final List<Path> archived = new JournalRetention(journal, JournalRetention.Mode.ARCHIVE, archive)
+                .removeBefore(positionOf(3_800));
+        assertTrue(archived.size() >= 3, "retention archived " + archived);
+        Files.delete(list(archive).get(1));
+        assertEquals(2, run(), out.toString());
+        assertTrue(err.toString().contains("record") && err.toString().contains("is durable but"), err.toString());
+    }
+
+    @Test
     void noSnapshotAtAllCannotBeVerified() {
         assertEquals(2, run());
         assertTrue(err.toString().contains("no usable snapshot"), err.toString());
@@ -105,8 +140,20 @@ class VerifySnapshotCommandTest {
                 replica.state());
     }
 
+    private JournalPosition positionOf(final long sequence) throws IOException {
+        final JournalTail tail = new JournalTail(journal, INDEX, JournalPosition.START);
+        tail.readUntil(sequence, c -> { });
+        return tail.position();
+    }
+
+    private static List<Path> list(final Path directory) throws IOException {
+        try (var files = Files.list(directory)) {
+            return files.sorted().toList();
+        }
+    }
+
     private int run() {
-        return VerifySnapshotCommand.run(store, LAYOUT, journal, INDEX,
+        return VerifySnapshotCommand.run(store, LAYOUT, journal, archive, INDEX,
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
     }
 }
