@@ -157,7 +157,8 @@ public final class ConfigLoader {
                 bool("snapshot.on.shutdown"),
                 bool("snapshot.enabled"),
                 retention(),
-                archive.isBlank() ? parent.resolve("journal-archive") : Path.of(archive));
+                archive.isBlank() ? parent.resolve("journal-archive") : Path.of(archive),
+                longValue("snapshot.write.mb.per.second", 0, 100_000) << 20);
     }
 
     private JournalRetention.Mode retention() {

@@ -14,13 +14,16 @@ import java.nio.file.Path;
  * @param enabled        false: neither written nor loaded (every start replays the whole journal)
  * @param retention      what happens to journal segments no kept snapshot needs
  * @param archive        where archived segments go
+ * @param writeBytesPerSecond the most bytes a second a snapshot is written at; 0: as fast as the disk takes them
  */
 public record SnapshotConfig(Path directory, long everyCommands, long intervalMillis, int keep, boolean onShutdown,
-                             boolean enabled, JournalRetention.Mode retention, Path archive) {
+                             boolean enabled, JournalRetention.Mode retention, Path archive,
+                             long writeBytesPerSecond) {
 
     public SnapshotConfig {
-        if (everyCommands < 0 || intervalMillis < 0 || keep < 1) {
-            throw new IllegalArgumentException("everyCommands and intervalMillis must be >= 0, keep >= 1");
+        if (everyCommands < 0 || intervalMillis < 0 || keep < 1 || writeBytesPerSecond < 0) {
+            throw new IllegalArgumentException("everyCommands, intervalMillis and writeBytesPerSecond must be >= 0,"
+                    + " keep >= 1");
         }
     }
 }

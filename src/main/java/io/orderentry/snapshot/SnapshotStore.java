@@ -54,16 +54,27 @@ public final class SnapshotStore {
 
     private final Path directory;
     private final int keep;
+    private final long writeBytesPerSecond;
 
     /**
      * @param keep how many snapshots to keep, at least 1
      */
     public SnapshotStore(final Path directory, final int keep) {
-        if (keep < 1) {
-            throw new IllegalArgumentException("keep must be >= 1, was " + keep);
+        this(directory, keep, 0);
+    }
+
+    /**
+     * @param keep                how many snapshots to keep, at least 1
+     * @param writeBytesPerSecond the most bytes a second {@link #write} writes at; 0: unpaced
+     */
+    public SnapshotStore(final Path directory, final int keep, final long writeBytesPerSecond) {
+        if (keep < 1 || writeBytesPerSecond < 0) {
+            throw new IllegalArgumentException("keep must be >= 1 and the write rate >= 0, were " + keep + ", "
+                    + writeBytesPerSecond);
         }
         this.directory = directory;
         this.keep = keep;
+        this.writeBytesPerSecond = writeBytesPerSecond;
     }
 
     /** @return the directory */
@@ -146,6 +157,14 @@ public final class SnapshotStore {
      * @return the file written
      */
     public Path write(final SnapshotHeader header, final SnapshotState state) throws IOException {
+        return write(header, state, true);
+    }
+
+    /**
+     * {@link #write(SnapshotHeader, SnapshotState)}, paced at the configured rate or, with {@code paced} false (at a
+     * graceful stop, when no order waits), as fast as the disk takes it.
+     */
+    public Path write(final SnapshotHeader header, final SnapshotState state, final boolean paced) throws IOException {
         Files.createDirectories(directory);
         final String name = String.format("snapshot-%020d.snap", header.position().sequence());
         final Path target = directory.resolve(name);
@@ -153,7 +172,7 @@ public final class SnapshotStore {
         try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             final CRC32C crc = new CRC32C();
-            final OutputStream file = new ForcingOutput(channel);
+            final OutputStream file = new ForcingOutput(channel, paced ? writeBytesPerSecond : 0);
             final BufferedOutputStream buffered = new BufferedOutputStream(file, BUFFER_BYTES);
             final DataOutputStream out = new DataOutputStream(new CheckedOutputStream(buffered, crc));
             writeHeader(out, header);
@@ -334,16 +353,22 @@ public final class SnapshotStore {
      * Writes to the file and forces it every {@value #FORCE_EVERY_BYTES} bytes, so that a snapshot of hundreds of
      * megabytes never leaves more than that in dirty pages: the kernel would otherwise throttle every writer of the
      * process (the journal among them) while it writes them back, and the final force would hold the disk for
-     * seconds ahead of the journal's fsyncs.
+     * seconds ahead of the journal's fsyncs. When paced, sleeps whenever it is ahead of the given rate (checked at
+     * each write, which the buffer above makes 1 MiB), so that the walk over the state and the disk writes are spread
+     * out instead of taking a core, the shared caches and the disk queue for a second or two at a time.
      */
     private static final class ForcingOutput extends OutputStream {
         private final FileChannel channel;
         private final OutputStream out;
+        private final long bytesPerSecond;
+        private final long started = System.nanoTime();
+        private long written;
         private long unforced;
 
-        ForcingOutput(final FileChannel channel) {
+        ForcingOutput(final FileChannel channel, final long bytesPerSecond) {
             this.channel = channel;
             this.out = Channels.newOutputStream(channel);
+            this.bytesPerSecond = bytesPerSecond;
         }
 
         @Override
@@ -355,9 +380,16 @@ public final class SnapshotStore {
         public void write(final byte[] b, final int off, final int len) throws IOException {
             out.write(b, off, len);
             unforced += len;
+            written += len;
             if (unforced >= FORCE_EVERY_BYTES) {
                 channel.force(false);
                 unforced = 0;
+            }
+            if (bytesPerSecond > 0) {
+                final long ahead = (long) (written * 1e9 / bytesPerSecond) - (System.nanoTime() - started);
+                if (ahead > 1_000_000) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(ahead);
+                }
             }
         }
     }

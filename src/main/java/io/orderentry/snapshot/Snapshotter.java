@@ -73,7 +73,7 @@ public final class Snapshotter implements AutoCloseable {
                        final Map<String, Integer> symbolIndex, final LongSupplier durableSequence,
                        final LongSupplier persistedSequence) {
         this.config = config;
-        this.store = new SnapshotStore(config.directory(), config.keep());
+        this.store = new SnapshotStore(config.directory(), config.keep(), config.writeBytesPerSecond());
         this.layout = layout;
         this.journalDirectory = journalDirectory;
         this.symbolIndex = symbolIndex;
@@ -303,7 +303,7 @@ public final class Snapshotter implements AutoCloseable {
         final long started = System.nanoTime();
         final SnapshotHeader header = new SnapshotHeader(position, replica.state().matcher().lastEventSequence(),
                 recordedPersisted(), System.currentTimeMillis(), layout.instruments(), layout.configuration());
-        final Path file = store.write(header, replica.state());
+        final Path file = store.write(header, replica.state(), !stopping);   // at a stop nothing waits: unpaced
         final long bytes = Files.size(file);
         lastWriteMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
         lastBytes = bytes;

@@ -110,7 +110,7 @@ class SnapshotRetentionTest {
                            final java.util.function.LongSupplier persisted, final Map<Long, byte[]> original,
                            final java.util.function.BiConsumer<Integer, SnapshotHeader> afterEach) throws Exception {
         final SnapshotConfig config = new SnapshotConfig(dir.resolve("snapshots"), 0, 0, 2, false, true, mode,
-                dir.resolve("archive"));
+                dir.resolve("archive"), 0);
         final List<Path> written = new ArrayList<>();
         try (JournalWriter writer = JournalWriter.open(new JournalConfig(journal, JournalSync.NONE, 16 * 1024, 4096),
                 SYMBOLS.toArray(String[]::new), JournalReader.recover(journal, INDEX, c -> { }))) {
