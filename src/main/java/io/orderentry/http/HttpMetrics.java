@@ -12,6 +12,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * created once per combination and cached by method, then route, then status: recording allocates nothing
  * (two map lookups on the strings' cached hashes and an array read) before the timer's own atomic adds. Called
  * on the event loops.
+ *
+ * <p>The tags are bounded whatever clients send: a method outside the standard ones is recorded as {@code OTHER}
+ * (HTTP allows any token as a method, and each new tag value would be a new timer kept for the life of the process
+ * and in every scrape), a request no route matched as route {@code unmatched}, and the status is the service's own.
  */
 public final class HttpMetrics {
 
@@ -24,8 +28,13 @@ public final class HttpMetrics {
         this.registry = registry;
     }
 
+    /** The methods recorded under their own name; any other is {@code OTHER}. */
+    private static final java.util.Set<String> METHODS = java.util.Set.of("GET", "HEAD", "POST", "PUT", "DELETE",
+            "PATCH", "OPTIONS", "TRACE", "CONNECT");
+
     /** Records one answered request. */
-    public void record(final String method, final String route, final int status, final long nanos) {
+    public void record(final String requestMethod, final String route, final int status, final long nanos) {
+        final String method = METHODS.contains(requestMethod) ? requestMethod : "OTHER";
         Map<String, AtomicReferenceArray<Timer>> byRoute = timers.get(method);
         if (byRoute == null) {
             byRoute = timers.computeIfAbsent(method, m -> new ConcurrentHashMap<>());

@@ -45,6 +45,8 @@ public final class Json {
         mapper.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
         mapper.setNodeFactory(JsonNodeFactory.withExactBigDecimals(true));
         mapper.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        // a body or message is one JSON value: `{...}xyz` or two objects back to back are refused, not half read
+        mapper.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
         mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
                 .maxNumberLength(100).maxNestingDepth(20).maxStringLength(16 * 1024).build());
         this.factory = mapper.getFactory();

@@ -251,6 +251,32 @@ class OrderApiTest {
         assertEquals("METHOD_NOT_ALLOWED", wrongMethod.errorCode());
     }
 
+    @Test
+    void bodyWithBytesAfterTheOrderIsRefusedAsInvalidJsonAndPlacesNothing() {
+        final String order = limit("acct-1", "c-trail", "BTCUSD", "BUY", "50000.00", "0.5", null);
+        for (final String body : java.util.List.of(order + "xyz", order + order, order + " 1")) {
+            final Answer refused = api.post("/api/v1/orders", body);
+            assertEquals(400, refused.status(), body + " -> " + refused.body());
+            assertEquals("INVALID_JSON", refused.errorCode(), refused.body());
+        }
+        assertEquals(201, api.post("/api/v1/orders", order).status(),
+                "the same order alone is new (a retry of a placed one would be 200)");
+    }
+
+    @Test
+    void madeUpMethodsAreRefusedAndCountedUnderOneMetricsSeries() {
+        for (int i = 0; i < 20; i++) {
+            final Answer answer = api.send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + service.port() + "/api/v1/orders"))
+                    .method("Q" + i, java.net.http.HttpRequest.BodyPublishers.noBody()));
+            assertTrue(answer.status() >= 400 && answer.status() < 500, "Q" + i + " -> " + answer.status());
+        }
+        final String metrics = api.get("/metrics").body();
+        assertTrue(metrics.contains("method=\"OTHER\""), "made-up methods are counted as OTHER");
+        assertTrue(!metrics.contains("method=\"Q1\"") && !metrics.contains("method=\"Q19\""),
+                "no series per made-up method");
+    }
+
     private JsonNode placed(final String body) {
         final Answer answer = api.post("/api/v1/orders", body);
         assertEquals(201, answer.status(), answer.body());

@@ -68,6 +68,8 @@ class OrderRequestParserTest {
         "empty body               | ''                                                            | 400 | INVALID_JSON          |",
         "NaN literal              | {\"accountId\":\"a\",\"price\":NaN}                           | 400 | INVALID_JSON          |",
         "duplicate key            | {\"accountId\":\"a\",\"accountId\":\"b\"}                     | 400 | INVALID_JSON          |",
+        "bytes after the object   | {\"accountId\":\"a\"}xyz                                        | 400 | INVALID_JSON          |",
+        "two objects              | {\"accountId\":\"a\"}{\"accountId\":\"b\"}                      | 400 | INVALID_JSON          |",
         "missing account          | {\"symbol\":\"BTCUSD\"}                                       | 400 | MISSING_FIELD         | accountId",
         "account not a string     | {\"accountId\":7}                                             | 400 | INVALID_TYPE          | accountId",
         "unknown field            | {\"accountId\":\"a\",\"sidee\":\"BUY\"}                       | 400 | UNKNOWN_FIELD         | sidee",
