@@ -34,7 +34,7 @@ public record Config(String httpHost, int httpPort, int httpInstances, Path jour
                      List<Instrument> instruments, EngineLimits engineLimits, int retainedFinalOrders,
                      Optional<Database> database, AuditConfig audit,
                      MarketDataConfig marketData, SnapshotConfig snapshots,
-                     AuditRetention auditRetention) {
+                     AuditRetention auditRetention, io.orderentry.http.HttpLimits httpLimits) {
 
     /**
      * PostgreSQL settings.

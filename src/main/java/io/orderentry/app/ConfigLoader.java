@@ -131,7 +131,9 @@ public final class ConfigLoader {
                 audit(),
                 marketData(),
                 snapshots(),
-                auditRetention());
+                auditRetention(),
+                new io.orderentry.http.HttpLimits(intValue("http.idle.timeout.seconds", 0, 86_400),
+                        intValue("http.max.connections", 1, 10_000_000)));
     }
 
     private AuditRetention auditRetention() {

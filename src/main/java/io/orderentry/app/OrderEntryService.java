@@ -154,12 +154,15 @@ public final class OrderEntryService {
         persistence.start(matcherStage.matcher().lastEventSequence());
 
         journal = openJournal(recovery);
-        Pipeline.wireInput(input, inputWait, new JournalHandler(journal, input.getRingBuffer(),
-                WallClock::currentTimeMicros), matcherStage);
+        final JournalHandler journalHandler = new JournalHandler(journal, input.getRingBuffer(),
+                WallClock::currentTimeMicros);
+        Pipeline.wireInput(input, inputWait, journalHandler, matcherStage);
         input.start();
         startSnapshots();
         startAuditArchiving();
         registerHealthAndMetrics(outputRing);
+        metrics.counter("orders_journal_rejected_commands_total", "Commands the journal could not encode (answered 503)",
+                journalHandler::rejectedCommands);
         streamMetrics.register(metrics, marketData.view(), marketData.subscribers());
         status.phase(ServiceStatus.Phase.READY);
         LOG.info("ready: accepting orders on {}:{} after {} ms; next order id {}, next trade id {}",
@@ -542,7 +545,7 @@ public final class OrderEntryService {
                 new OrderRequestParser(json.mapper(), config.instrumentsBySymbol()), gateway, view, replies, status,
                 metrics, new HttpMetrics(metrics.registry()), openApi(), LoggerFactory.getLogger(OrderVerticle.class),
                 new MarketDataAccess(config.instruments(), marketData, streamFanOut, config.marketData(),
-                        streamMetrics), this::snapshotNow);
+                        streamMetrics), this::snapshotNow, config.httpLimits(), connectionLimit());
         final AtomicInteger index = new AtomicInteger();
         await(vertx.deployVerticle(() -> new OrderVerticle(index.getAndIncrement(), settings),
                 new DeploymentOptions().setInstances(config.httpInstances())).toCompletionStage().toCompletableFuture(),
@@ -551,9 +554,47 @@ public final class OrderEntryService {
                 config.httpHost(), config.httpPort(), config.httpInstances());
     }
 
+    /** Files the process keeps for itself beyond client connections: journal, audit, spool, database, jars. */
+    private static final int RESERVED_FILE_DESCRIPTORS = 512;
+
+    /**
+     * @return the bound on client connections: the configured one, lowered to leave {@value #RESERVED_FILE_DESCRIPTORS}
+     *         of the process's file descriptors to its own files, so that sockets can never take the descriptor the
+     *         journal's next segment needs
+     */
+    private io.orderentry.http.ConnectionLimit connectionLimit() {
+        final int configured = config.httpLimits().maxConnections();
+        int max = configured;
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
+            final long fitting = unix.getMaxFileDescriptorCount() - RESERVED_FILE_DESCRIPTORS;
+            if (fitting < configured) {
+                max = (int) Math.max(1, fitting);
+                LOG.warn("http: {}={} does not fit the process's limit of {} file descriptors (ulimit -n) with {} kept"
+                        + " for the journal, audit trail, spool and database; at most {} connections",
+                        ConfigLoader.envName("http.max.connections"), configured, unix.getMaxFileDescriptorCount(),
+                        RESERVED_FILE_DESCRIPTORS, max);
+            }
+        }
+        final io.orderentry.http.ConnectionLimit limit = new io.orderentry.http.ConnectionLimit(max);
+        metrics.gauge("orders_http_connections_open", "HTTP and WebSocket connections open now", limit::open);
+        metrics.gauge("orders_http_connections_max", "The most connections allowed open at once", limit::max);
+        metrics.counter("orders_http_connections_refused_total", "Connections closed at accept because the maximum"
+                + " was open", limit::refused);
+        return limit;
+    }
+
     private void registerHealthAndMetrics(final RingBuffer<EngineEvent> outputRing) {
-        status.addComponent(() -> new HealthComponent("journal", journal.isHealthy(),
-                Map.of("lastSequence", journal.lastSequence(), "sync", config.journalSync().name())));
+        status.journalFailure(() -> journal.isHealthy() ? null : String.valueOf(journal.failure()));
+        status.addComponent(() -> {
+            final Map<String, Object> details = new LinkedHashMap<>();
+            details.put("lastSequence", journal.lastSequence());
+            details.put("sync", config.journalSync().name());
+            if (journal.failure() != null) {
+                details.put("failure", journal.failure().toString());
+            }
+            return new HealthComponent("journal", journal.isHealthy(), details);
+        });
         final RingBuffer<OrderCommand> inputRing = input.getRingBuffer();
         metrics.gauge("orders_input_ring_remaining", "Free slots in the input ring", inputRing::remainingCapacity);
         metrics.gauge("orders_output_ring_remaining", "Free slots in the output ring", outputRing::remainingCapacity);

@@ -111,9 +111,44 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         router.errorHandler(413, ctx -> refuse(ctx, BODY_TOO_LARGE));
         router.errorHandler(500, this::internalError);
         vertx.setPeriodic(1000, id -> failWaitingIfStopped());
-        return vertx.createHttpServer(new HttpServerOptions().setTcpNoDelay(true))
+        return vertx.createHttpServer(new HttpServerOptions().setTcpNoDelay(true)
+                        .setIdleTimeout(settings.limits().idleTimeoutSeconds()))
+                .connectionHandler(this::admit)
+                .invalidRequestHandler(this::invalidRequest)
                 .requestHandler(this::dispatch)
                 .listen(settings.port(), settings.host());
+    }
+
+    /** Closes a new connection at once when the server holds its maximum (HttpLimits); else counts it until it closes. */
+    private void admit(final io.vertx.core.http.HttpConnection connection) {
+        if (!settings.connections().tryOpen()) {
+            connection.close();
+            return;
+        }
+        connection.closeHandler(ignored -> settings.connections().closed());
+    }
+
+    /**
+     * Answers a request the HTTP decoder could not read (a request line or headers over the limits, a malformed
+     * request) in the error shape, then closes the connection, as it cannot tell where the next request starts.
+     */
+    private void invalidRequest(final HttpServerRequest request) {
+        final Throwable cause = request.decoderResult().cause();
+        final ApiError error;
+        if (cause instanceof io.netty.handler.codec.http.TooLongHttpHeaderException) {
+            error = new ApiError(431, "HEADERS_TOO_LARGE", "the request's headers are over "
+                    + HttpServerOptions.DEFAULT_MAX_HEADER_SIZE + " bytes", null);
+        } else if (cause instanceof io.netty.handler.codec.http.TooLongHttpLineException) {
+            error = new ApiError(414, "URI_TOO_LONG", "the request line is over "
+                    + HttpServerOptions.DEFAULT_MAX_INITIAL_LINE_LENGTH + " bytes", null);
+        } else {
+            error = ApiError.badRequest("INVALID_HTTP", "the request is not valid HTTP/1.1"
+                    + (cause == null ? "" : ": " + cause.getMessage()), null);
+        }
+        final io.vertx.core.http.HttpConnection connection = request.connection();
+        request.response().setStatusCode(error.status()).putHeader("Content-Type", JSON_TYPE)
+                .putHeader("Connection", "close").end(settings.json().error(error, null))
+                .onComplete(ignored -> connection.close());
     }
 
     /**
@@ -310,8 +345,17 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         ctx.response().setStatusCode(200).putHeader("Content-Type", "application/yaml").end(settings.openApi());
     }
 
+    /** UP while the process can take orders or may again by itself; DOWN (503) when only a restart helps. */
     private void health(final RoutingContext ctx) {
-        respond(ctx.request(), 200, Buffer.buffer("{\"status\":\"UP\"}"));
+        final String reason = settings.status().unrecoverable();
+        if (reason == null) {
+            respond(ctx.request(), 200, Buffer.buffer("{\"status\":\"UP\"}"));
+            return;
+        }
+        final Map<String, Object> body = new LinkedHashMap<>();
+        body.put("status", "DOWN");
+        body.put("reason", reason);
+        respond(ctx.request(), 503, settings.json().write(g -> settings.json().mapper().writeValue(g, body)));
     }
 
     private void ready(final RoutingContext ctx) {

@@ -31,6 +31,9 @@ import java.util.function.LongSupplier;
  */
 public final class JournalHandler implements EventHandler<OrderCommand> {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JournalHandler.class);
+    private boolean failureLogged;
+
     private final JournalWriter writer;
     private final RingBuffer<OrderCommand> ring;
     private final LongSupplier clockMicros;
@@ -75,6 +78,12 @@ public final class JournalHandler implements EventHandler<OrderCommand> {
             }
             batchStart = -1;
             batches++;
+            if (!failureLogged && writer.failure() != null) {
+                failureLogged = true;
+                LOG.error("journal: cannot write ({}); every order and cancel is answered 503 JOURNAL_UNAVAILABLE, and"
+                        + " /health answers DOWN, until the service is restarted with the cause fixed; everything"
+                        + " answered before is durable", writer.failure().toString(), writer.failure());
+            }
         }
     }
 
@@ -100,7 +109,10 @@ public final class JournalHandler implements EventHandler<OrderCommand> {
         } catch (final IllegalArgumentException e) {
             command.sequence = 0;
             command.journalFailed = true;
-            rejectedCommands++;
+            if (rejectedCommands++ == 0) {
+                LOG.error("journal: a command could not be encoded and was answered 503 ({}); later ones are counted"
+                        + " in orders_journal_rejected_commands_total", e.getMessage(), e);
+            }
             lastRejection = e;
         }
     }

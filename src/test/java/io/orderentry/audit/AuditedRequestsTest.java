@@ -174,6 +174,11 @@ class AuditedRequestsTest {
             assertEquals(503, ready.status());
             assertEquals("DOWN", ready.json().get("components").get("audit").get("status").asText());
             assertEquals(200, api.get("/api/v1/orders/" + orderId).status());
+            final Answer health = api.get("/health");
+            assertEquals(503, health.status(), "only a restart helps: an orchestrator should restart the process");
+            assertEquals("DOWN", health.json().get("status").asText());
+            assertTrue(health.json().get("reason").asText().contains("the audit trail cannot write: test: disk gone"),
+                    health.body());
         }
     }
 

@@ -1,0 +1,17 @@
+package io.orderentry.http;
+
+/**
+ * Bounds on what one client can hold of the HTTP server.
+ *
+ * @param idleTimeoutSeconds a connection that neither sends nor receives for this long is closed (stream clients get
+ *                           heartbeats, so only dead ones are); 0: never
+ * @param maxConnections     the most HTTP and WebSocket connections open at once; more are closed at accept
+ */
+public record HttpLimits(int idleTimeoutSeconds, int maxConnections) {
+
+    public HttpLimits {
+        if (idleTimeoutSeconds < 0 || maxConnections < 1) {
+            throw new IllegalArgumentException("idleTimeoutSeconds must be >= 0 and maxConnections >= 1");
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package io.orderentry.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.orderentry.testing.ApiClient;
+import io.orderentry.testing.ApiClient.Answer;
+import io.orderentry.testing.OrderLoad;
+import io.orderentry.testing.ServiceProcess;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real full disk under the journal (a 1 MiB tmpfs, so the kernel answers ENOSPC), against the real jar under a
+ * concurrent load: from the first failed write on, orders get only {@code 503 JOURNAL_UNAVAILABLE} with
+ * {@code Retry-After}, {@code /ready} and {@code /health} say so, reads still work; after the disk is grown and the
+ * service restarted, every order answered 201 is there as answered, every clientOrderId answered 503 can be placed
+ * afresh, and the audit trail verifies. Needs root (mount); skipped with a message elsewhere.
+ */
+class JournalDiskFullIT {
+
+    @TempDir
+    Path dir;
+    private Path journal;
+    private boolean mounted;
+
+    @Test
+    void journalDiskFullAnswersOnly503KeepsEveryAnsweredOrderAndRecoversAfterARestart() throws Exception {
+        journal = dir.resolve("journal");
+        Files.createDirectories(journal);
+        mounted = run("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", journal.toString()) == 0;
+        assumeTrue(mounted, "needs root to mount a 1 MiB tmpfs for a real ENOSPC (run the tests as root)");
+        final Map<String, String> env = Map.of("ORDERS_JOURNAL_SYNC", "fsync",
+                "ORDERS_JOURNAL_SEGMENT_BYTES", Integer.toString(1 << 20), "ORDERS_SNAPSHOT_ENABLED", "false");
+
+        final Map<Long, JsonNode> answered = new ConcurrentHashMap<>();
+        final Set<String> refused = ConcurrentHashMap.newKeySet();
+        try (ServiceProcess first = ServiceProcess.start(dir, env, "first")) {
+            final ApiClient api = first.client();
+            final AtomicBoolean full = new AtomicBoolean();
+            final ExecutorService clients = Executors.newFixedThreadPool(8);
+            for (int c = 0; c < 8; c++) {
+                final int client = c;
+                clients.submit(() -> place(api, client, full, answered, refused));
+            }
+            clients.shutdown();
+            assertTrue(clients.awaitTermination(120, TimeUnit.SECONDS), "the journal's disk never filled");
+            assertTrue(full.get(), "no 503 JOURNAL_UNAVAILABLE within the load");
+            assertTrue(answered.size() > 1_000, "orders answered before the disk filled: " + answered.size());
+
+            final Answer after = api.post("/api/v1/orders", ApiClient.limit("acct-x", "after-full", "BTCUSD", "BUY",
+                    "100.00", "1", null));
+            assertEquals(503, after.status(), after.body());
+            assertEquals("JOURNAL_UNAVAILABLE", after.errorCode(), after.body());
+            assertEquals("1", after.header("Retry-After"));
+            refused.add("acct-x/after-full");
+            assertEquals(503, api.get("/ready").status());
+            final Answer health = api.get("/health");
+            assertEquals(503, health.status(), "a journal that cannot write needs a restart: " + health.body());
+            assertTrue(health.json().get("reason").asText().startsWith("the journal cannot write: "), health.body());
+            assertTrue(health.json().get("reason").asText().contains("No space left on device"), health.body());
+            final JsonNode some = answered.values().iterator().next();
+            assertEquals(200, api.get("/api/v1/orders/" + some.get("orderId").asText()).status(), "reads still work");
+            assertTrue(first.log().contains("No space left on device"), "the log names the cause: " + first.log().lines().filter(l -> l.contains("journal")).toList());
+            first.terminate();
+        }
+
+        assertEquals(0, run("mount", "-o", "remount,size=64m", journal.toString()), "growing the tmpfs");
+        try (ServiceProcess second = ServiceProcess.start(dir, env, "second")) {
+            final ApiClient api = second.client();
+            for (final JsonNode order : answered.values()) {
+                final Answer now = api.get("/api/v1/orders/" + order.get("orderId").asText());
+                assertEquals(200, now.status(), now.body());
+                OrderLoad.assertSameOrSuccessor(order, now.json());
+            }
+            for (final String pair : refused) {
+                final String[] parts = pair.split("/");
+                final Answer placed = api.post("/api/v1/orders", ApiClient.limit(parts[0], parts[1], "BTCUSD", "BUY",
+                        "100.00", "1", null));
+                assertEquals(201, placed.status(), pair + " was answered 503, so it was never placed: "
+                        + placed.body());
+            }
+            assertEquals(200, api.get("/health").status());
+        }
+        final Process verify = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", ServiceProcess.jar().toAbsolutePath().toString(), "audit-verify", dir.resolve("audit").toString())
+                .redirectErrorStream(true).start();
+        final String output = new String(verify.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(verify.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, verify.exitValue(), output);
+    }
+
+    /** Places LIMIT orders with clientOrderIds until the journal refuses them; 201s and 503s are remembered. */
+    private static void place(final ApiClient api, final int client, final AtomicBoolean full,
+                              final Map<Long, JsonNode> answered, final Set<String> refused) {
+        for (int n = 0; n < 200_000 && !(full.get() && n % 50 == 0 && refused.size() > 200); n++) {
+            final String account = "acct-" + client;
+            final String clientOrderId = "f" + client + "-" + n;
+            final String side = n % 2 == 0 ? "BUY" : "SELL";
+            final String price = (side.equals("BUY") ? 49_990 + n % 15 : 49_995 + n % 15) + ".00";
+            final Answer answer = api.post("/api/v1/orders", ApiClient.limit(account, clientOrderId, "BTCUSD", side,
+                    price, "0.01", null));
+            if (answer.status() == 201) {
+                answered.put(answer.json().get("orderId").asLong(), answer.json());
+            } else if (answer.status() == 503 && "JOURNAL_UNAVAILABLE".equals(answer.errorCode())) {
+                full.set(true);
+                refused.add(account + "/" + clientOrderId);
+            } else {
+                throw new AssertionError(clientOrderId + ": " + answer.status() + " " + answer.body());
+            }
+        }
+    }
+
+    @AfterEach
+    void unmount() throws Exception {
+        if (mounted) {
+            run("umount", "-l", journal.toString());
+        }
+    }
+
+    private static int run(final String... command) throws IOException, InterruptedException {
+        final List<String> line = new ArrayList<>(List.of(command));
+        final Process process = new ProcessBuilder(line).redirectErrorStream(true).start();
+        process.getInputStream().readAllBytes();
+        return process.waitFor(30, TimeUnit.SECONDS) ? process.exitValue() : -1;
+    }
+}
