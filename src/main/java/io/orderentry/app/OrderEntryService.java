@@ -585,7 +585,6 @@ public final class OrderEntryService {
     }
 
     private void registerHealthAndMetrics(final RingBuffer<EngineEvent> outputRing) {
-        status.journalFailure(() -> journal.isHealthy() ? null : String.valueOf(journal.failure()));
         status.addComponent(() -> {
             final Map<String, Object> details = new LinkedHashMap<>();
             details.put("lastSequence", journal.lastSequence());

@@ -28,7 +28,6 @@ public final class ServiceStatus {
     private volatile String failure;
     private volatile String auditFailure;
     private final List<Supplier<HealthComponent>> components = new CopyOnWriteArrayList<>();
-    private volatile Supplier<String> journalFailure = () -> null;
     private final AtomicInteger waitingRequests = new AtomicInteger();
 
     /** @return the current phase */
@@ -95,26 +94,14 @@ public final class ServiceStatus {
     }
 
     /**
-     * Tells {@link #unrecoverable} how to ask why the journal cannot write (null while it can); called once at
-     * startup.
-     */
-    public void journalFailure(final Supplier<String> failure) {
-        journalFailure = failure;
-    }
-
-    /**
      * @return why this process can no longer take orders and will not recover without a restart, or null while it
-     *         can or may: a failed stage (FAILED), a journal that cannot write, an audit trail that cannot write.
-     *         {@code /health} answers DOWN with it, so that an orchestrator restarts the process; a database that is
-     *         down, or a service that is still recovering or stopping, is not such a reason.
+     *         can or may: a failed stage (FAILED), an audit trail that cannot write. {@code /health} answers DOWN with
+     *         it, so that an orchestrator restarts the process; a journal that cannot write (it retries by itself), a
+     *         database that is down, or a service that is still recovering or stopping, is not such a reason.
      */
     public String unrecoverable() {
         if (phase == Phase.FAILED) {
             return failure;
-        }
-        final String journal = phase == Phase.READY ? journalFailure.get() : null;
-        if (journal != null) {
-            return "the journal cannot write: " + journal;
         }
         return auditFailure == null ? null : "the audit trail cannot write: " + auditFailure;
     }

@@ -18,9 +18,11 @@ import java.util.function.LongSupplier;
  * <p>The matcher stage must be gated on this handler ({@code handleEventsWith(journal).then(matcher)}): the
  * {@code BatchEventProcessor} publishes this handler's sequence only after {@code onEvent(endOfBatch)}
  * returns, so the matcher sees a slot only once it is durable or marked. A slot whose record could not be
- * made durable gets {@link OrderCommand#journalFailed} {@code = true} before that; its {@code sequence} then
- * means nothing. Records already made durable by an earlier partial flush of the same batch stay unmarked,
- * because a replay will execute them. Once the writer has failed, every later slot is marked too.
+ * made durable gets {@link OrderCommand#journalFailed} {@code = true} and {@code sequence = 0} before that.
+ * Records already made durable by an earlier partial flush of the same batch stay unmarked, because a replay will
+ * execute them. Once the writer has failed, every later slot is marked too, except that a slot may first try to
+ * resume the writer, at most once a second ({@link JournalWriter#resume}): when that succeeds the slot and those
+ * after it are journaled again, continuing the sequence from the last durable record.
  * A slot whose command cannot be encoded (a bug upstream: incomplete, oversized) is marked alone,
  * counted in {@link #rejectedCommands()} and its error kept in {@link #lastRejection()}; the journal carries on.
  * {@link #onEvent} throws nothing for these cases.
@@ -32,7 +34,15 @@ import java.util.function.LongSupplier;
 public final class JournalHandler implements EventHandler<OrderCommand> {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JournalHandler.class);
+    /** While the writer has failed, how often a command may try to resume it. */
+    static final long RESUME_EVERY_MICROS = 1_000_000;
+    /** How often a resume that fails again is logged. */
+    private static final long RESUME_LOG_EVERY_MICROS = 60_000_000;
     private boolean failureLogged;
+    private long failedSinceMicros;
+    private long nextResumeMicros;
+    private long nextResumeLogMicros;
+    private long answeredUnavailable;
 
     private final JournalWriter writer;
     private final RingBuffer<OrderCommand> ring;
@@ -80,8 +90,8 @@ public final class JournalHandler implements EventHandler<OrderCommand> {
             batches++;
             if (!failureLogged && writer.failure() != null) {
                 failureLogged = true;
-                LOG.error("journal: cannot write ({}); every order and cancel is answered 503 JOURNAL_UNAVAILABLE, and"
-                        + " /health answers DOWN, until the service is restarted with the cause fixed; everything"
+                LOG.error("journal: cannot write ({}); orders and cancels are answered 503 JOURNAL_UNAVAILABLE and /ready"
+                        + " 503 until a write succeeds again, tried once a second while commands arrive; everything"
                         + " answered before is durable", writer.failure().toString(), writer.failure());
             }
         }
@@ -93,10 +103,11 @@ public final class JournalHandler implements EventHandler<OrderCommand> {
             command.sequence = 0;
             return;
         }
-        if (!writer.isHealthy()) {
+        if (!writer.isHealthy() && !resume()) {
             command.sequence = 0;
             command.journalFailed = true;
             failedSlots++;
+            answeredUnavailable++;
             return;
         }
         command.sequence = nextSequence;
@@ -117,6 +128,43 @@ public final class JournalHandler implements EventHandler<OrderCommand> {
         }
     }
 
+    /**
+     * Tries, at most once every {@link #RESUME_EVERY_MICROS} and first that long after the failure was seen, to make
+     * the failed writer write again ({@link JournalWriter#resume});
+     * on success the sequence continues from the last durable record, so the commands answered 503 meanwhile leave
+     * no gap and no trace in the journal.
+     *
+     * @return true if the writer is healthy again
+     */
+    private boolean resume() {
+        final long now = clockMicros.getAsLong();
+        if (failedSinceMicros == 0) {   // the first command to see the failure: the first try comes a second later
+            failedSinceMicros = now;
+            nextResumeMicros = now + RESUME_EVERY_MICROS;
+            return false;
+        }
+        if (now < nextResumeMicros) {
+            return false;
+        }
+        nextResumeMicros = now + RESUME_EVERY_MICROS;
+        if (writer.resume()) {
+            nextSequence = writer.lastSequence() + 1;
+            LOG.warn("journal: writing again after {} s; {} commands were answered 503 JOURNAL_UNAVAILABLE meanwhile and"
+                    + " none of them was journaled", (now - failedSinceMicros) / 1_000_000, answeredUnavailable);
+            failureLogged = false;
+            failedSinceMicros = 0;
+            nextResumeLogMicros = 0;
+            answeredUnavailable = 0;
+            return true;
+        }
+        if (now >= nextResumeLogMicros) {
+            nextResumeLogMicros = now + RESUME_LOG_EVERY_MICROS;
+            LOG.error("journal: still cannot write ({}); retried once a second while orders arrive, logged once a"
+                    + " minute", String.valueOf(writer.failure()));
+        }
+        return false;
+    }
+
     /** Marks every slot in {@code [from, to]} whose record is not durable. */
     private void markNotDurable(final long from, final long to) {
         final long durable = writer.lastSequence();
@@ -125,6 +173,7 @@ public final class JournalHandler implements EventHandler<OrderCommand> {
             final OrderCommand slot = ring.get(s);
             if (!slot.journalFailed && slot.sequence > durable) {
                 slot.journalFailed = true;
+                slot.sequence = 0;   // never durable: the sequence is used again once the writer resumes
                 marked++;
             }
         }

@@ -15,10 +15,13 @@ import java.util.Objects;
  * {@link JournalSync#FSYNC} mode, one {@code force(false)}: a group commit.
  *
  * <p>On an I/O error the writer truncates the segment back to where the failed batch started (best
- * effort), closes it and stays failed for good: every later {@link #append} and {@link #flush} returns
- * false at once, {@link #isHealthy()} is false and {@link #failure()} holds the cause (with any error of
- * the truncation attached as suppressed). Whether the bytes of a batch whose write or force failed reached
- * the device is unknown, so the process should stop and recover.
+ * effort), closes it and stays failed: every later {@link #append} and {@link #flush} returns false at once,
+ * {@link #isHealthy()} is false and {@link #failure()} holds the cause (with any error of the truncation
+ * attached as suppressed), until {@link #resume} succeeds. Whether the bytes of a batch whose write or force
+ * failed reached the device is unknown, so they are never acknowledged: {@link #resume} cuts the segment back to
+ * its last durable byte (and forces that) before anything else is written, and the records of the failed batch
+ * are appended again under the same sequences only if their commands are sent again. What was durable before the
+ * failure was forced before it, so it is not affected.
  *
  * <p>Threads: {@link #open}, {@link #append}, {@link #flush} and {@link #close} are called by one thread at
  * a time, the journal thread once the ring runs. The accessors may be called from any thread.
@@ -35,6 +38,8 @@ public final class JournalWriter implements AutoCloseable {
     private final ByteBuffer header = ByteBuffer.allocate(JournalFormat.SEGMENT_HEADER_SIZE);
 
     private FileChannel channel;
+    /** The segment records are appended to; null between closing one segment and creating the next. */
+    private Path currentSegment;
     private long segmentBytes;
     private long appendedSequence;
     private long appendedTimestampMicros;
@@ -253,6 +258,7 @@ public final class JournalWriter implements AutoCloseable {
             }
             channel.close();
             channel = null;
+            currentSegment = null;
             createSegment(appendedSequence + 1);
             return true;
         } catch (final IOException e) {
@@ -276,6 +282,7 @@ public final class JournalWriter implements AutoCloseable {
             throw e;
         }
         channel = created;
+        currentSegment = path;
         segmentBytes = JournalFormat.SEGMENT_HEADER_SIZE;
     }
 
@@ -296,6 +303,51 @@ public final class JournalWriter implements AutoCloseable {
             throw e;
         }
         channel = opened;
+        currentSegment = path;
+    }
+
+    /**
+     * Leaves the failed state when the cause has gone (space freed, a transient error): opens the current segment
+     * again and cuts it back to its last durable byte, or, when the failure came while starting the next segment,
+     * creates that segment afresh (removing a partial one). Records appended but not made durable before the
+     * failure are dropped: the next {@link #append} continues from {@link #lastSequence()} + 1.
+     *
+     * @return true if the writer is healthy again (or was); false if it is still failing ({@link #failure()} is the
+     *         new cause) or closed
+     */
+    public boolean resume() {
+        if (closed) {
+            return false;
+        }
+        if (failure == null) {
+            return true;
+        }
+        buffer.clear();
+        bufferedRecords = 0;
+        appendedSequence = lastSequence;
+        appendedTimestampMicros = lastTimestampMicros;
+        try {
+            if (currentSegment == null) {
+                final Path next = SegmentFiles.segmentPath(directory, lastSequence + 1);
+                Files.deleteIfExists(next);   // a header at most: no record is written before the segment is complete
+                createSegment(lastSequence + 1);
+            } else {
+                final FileChannel opened = channels.open(currentSegment, false);
+                try {
+                    opened.truncate(segmentBytes);
+                    opened.force(false);
+                } catch (final IOException e) {
+                    closeAfterFailure(opened, e);
+                    throw e;
+                }
+                channel = opened;
+            }
+        } catch (final IOException e) {
+            failure = e;
+            return false;
+        }
+        failure = null;
+        return true;
     }
 
     private void writeHeader(final FileChannel target, final long firstSequence) throws IOException {

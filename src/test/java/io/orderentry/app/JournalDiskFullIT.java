@@ -29,9 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A real full disk under the journal (a 1 MiB tmpfs, so the kernel answers ENOSPC), against the real jar under a
  * concurrent load: from the first failed write on, orders get only {@code 503 JOURNAL_UNAVAILABLE} with
- * {@code Retry-After}, {@code /ready} and {@code /health} say so, reads still work; after the disk is grown and the
- * service restarted, every order answered 201 is there as answered, every clientOrderId answered 503 can be placed
- * afresh, and the audit trail verifies. Needs root (mount); skipped with a message elsewhere.
+ * {@code Retry-After}, {@code /ready} says why, reads still work and {@code /health} stays UP; once the disk is grown
+ * the journal writes again without a restart; after a restart every order answered 201 is there as answered, every
+ * clientOrderId answered 503 can be placed afresh, and the audit trail verifies. Needs root (mount); skipped with a
+ * message elsewhere.
  */
 class JournalDiskFullIT {
 
@@ -70,18 +71,41 @@ class JournalDiskFullIT {
             assertEquals("JOURNAL_UNAVAILABLE", after.errorCode(), after.body());
             assertEquals("1", after.header("Retry-After"));
             refused.add("acct-x/after-full");
-            assertEquals(503, api.get("/ready").status());
-            final Answer health = api.get("/health");
-            assertEquals(503, health.status(), "a journal that cannot write needs a restart: " + health.body());
-            assertTrue(health.json().get("reason").asText().startsWith("the journal cannot write: "), health.body());
-            assertTrue(health.json().get("reason").asText().contains("No space left on device"), health.body());
+            final Answer ready = api.get("/ready");
+            assertEquals(503, ready.status());
+            assertTrue(ready.json().get("components").get("journal").get("failure").asText()
+                    .contains("No space left on device"), ready.body());
+            assertEquals(200, api.get("/health").status(), "the journal retries by itself: no restart needed");
             final JsonNode some = answered.values().iterator().next();
             assertEquals(200, api.get("/api/v1/orders/" + some.get("orderId").asText()).status(), "reads still work");
-            assertTrue(first.log().contains("No space left on device"), "the log names the cause: " + first.log().lines().filter(l -> l.contains("journal")).toList());
+            assertTrue(first.log().contains("No space left on device"), "the log names the cause");
+
+            // space is freed: the next order a second later writes again, without a restart
+            assertEquals(0, run("mount", "-o", "remount,size=64m", journal.toString()), "growing the tmpfs");
+            Answer resumed = null;
+            for (int attempt = 0; attempt < 50; attempt++) {
+                Thread.sleep(200);
+                resumed = api.post("/api/v1/orders", ApiClient.limit("acct-x", "resumed-" + attempt, "BTCUSD", "BUY",
+                        "100.00", "1", null));
+                if (resumed.status() == 201) {
+                    break;
+                }
+                assertEquals("JOURNAL_UNAVAILABLE", resumed.errorCode(), resumed.body());
+                refused.add("acct-x/resumed-" + attempt);
+            }
+            assertEquals(201, resumed.status(), "the journal writes again once the disk has room: " + resumed.body());
+            answered.put(resumed.json().get("orderId").asLong(), resumed.json());
+            assertEquals(200, api.get("/ready").status());
+            assertTrue(first.log().contains("journal: writing again after"), "the recovery is logged");
+            for (int i = 0; i < 100; i++) {
+                final Answer more = api.post("/api/v1/orders", ApiClient.limit("acct-y", "after-" + i, "BTCUSD",
+                        "SELL", "60000.00", "1", null));
+                assertEquals(201, more.status(), more.body());
+                answered.put(more.json().get("orderId").asLong(), more.json());
+            }
             first.terminate();
         }
 
-        assertEquals(0, run("mount", "-o", "remount,size=64m", journal.toString()), "growing the tmpfs");
         try (ServiceProcess second = ServiceProcess.start(dir, env, "second")) {
             final ApiClient api = second.client();
             for (final JsonNode order : answered.values()) {

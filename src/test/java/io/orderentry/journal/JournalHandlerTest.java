@@ -30,6 +30,8 @@ class JournalHandlerTest {
     private JournalWriter writer;
     private JournalHandler handler;
     private long published;
+    /** When set, the writer cannot open a segment file (so a resume fails). */
+    private boolean refuseOpen;
 
     @AfterEach
     void closeWriter() throws IOException {
@@ -40,7 +42,13 @@ class JournalHandlerTest {
 
     private void open(final JournalConfig config, final LongSupplier clock) throws IOException {
         final JournalRecovery recovery = JournalReader.recover(config.directory(), Commands.SYMBOL_INDEX, c -> { });
-        writer = JournalWriter.open(config, Commands.SYMBOLS, recovery, FailingFileChannel.factory(channels));
+        final SegmentChannelFactory failing = FailingFileChannel.factory(channels);
+        writer = JournalWriter.open(config, Commands.SYMBOLS, recovery, (path, create) -> {
+            if (refuseOpen) {
+                throw new IOException("injected open failure");
+            }
+            return failing.open(path, create);
+        });
         handler = new JournalHandler(writer, ring, clock);
     }
 
@@ -139,23 +147,37 @@ class JournalHandlerTest {
     }
 
     @Test
-    void shouldStayFailedForLaterBatches() throws IOException {
-        open(() -> 1);
+    void shouldRetryAFailedWriterAtMostOnceASecondAndContinueTheSequenceOnceItWrites() throws IOException {
+        final long[] now = {1_000_000};
+        open(() -> now[0]);
         batch(2);
         channels.get(0).failForce = true;
         channels.get(0).failWrites = true;
         batch(3);
-        channels.get(0).failWrites = false;
-        channels.get(0).failForce = false;
-        final long first = batch(4);
+        long first = batch(1);                   // sees the failure: the first try comes a second later
+        refuseOpen = true;                       // the cause is still there
+        now[0] += 1_000_000;
+        batch(2);                                // the first command tries to resume and fails; the second waits
+        now[0] += 500_000;
+        batch(1);                                // within the second: no try
         for (long s = first; s < first + 4; s++) {
             assertTrue(slot(s).journalFailed, "slot " + s);
+            assertEquals(0, slot(s).sequence, "a command that was not journaled has no sequence");
         }
+        assertEquals("injected open failure", handler.failure().getMessage());
+        refuseOpen = false;                      // the cause has gone
+        now[0] += 600_000;
+        first = batch(3);
+        for (long s = first; s < first + 3; s++) {
+            assertFalse(slot(s).journalFailed, "slot " + s);
+            assertEquals(3 + s - first, slot(s).sequence, "continues after the last durable record, 2");
+        }
+        assertTrue(handler.isHealthy());
         assertEquals(7, handler.failedSlots());
-        assertEquals(3, handler.batches());
         writer.close();
         final TestJournal.Replay replay = TestJournal.replay(dir);
-        assertEquals(2, replay.records().size(), "no record of a failed batch is in the journal");
+        assertEquals(5, replay.records().size(), "no record of a failed batch is in the journal");
+        assertEquals(Recorded.of(slot(first + 2)), replay.records().get(4));
         assertNull(replay.recovery().truncatedTail());
     }
 

@@ -100,6 +100,106 @@ class JournalWriterTest {
     }
 
     @Test
+    void shouldResumeAfterAFailedWriteFromTheLastDurableRecordLeavingNoTraceOfTheFailedBatch() throws IOException {
+        final List<FailingFileChannel> channels = new ArrayList<>();
+        final JournalWriter writer = JournalWriter.open(TestJournal.config(dir), Commands.SYMBOLS,
+                JournalReader.recover(dir, Commands.SYMBOL_INDEX, c -> { }), FailingFileChannel.factory(channels));
+        TestJournal.append(writer, 1, 10);
+        channels.get(0).failWrites = true;
+        channels.get(0).failTruncate = true;   // half the batch stays in the file: resume must cut it
+        final OrderCommand lost = Commands.nth(11);
+        lost.sequence = 11;
+        lost.timestampMicros = 11_000;
+        assertTrue(writer.append(lost));
+        assertFalse(writer.flush());
+
+        assertTrue(writer.resume(), "the cause has gone");
+        assertTrue(writer.isHealthy());
+        assertNull(writer.failure());
+        final OrderCommand other = Commands.nth(20);
+        other.sequence = 11;
+        other.timestampMicros = 12_000;
+        assertTrue(writer.append(other), "the sequence continues from the last durable record");
+        assertTrue(writer.flush());
+        writer.close();
+
+        final TestJournal.Replay replay = TestJournal.replay(dir);
+        assertEquals(11, replay.records().size());
+        assertEquals(Recorded.of(other), replay.records().get(10), "record 11 is the one written after the resume");
+        assertNull(replay.recovery().truncatedTail(), "nothing of the failed batch is left to cut");
+    }
+
+    @Test
+    void shouldStayFailedWhileResumingFailsAndResumeOnceItCan() throws IOException {
+        final List<FailingFileChannel> channels = new ArrayList<>();
+        final boolean[] refuseOpen = {false};
+        final SegmentChannelFactory failing = FailingFileChannel.factory(channels);
+        final SegmentChannelFactory factory = (path, create) -> {
+            if (refuseOpen[0]) {
+                throw new IOException("injected open failure");
+            }
+            return failing.open(path, create);
+        };
+        final JournalWriter writer = JournalWriter.open(TestJournal.config(dir), Commands.SYMBOLS,
+                JournalReader.recover(dir, Commands.SYMBOL_INDEX, c -> { }), factory);
+        TestJournal.append(writer, 1, 5);
+        channels.get(0).failWrites = true;
+        final OrderCommand c = Commands.nth(6);
+        c.sequence = 6;
+        c.timestampMicros = 6_000;
+        writer.append(c);
+        assertFalse(writer.flush());
+        refuseOpen[0] = true;
+        assertFalse(writer.resume());
+        assertEquals("injected open failure", writer.failure().getMessage(), "the new cause is kept");
+        assertFalse(writer.append(c), "still failed");
+        refuseOpen[0] = false;
+        assertTrue(writer.resume());
+        TestJournal.append(writer, 6, 8);
+        writer.close();
+        assertEquals(8, TestJournal.replay(dir).records().size());
+    }
+
+    @Test
+    void shouldResumeAfterAFailedRollByCreatingTheNextSegmentAfresh() throws IOException {
+        final List<FailingFileChannel> channels = new ArrayList<>();
+        final boolean[] refuseCreate = {false};
+        final SegmentChannelFactory failing = FailingFileChannel.factory(channels);
+        final SegmentChannelFactory factory = (path, create) -> {
+            if (create && refuseCreate[0]) {
+                java.nio.file.Files.write(path, new byte[] {1, 2, 3});   // a partial file, as a failed create can leave
+                throw new IOException("injected create failure");
+            }
+            return failing.open(path, create);
+        };
+        final JournalConfig small = new JournalConfig(dir, JournalSync.FSYNC, 1 << 20, 4096);
+        final JournalWriter writer = JournalWriter.open(small, Commands.SYMBOLS,
+                JournalReader.recover(dir, Commands.SYMBOL_INDEX, c -> { }), factory);
+        refuseCreate[0] = true;
+        long sequence = 0;
+        final OrderCommand c = new OrderCommand();
+        while (writer.isHealthy()) {   // until the segment is full and the roll's create fails
+            sequence++;
+            Commands.nth(c, sequence);
+            c.sequence = sequence;
+            c.timestampMicros = 1000 * sequence;
+            if (writer.append(c)) {
+                assertTrue(writer.flush() || !writer.isHealthy());
+            }
+        }
+        assertEquals("injected create failure", writer.failure().getMessage());
+        final long durable = writer.lastSequence();
+        refuseCreate[0] = false;
+        assertTrue(writer.resume());
+        TestJournal.append(writer, durable + 1, durable + 3);
+        writer.close();
+        final TestJournal.Replay replay = TestJournal.replay(dir);
+        assertEquals(durable + 3, replay.records().size());
+        assertTrue(java.nio.file.Files.exists(dir.resolve(String.format("%020d.journal", durable + 1))),
+                "the next segment starts after the last durable record");
+    }
+
+    @Test
     void shouldFailForGoodWhenForceFails() throws IOException {
         final List<FailingFileChannel> channels = new ArrayList<>();
         final JournalConfig config = new JournalConfig(dir, JournalSync.FSYNC, JournalConfig.DEFAULT_SEGMENT_SIZE, 4096);
