@@ -123,7 +123,7 @@ public final class OrderEntryService {
 
         auditTrail = openAudit();
         audit = new AuditHandler(auditTrail, status::auditFailed);
-        view = new OrderStateView(config.retainedFinalOrders());
+        view = new OrderStateView(config.retainedFinalOrders(), config.engineLimits().dedupWindow());
         persistence = PersistenceWiring.open(config, status, metrics);
         final ReplyStage replies = new ReplyStage(view, config.httpInstances());
         marketData = new MarketDataStage(config.instruments().size(), config.httpInstances(), config.marketData());

@@ -61,6 +61,15 @@ final class DedupWindow {
         return h ^ (h >>> 16);
     }
 
+    /** @return the order ids of the remembered pairs, oldest first */
+    long[] orderIdsOldestFirst() {
+        final long[] ids = new long[size];
+        for (int k = 0; k < size; k++) {
+            ids[k] = orderIds[(oldest + k) % size];   // oldest stays 0 until the ring wraps
+        }
+        return ids;
+    }
+
     /** @return how many pairs are remembered, at most {@code window} */
     int size() {
         return size;

@@ -209,6 +209,14 @@ public final class Matcher {
         return lastEventSequence;
     }
 
+    /**
+     * @return the ids of the orders whose clientOrderId the dedup window remembers, oldest first (for the order view,
+     *         which keeps those orders for retries); call on the thread that owns the matcher
+     */
+    public long[] rememberedOrderIds() {
+        return dedup.orderIdsOldestFirst();
+    }
+
     /** @return how many orders rest in all books */
     public int restingOrderCount() {
         return restingOrders.size();

@@ -109,18 +109,72 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
 
     private final Map<String, NavigableSet<Long>> openByAccount = new ConcurrentHashMap<>();
     private final long[] finalOrders;
+    /** Advances by one per final order retained and per pinned order kept past the ring's oldest end. */
     private long finalCount;
+    /**
+     * The ids of the last {@code dedupWindow} orders that carried a clientOrderId, oldest at
+     * {@code windowCount % length} once full: the engine's dedup window (Matcher), kept here too so that a final
+     * order a retry can still name is never forgotten. Empty when the window is 0 (tests of the view alone).
+     */
+    private final long[] windowIds;
+    private long windowCount;
     private long appliedSequence;
     private volatile long lastEventSequence;
 
     /**
+     * A view that forgets final orders oldest first past {@code retainedFinalOrders}, whatever their clientOrderId.
+     *
      * @param retainedFinalOrders how many final orders to keep answering GETs for
      */
     public OrderStateView(final int retainedFinalOrders) {
-        if (retainedFinalOrders <= 0) {
-            throw new IllegalArgumentException("retainedFinalOrders must be > 0");
+        this(retainedFinalOrders, 0);
+    }
+
+    /**
+     * @param retainedFinalOrders how many final orders to keep answering GETs for
+     * @param dedupWindow         the engine's dedup window ({@code ORDERS_ENGINE_DEDUP_WINDOW}): a final order whose
+     *                            clientOrderId it still remembers is kept past {@code retainedFinalOrders}' oldest end,
+     *                            so that a retry is answered with the order (200), never 404 ORDER_NOT_RETAINED
+     */
+    public OrderStateView(final int retainedFinalOrders, final int dedupWindow) {
+        if (retainedFinalOrders <= 0 || dedupWindow < 0) {
+            throw new IllegalArgumentException("retainedFinalOrders must be > 0 and dedupWindow >= 0");
         }
         this.finalOrders = new long[retainedFinalOrders];
+        this.windowIds = new long[dedupWindow];
+    }
+
+    /**
+     * Sets the dedup window's order ids, oldest first, as the engine restored from a snapshot holds them
+     * ({@code Matcher#rememberedOrderIds}); call after {@link #restoreSnapshot}, on the thread that applies events.
+     */
+    public void restoreDedupWindow(final long[] orderIdsOldestFirst) {
+        windowCount = 0;
+        if (windowIds.length == 0) {
+            return;
+        }
+        final int from = Math.max(0, orderIdsOldestFirst.length - windowIds.length);
+        for (int k = from; k < orderIdsOldestFirst.length; k++) {
+            rememberClientOrderId(orderIdsOldestFirst[k]);
+        }
+    }
+
+    private void rememberClientOrderId(final long orderId) {
+        windowIds[(int) (windowCount % windowIds.length)] = orderId;
+        windowCount++;
+    }
+
+    /** @return whether the engine still remembers {@code orderId}'s clientOrderId, so a retry may name it */
+    private boolean inDedupWindow(final long orderId) {
+        if (windowCount == 0) {
+            return false;
+        }
+        final long oldest = windowCount < windowIds.length ? windowIds[0] : windowIds[(int) (windowCount % windowIds.length)];
+        if (orderId < oldest) {
+            return false;
+        }
+        final int slot = index.find(orderId);
+        return slot != NONE && clientOrderIds[slot >>> SHIFT][slot & MASK] != null;
     }
 
     @Override
@@ -790,6 +844,9 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
         beginIndex();
         index.put(e.orderId, slot);
         endIndex();
+        if (e.clientOrderId != null && windowIds.length > 0) {
+            rememberClientOrderId(e.orderId);   // as the engine's dedup window remembers every placed order with one
+        }
     }
 
     private void traded(final EngineEvent e) {
@@ -855,12 +912,25 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
                 openByAccount.remove(accountId, open);
             }
         }
-        final int slot = (int) (finalCount % finalOrders.length);
-        if (finalCount >= finalOrders.length) {
-            forget(finalOrders[slot]);
+        if (finalCount < finalOrders.length) {
+            finalOrders[(int) finalCount++] = orderId;
+            return;
         }
-        finalOrders[slot] = orderId;
-        finalCount++;
+        // Full: the oldest goes, unless a retry may still name it (its clientOrderId is in the engine's dedup window);
+        // such an order moves to the newest end instead (the ring advances over it), and the next oldest is tried.
+        for (int kept = 0; kept < finalOrders.length; kept++) {
+            final int slot = (int) (finalCount % finalOrders.length);
+            if (!inDedupWindow(finalOrders[slot])) {
+                forget(finalOrders[slot]);
+                finalOrders[slot] = orderId;
+                finalCount++;
+                return;
+            }
+            finalCount++;
+        }
+        // every retained order is one a retry may name, so this one (not in the window, or it would be among them:
+        // the window holds no more orders than the ring) is the one not kept
+        forget(orderId);
     }
 
     /** Drops a final order: its index entry, its fills and its slot, all reused later. */

@@ -31,7 +31,7 @@ final class Replica implements EventOutput, RecordConsumer {
 
     Replica(final int symbols, final EngineLimits limits, final int retainedFinalOrders,
             final MarketDataConfig marketDataConfig) {
-        this.view = new OrderStateView(retainedFinalOrders);
+        this.view = new OrderStateView(retainedFinalOrders, limits.dedupWindow());
         this.marketData = new MarketDataStage(symbols, 1, marketDataConfig);
         this.matcherStage = new MatcherStage(sink -> new Matcher(symbols, limits, sink), this, new MatcherMetrics());
     }

@@ -28,6 +28,7 @@ public record ServiceState(Matcher matcher, OrderStateView view, MarketDataStage
         matcher.restoreSnapshot(in);
         final long engine = System.nanoTime();
         view.restoreSnapshot(in);
+        view.restoreDedupWindow(matcher.rememberedOrderIds());   // not in the view's part: the engine's is the truth
         final long orders = System.nanoTime();
         marketData.restoreSnapshot(in);
         LOG.info("snapshot: restored the engine ({} resting orders) in {} ms, the order view ({} orders) in {} ms, the"
