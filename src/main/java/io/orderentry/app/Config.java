@@ -46,10 +46,20 @@ public record Config(String httpHost, int httpPort, int httpInstances, Path jour
      * @param connectTimeoutSeconds longest wait for PostgreSQL to accept a connection and a login
      * @param retryMaxMillis     longest pause between reconnection attempts while the database is down
      * @param writers            connections writing consecutive batches at once (commits stay in order)
+     * @param statementTimeoutSeconds longest a statement of the writer may run (or wait for a lock) before
+     *                           PostgreSQL cancels it; below the socket timeout, so the server ends it, not the client
      */
     public record Database(String url, String user, String password, int batchSize, long batchMillis,
                            Path spoolDir, long spoolSegmentBytes, int connectTimeoutSeconds, long retryMaxMillis,
-                           int writers) {
+                           int writers, int statementTimeoutSeconds) {
+
+        /** A database with the default statement timeout (20 s). */
+        public Database(final String url, final String user, final String password, final int batchSize,
+                        final long batchMillis, final Path spoolDir, final long spoolSegmentBytes,
+                        final int connectTimeoutSeconds, final long retryMaxMillis, final int writers) {
+            this(url, user, password, batchSize, batchMillis, spoolDir, spoolSegmentBytes, connectTimeoutSeconds,
+                    retryMaxMillis, writers, 20);
+        }
     }
 
     public Config {

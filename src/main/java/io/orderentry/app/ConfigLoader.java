@@ -238,7 +238,8 @@ public final class ConfigLoader {
                 longValue("persistence.spool.segment.bytes", 1L << 16, 1L << 40),
                 intValue("db.connect.timeout.seconds", 1, 300),
                 longValue("persistence.retry.max.millis", 10, 600_000),
-                intValue("persistence.writers", 1, 8)));
+                intValue("persistence.writers", 1, 8),
+                intValue("db.statement.timeout.seconds", 1, 50)));
     }
 
     private JournalSync syncMode() {

@@ -68,7 +68,8 @@ public final class PersistenceService {
      * @throws UncheckedIOException if the spool directory cannot be created or emptied
      */
     public static PersistenceService open(final Config.Database config, final List<Instrument> instruments) {
-        return open(config, instruments, PostgresSink::new);
+        final java.util.concurrent.atomic.AtomicLong uncertainThrough = new java.util.concurrent.atomic.AtomicLong(-1);
+        return open(config, instruments, (pool, columns) -> new PostgresSink(pool, columns, uncertainThrough));
     }
 
     /**
@@ -224,6 +225,10 @@ public final class PersistenceService {
         properties.setProperty("loginTimeout", Integer.toString(config.connectTimeoutSeconds()));
         properties.setProperty("socketTimeout", Integer.toString(SOCKET_TIMEOUT_SECONDS));
         properties.setProperty("tcpKeepAlive", "true");
+        // the server cancels a statement (or a lock wait) past the timeout and ends a session left idle in a
+        // transaction, so a slow database never leaves a backend running behind a client that gave up
+        properties.setProperty("options", "-c statement_timeout=" + config.statementTimeoutSeconds() * 1000
+                + " -c idle_in_transaction_session_timeout=" + (SOCKET_TIMEOUT_SECONDS + 30) * 1000);
         properties.setProperty("ApplicationName", "order-entry persistence");
         return properties;
     }

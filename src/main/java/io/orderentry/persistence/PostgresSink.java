@@ -108,9 +108,21 @@ final class PostgresSink implements BatchSink {
      * @param pool        connections to a migrated database
      * @param instruments the configured instruments, indexed by their engine symbol number
      */
+    private final java.util.concurrent.atomic.AtomicLong uncertainThrough;
+
     PostgresSink(final DataSource pool, final List<Instrument> instruments) {
+        this(pool, instruments, new java.util.concurrent.atomic.AtomicLong(-1));
+    }
+
+    /**
+     * @param uncertainThrough shared by the sinks of one writer: the last event of a batch whose attempt ended after
+     *                         its claim with an error, so that its COMMIT may have landed on the server anyway
+     */
+    PostgresSink(final DataSource pool, final List<Instrument> instruments,
+                 final java.util.concurrent.atomic.AtomicLong uncertainThrough) {
         this.pool = pool;
         this.instruments = new InstrumentColumns(instruments);
+        this.uncertainThrough = uncertainThrough;
     }
 
     /** Takes a connection, prepares the staging table and reads the high-water mark. */
@@ -171,6 +183,7 @@ final class PostgresSink implements BatchSink {
             throw new IllegalStateException("the batch starts at event " + batch.firstSequence()
                     + " but the database already holds events up to " + persisted);
         }
+        boolean claimed = false;
         try {
             copyEvents(batch);
             copyTrades(batch);
@@ -180,6 +193,7 @@ final class PostgresSink implements BatchSink {
             turn.await(batch.firstSequence() - 1);
             try {
                 claimMark(batch.firstSequence() - 1, batch.lastSequence());
+                claimed = true;
             } finally {
                 turn.pass(batch.lastSequence());
             }
@@ -187,17 +201,58 @@ final class PostgresSink implements BatchSink {
             connection.commit();
             persisted = batch.lastSequence();
         } catch (final SQLException e) {
+            if (claimed) {
+                uncertainThrough.accumulateAndGet(batch.lastSequence(), Math::max);
+            }
             rollbackQuietly(e);
             if (UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                if (committedBefore(batch, turn)) {
+                    return;
+                }
                 throw new IllegalStateException("rows for events " + batch.firstSequence() + ".." + batch.lastSequence()
                         + " already exist: another writer (a second service on the same database?) is writing to it",
                         e);
+            }
+            throw e;
+        } catch (final IllegalStateException e) {
+            rollbackQuietly(e);
+            if (committedBefore(batch, turn)) {
+                return;
             }
             throw e;
         } catch (final RuntimeException e) {
             rollbackQuietly(e);
             throw e;
         }
+    }
+
+    /**
+     * Tells a batch an earlier attempt of this writer committed (its COMMIT completed on the server after the client
+     * had given up on it: a timeout, a broken connection) from one another writer wrote: only in the first case did
+     * this writer attempt it with an unknown outcome, and does the mark cover the whole batch. The batch then counts
+     * as written, once.
+     *
+     * @return true if the database already holds {@code batch} by the mark
+     */
+    private boolean committedBefore(final EventBatch batch, final ClaimTurn turn) throws SQLException {
+        if (batch.lastSequence() > uncertainThrough.get()) {
+            return false;   // this writer never attempted it with an unknown outcome: someone else wrote it
+        }
+        final long mark;
+        try {
+            mark = readMark(connection, READ_MARK);
+        } finally {
+            connection.rollback();
+        }
+        if (mark < batch.lastSequence()) {
+            return false;
+        }
+        LOG.warn("persistence: events {}..{} were committed by an earlier attempt whose answer was lost (a timeout or"
+                + " a broken connection); the database's mark is {}; not written again", batch.firstSequence(),
+                batch.lastSequence(), mark);
+        persisted = batch.lastSequence();
+        turn.pass(batch.lastSequence());
+        return true;
     }
 
     /**

@@ -136,6 +136,53 @@ class PostgresSinkIT {
     }
 
     @Test
+    void aBatchWhoseCommitLandedAfterTheWriterGaveUpIsNotWrittenAgainNorTakenForAnotherWriter() throws Exception {
+        final List<EngineEvent> events = GeneratedEvents.generate(6, 2_000);
+        final java.util.concurrent.atomic.AtomicLong uncertain = new java.util.concurrent.atomic.AtomicLong(-1);
+        final PostgresSink retrying = new PostgresSink(pool, GeneratedEvents.INSTRUMENTS, uncertain);
+        retrying.connect();   // reads the mark before the late commit: 0
+        // the earlier attempt: its COMMIT reached the server, its answer did not (a socket timeout)
+        final PostgresSink earlier = new PostgresSink(pool, GeneratedEvents.INSTRUMENTS, uncertain);
+        earlier.connect();
+        earlier.write(batch(events, 0, 1_000), ClaimTurn.NONE);
+        earlier.disconnect();
+        uncertain.set(1_000);   // as write() records an attempt that failed after its claim
+
+        retrying.write(batch(events, 0, 1_000), ClaimTurn.NONE);
+        assertStored(1_000);
+        assertEquals(1_000, retrying.persistedSequence());
+        retrying.write(batch(events, 1_000, 2_000), ClaimTurn.NONE);
+        assertStored(2_000);
+        assertOrdersAsTheQueryViewShows(events);
+        retrying.disconnect();
+    }
+
+    @Test
+    void aStatementWaitingOnAHeldLockIsCancelledByTheServerAndTheBatchIsWrittenOnceTheLockIsGone() throws Exception {
+        final List<EngineEvent> events = GeneratedEvents.generate(7, 1_000);
+        final HikariConfig hikari = new HikariConfig();
+        hikari.setJdbcUrl(DB.url());
+        hikari.setUsername(DB.user());
+        hikari.setPassword(DB.password());
+        hikari.addDataSourceProperty("options", "-c statement_timeout=1000");   // as PersistenceService sets it
+        try (HikariDataSource timed = new HikariDataSource(hikari);
+             java.sql.Connection holder = java.sql.DriverManager.getConnection(DB.url(), DB.user(), DB.password())) {
+            holder.setAutoCommit(false);
+            holder.createStatement().execute("LOCK TABLE high_water_mark IN ACCESS EXCLUSIVE MODE");
+            final PostgresSink sink = new PostgresSink(timed, GeneratedEvents.INSTRUMENTS);
+            final java.sql.SQLException cancelled = assertThrows(java.sql.SQLException.class, sink::connect);
+            assertEquals("57014", cancelled.getSQLState(), "query_canceled by statement_timeout: " + cancelled);
+            holder.rollback();
+            sink.connect();
+            sink.write(batch(events, 0, 1_000), ClaimTurn.NONE);
+            assertStored(1_000);
+            sink.disconnect();
+        }
+        assertEquals(0, DB.number("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"),
+                "no backend is left waiting");
+    }
+
+    @Test
     void aLaterBatchStartedFirstOnAnotherConnectionWaitsForTheEarlierOneAndCommitsAfterIt() throws Exception {
         final List<EngineEvent> events = GeneratedEvents.generate(5, 2_000);
         final PostgresSink earlier = connectedSink();
