@@ -122,8 +122,8 @@ public final class OrderEntryService {
                 config.inputRingSize(), config.outputRingSize(), config.waitStrategy());
 
         auditTrail = openAudit();
-        audit = new AuditHandler(auditTrail, status::auditFailed);
         view = new OrderStateView(config.retainedFinalOrders(), config.engineLimits().dedupWindow());
+        audit = new AuditHandler(auditTrail, status::auditFailed, view::holdsOnApplyingThread);
         persistence = PersistenceWiring.open(config, status, metrics);
         final ReplyStage replies = new ReplyStage(view, config.httpInstances());
         marketData = new MarketDataStage(config.instruments().size(), config.httpInstances(), config.marketData());

@@ -1,8 +1,8 @@
 package io.orderentry.audit;
 
-import io.orderentry.engine.CommandResult;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.RejectReason;
+import io.orderentry.pipeline.Answer;
 import io.orderentry.pipeline.BatchStage;
 import io.orderentry.pipeline.CommandType;
 import io.orderentry.pipeline.EngineEvent;
@@ -41,6 +41,7 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
     private static final Logger LOG = LoggerFactory.getLogger(AuditHandler.class);
 
     private final AuditTrail trail;
+    private final java.util.function.LongPredicate orderHeld;
     private final Consumer<String> onFailure;
     private final long backfillAbove;
     private final AuditEntry entry = new AuditEntry();
@@ -58,8 +59,18 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
      * @param onFailure told once, on the audit thread, why the trail stopped writing; must not block
      */
     public AuditHandler(final AuditTrail trail, final Consumer<String> onFailure) {
+        this(trail, onFailure, orderId -> true);
+    }
+
+    /**
+     * @param orderHeld whether the order view holds an order, asked on this stage's thread after the view applied the
+     *                  same event: the answers that carry the order depend on it ({@link Answer})
+     */
+    public AuditHandler(final AuditTrail trail, final Consumer<String> onFailure,
+                        final java.util.function.LongPredicate orderHeld) {
         this.trail = Objects.requireNonNull(trail, "trail");
         this.onFailure = Objects.requireNonNull(onFailure, "onFailure");
+        this.orderHeld = Objects.requireNonNull(orderHeld, "orderHeld");
         this.backfillAbove = trail.tail().isEmpty() ? Long.MAX_VALUE : trail.tail().lastAuditedJournalSequence();
     }
 
@@ -123,9 +134,7 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
         entry.orderId = event.orderId;
         entry.recovered = event.replay;
         if (event.journalFailed) {
-            entry.httpStatus = 503;
-            entry.code = "JOURNAL_UNAVAILABLE";
-            entry.message = "the journal cannot write; the order was not accepted";
+            answered(Answer.JOURNAL_UNAVAILABLE);
         } else {
             entry.journalSequence = event.commandSequence;
             entry.result = event.result;
@@ -137,7 +146,7 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
                 }
             }
             if (!event.replay) {
-                answered(event.result);
+                answered(Answer.of(event.result, false, orderHeld.test(event.orderId)));
             }
         }
         if (event.replay) {
@@ -147,25 +156,11 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
         clearUpdate();
     }
 
-    /** Sets the status and code the HTTP edge answers for {@code result}. */
-    private void answered(final CommandResult result) {
-        switch (result) {
-            case PLACED -> entry.httpStatus = 201;
-            case DUPLICATE, CANCELED -> entry.httpStatus = 200;
-            case DUPLICATE_MISMATCH -> {
-                entry.httpStatus = 409;
-                entry.code = "DUPLICATE_CLIENT_ORDER_ID";
-            }
-            case ORDER_NOT_FOUND -> {
-                entry.httpStatus = 404;
-                entry.code = "ORDER_NOT_FOUND";
-            }
-            case ORDER_NOT_OPEN -> {
-                entry.httpStatus = 409;
-                entry.code = "ORDER_NOT_OPEN";
-            }
-            default -> throw new IllegalStateException("unhandled result " + result);
-        }
+    /** Records the answer the HTTP edge gives, from the same table it reads ({@link Answer}). */
+    private void answered(final Answer answer) {
+        entry.httpStatus = answer.status();
+        entry.code = answer.code();
+        entry.message = answer.message();
     }
 
     private void rejected(final Refusal refusal, final EngineEvent event) {

@@ -12,6 +12,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpConnection;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
+import io.orderentry.pipeline.Answer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -427,35 +428,31 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         }
         settings.status().requestAnswered();
         if (reply.journalFailed()) {
-            unavailable(request, "JOURNAL_UNAVAILABLE", "the journal cannot write; the order was not accepted");
+            unavailable(request, Answer.JOURNAL_UNAVAILABLE.code(), Answer.JOURNAL_UNAVAILABLE.message());
             return;
         }
         final CommandResult result = reply.result();
         final OrderState order = reply.order();
-        switch (result) {
-            case PLACED -> {
-                request.response().putHeader("Location", "/api/v1/orders/" + reply.orderId());
-                respondOrder(request, 201, reply);
+        final Answer answer = Answer.of(result, false, order != null);
+        switch (answer.code() == null ? "" : answer.code()) {
+            case "" -> {
+                if (result == CommandResult.PLACED) {
+                    request.response().putHeader("Location", "/api/v1/orders/" + reply.orderId());
+                }
+                respond(request, answer.status(), settings.json().order(order));
             }
-            case DUPLICATE, CANCELED -> respondOrder(request, 200, reply);
-            case DUPLICATE_MISMATCH -> fail(request, new ApiError(409, "DUPLICATE_CLIENT_ORDER_ID",
+            case "ORDER_NOT_RETAINED" -> fail(request, new ApiError(answer.status(), answer.code(), "order "
+                    + reply.orderId() + " is older than the retained window; its state is no longer held in memory",
+                    null));
+            case "DUPLICATE_CLIENT_ORDER_ID" -> fail(request, new ApiError(answer.status(), answer.code(),
                     "clientOrderId was already used by order " + reply.orderId() + " with other fields",
                     "clientOrderId"), order);
-            case ORDER_NOT_FOUND -> fail(request, notFound(reply.orderId()));
-            case ORDER_NOT_OPEN -> fail(request, new ApiError(409, "ORDER_NOT_OPEN", "order " + reply.orderId()
-                    + " is " + (order == null ? "final" : order.status().name()) + " and cannot be canceled",
-                    null), order);
-            default -> throw new IllegalStateException("unhandled result " + result);
+            case "ORDER_NOT_FOUND" -> fail(request, notFound(reply.orderId()));
+            case "ORDER_NOT_OPEN" -> fail(request, new ApiError(answer.status(), answer.code(), "order "
+                    + reply.orderId() + " is " + (order == null ? "final" : order.status().name())
+                    + " and cannot be canceled", null), order);
+            default -> throw new IllegalStateException("unhandled answer " + answer);
         }
-    }
-
-    private void respondOrder(final HttpServerRequest request, final int status, final Reply reply) {
-        if (reply.order() == null) {
-            fail(request, new ApiError(404, "ORDER_NOT_RETAINED", "order " + reply.orderId()
-                    + " is older than the retained window; its state is no longer held in memory", null));
-            return;
-        }
-        respond(request, status, settings.json().order(reply.order()));
     }
 
     /** Answers 503 unless the service is ready and the audit trail can write; @return true if it answered */

@@ -140,7 +140,10 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
         if (retainedFinalOrders <= 0 || dedupWindow < 0) {
             throw new IllegalArgumentException("retainedFinalOrders must be > 0 and dedupWindow >= 0");
         }
-        this.finalOrders = new long[retainedFinalOrders];
+        // one more than the window when they are equal: a full ring then always holds an order no retry can name,
+        // so keeping those a retry can name never pushes out the order that has just become final
+        this.finalOrders = new long[dedupWindow > 0 ? Math.max(retainedFinalOrders, dedupWindow + 1)
+                : retainedFinalOrders];
         this.windowIds = new long[dedupWindow];
     }
 
@@ -195,6 +198,14 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
     @Override
     public void endOfBatch() {
         lastEventSequence = appliedSequence;
+    }
+
+    /**
+     * @return whether the view holds the order (open, or final and retained); on the thread that applies events only
+     *         (the audit stage asks it, on that thread, what the answer to a command will be)
+     */
+    public boolean holdsOnApplyingThread(final long orderId) {
+        return index.find(orderId) != NONE;
     }
 
     /** @return the order's current state, or null if it never existed or is no longer retained; any thread */
@@ -928,9 +939,12 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
             }
             finalCount++;
         }
-        // every retained order is one a retry may name, so this one (not in the window, or it would be among them:
-        // the window holds no more orders than the ring) is the one not kept
-        forget(orderId);
+        // cannot happen while the ring is longer than the window (the constructor sees to it); were it to, the oldest
+        // goes after all, so that the order that has just become final is always there for its own answer
+        final int slot = (int) (finalCount % finalOrders.length);
+        forget(finalOrders[slot]);
+        finalOrders[slot] = orderId;
+        finalCount++;
     }
 
     /** Drops a final order: its index entry, its fills and its slot, all reused later. */

@@ -32,11 +32,12 @@ class AuditHandlerTest {
     private AuditTrail trail;
     private AuditHandler handler;
     private long ringSequence;
+    private final java.util.Set<Long> ordersNotHeld = new java.util.HashSet<>();
 
     private void start() throws IOException {
         trail = AuditTrail.open(new AuditConfig(dir, AuditConfig.DEFAULT_FILE_BYTES, AuditSync.NONE),
                 () -> 1_700_000_000_000_000L, FailingChannel.factory(channels));
-        handler = new AuditHandler(trail, failures::add);
+        handler = new AuditHandler(trail, failures::add, orderId -> !ordersNotHeld.contains(orderId));
         handler.onStart();
     }
 
@@ -110,6 +111,24 @@ class AuditHandlerTest {
         assertOutcome(records.get(2), 409, "ORDER_NOT_OPEN");
         assertOutcome(records.get(3), 200, null);
         assertTrue(records.get(3).get("outcome").get("status").isNull(), "a duplicate changes no order");
+    }
+
+    @Test
+    void shouldRecordTheAnswerTheEdgeGivesWhenTheOrderViewNoLongerHoldsTheOrder() throws IOException {
+        ordersNotHeld.add(3L);
+        start();
+        feed(true, completed(CommandType.PLACE, CommandResult.DUPLICATE, 3, 1, false),
+                completed(CommandType.CANCEL, CommandResult.ORDER_NOT_OPEN, 3, 2, false));
+        final List<JsonNode> records = Trails.records(dir);
+        assertOutcome(records.get(0), 404, "ORDER_NOT_RETAINED");   // as OrderVerticle answers, from Answer.of
+        assertOutcome(records.get(1), 409, "ORDER_NOT_OPEN");
+        for (final CommandResult result : CommandResult.values()) {
+            for (final boolean held : new boolean[] {true, false}) {
+                final io.orderentry.pipeline.Answer answer = io.orderentry.pipeline.Answer.of(result, false, held);
+                assertTrue(answer.status() >= 200 && answer.status() < 500, result + " " + held);
+                assertTrue((answer.code() == null) == answer.success(), "an error always has a code: " + answer);
+            }
+        }
     }
 
     @Test
