@@ -39,23 +39,33 @@ public final class Main {
             return;
         }
         final OrderEntryService service = new OrderEntryService(config);
-        try {
-            service.start();
-        } catch (final ConfigException e) {
-            LOG.error("invalid configuration: {}", e.getMessage());
-            service.stop();
-            System.exit(2);
-            return;
-        } catch (final RuntimeException e) {
-            LOG.error("startup failed: {}", e.getMessage(), e);
-            service.stop();
-            System.exit(1);
-            return;
-        }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+        final Thread stopper = new Thread(() -> {
             service.stop();
             Runtime.getRuntime().halt(0);
-        }, "shutdown"));
+        }, "shutdown");
+        Runtime.getRuntime().addShutdownHook(stopper);   // before the replay, so a SIGTERM during it stops cleanly too
+        try {
+            service.start();
+        } catch (final OrderEntryService.StoppedDuringStart e) {
+            return;   // the shutdown hook stops what recovery opened and exits
+        } catch (final ConfigException e) {
+            LOG.error("invalid configuration: {}", e.getMessage());
+            exitAfterFailedStart(service, stopper, 2);
+        } catch (final RuntimeException e) {
+            LOG.error("startup failed: {}", e.getMessage(), e);
+            exitAfterFailedStart(service, stopper, 1);
+        }
+    }
+
+    /** Stops what the failed start opened and exits with {@code status} (the hook would exit with 0). */
+    private static void exitAfterFailedStart(final OrderEntryService service, final Thread hook, final int status) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (final IllegalStateException shuttingDown) {
+            return;   // a SIGTERM came first: the hook is stopping the service
+        }
+        service.stop();
+        System.exit(status);
     }
 
     private static int command(final String[] args) {

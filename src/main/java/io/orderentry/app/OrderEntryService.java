@@ -78,6 +78,19 @@ public final class OrderEntryService {
 
     private static final Logger LOG = LoggerFactory.getLogger(OrderEntryService.class);
     private static final long STOP_TIMEOUT_SECONDS = 10;
+    /**
+     * The whole stop, drain to last snapshot, within this, under compose's {@code stop_grace_period} (45 s) so that a
+     * stop is never cut short by a SIGKILL.
+     */
+    private static final long STOP_BUDGET_SECONDS = 38;
+    /** How long a halted stage thread may take to leave its batch. */
+    private static final long STAGE_JOIN_SECONDS = 5;
+    private final List<Thread> inputThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile boolean starting;
+    private volatile boolean abortStart;
+    private volatile Thread startThread;
+    private final java.util.concurrent.CountDownLatch startEnded = new java.util.concurrent.CountDownLatch(1);
+    private final List<Thread> outputThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Longest a graceful stop waits for the final snapshot. */
     private static final long SNAPSHOT_STOP_TIMEOUT_SECONDS = 20;
 
@@ -115,6 +128,30 @@ public final class OrderEntryService {
 
     /** Starts everything and returns once orders are accepted; throws if recovery fails. */
     public void start() {
+        startThread = Thread.currentThread();
+        starting = true;
+        try {
+            startUp();
+        } finally {
+            starting = false;
+            startEnded.countDown();
+        }
+    }
+
+    /**
+     * Thrown out of {@link #start} when {@link #stop} is called while the journal is being replayed: the replay stops
+     * at its next record and the stop then drains and closes what recovery opened. Nothing is lost: the journal is
+     * only read during the replay, and the next start replays it again.
+     */
+    public static final class StoppedDuringStart extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        StoppedDuringStart() {
+            super("stopped during recovery");
+        }
+    }
+
+    private void startUp() {
         final long started = System.nanoTime();
         LOG.info("starting: journal {} (sync {}), audit {} (sync {}), instruments {}, input ring {}, output ring {},"
                 + " wait strategy {}", config.journalDir().toAbsolutePath().normalize(), config.journalSync(),
@@ -133,7 +170,7 @@ public final class OrderEntryService {
         // Two producers, one after the other: the recovering thread replays the journal into this ring,
         // then the matcher thread takes over. MULTI makes that hand-over legal for the sequencer.
         final WaitStrategy outputWait = WaitStrategies.of(config.waitStrategy());
-        output = new Disruptor<>(EngineEvent::new, config.outputRingSize(), threads("out"), ProducerType.MULTI,
+        output = new Disruptor<>(EngineEvent::new, config.outputRingSize(), threads("out", outputThreads), ProducerType.MULTI,
                 outputWait);
         output.setDefaultExceptionHandler(new FailFastHandler<>("output", status, this::stopFromFailure));
         Pipeline.wireOutput(output, view, audit, replies, marketData, persistence.stage());
@@ -142,7 +179,7 @@ public final class OrderEntryService {
         matcherStage = new MatcherStage(sink -> new Matcher(config.instruments().size(), config.engineLimits(), sink),
                 outputRing, matcherMetrics);
         final WaitStrategy inputWait = WaitStrategies.of(config.waitStrategy());
-        input = new Disruptor<>(OrderCommand::new, config.inputRingSize(), threads("in"), ProducerType.MULTI,
+        input = new Disruptor<>(OrderCommand::new, config.inputRingSize(), threads("in", inputThreads), ProducerType.MULTI,
                 inputWait);
         input.setDefaultExceptionHandler(new FailFastHandler<>("input", status, this::stopFromFailure));
 
@@ -179,17 +216,38 @@ public final class OrderEntryService {
             return;
         }
         stopped = true;
-        LOG.info("stopping: refusing new orders, draining the rings");
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_BUDGET_SECONDS);
+        abortStart = true;
+        if (starting && Thread.currentThread() != startThread) {
+            LOG.info("stopping during recovery: the replay stops at its next record");
+            try {
+                if (!startEnded.await(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                    LOG.warn("recovery did not stop within {} s; stopping anyway", STOP_TIMEOUT_SECONDS);
+                }
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        LOG.info("stopping: refusing new orders, draining the rings (at most {} s in all)", STOP_BUDGET_SECONDS);
         status.phase(ServiceStatus.Phase.STOPPING);
+        boolean stagesStopped = true;
         if (input != null && input.hasStarted()) {
-            shutdown(input, "input");
+            stagesStopped = shutdown(input, "input", inputThreads, secondsLeft(deadline, STOP_TIMEOUT_SECONDS));
         }
         if (output != null && output.hasStarted()) {
-            shutdown(output, "output");
+            stagesStopped &= shutdown(output, "output", outputThreads, secondsLeft(deadline, STOP_TIMEOUT_SECONDS));
         }
-        awaitAnswersWritten();
+        awaitAnswersWritten(Math.min(deadline, System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_TIMEOUT_SECONDS)));
         if (persistence != null) {
             persistence.stop();
+        }
+        if (!stagesStopped) {
+            // a stage thread is still inside a batch (a write or force that does not return): closing the journal or
+            // the audit trail under it could cut a record in half; the process exits and recovery reads what is there
+            LOG.error("stopped without closing the journal and the audit trail: a stage thread did not stop; the next"
+                    + " start recovers them as after a crash");
+            auditTrail = null;
+            journal = null;
         }
         if (auditTrail != null) {
             try {
@@ -208,7 +266,7 @@ public final class OrderEntryService {
             }
         }
         if (snapshotter != null) {
-            snapshotter.close(TimeUnit.SECONDS.toMillis(SNAPSHOT_STOP_TIMEOUT_SECONDS));
+            snapshotter.close(TimeUnit.SECONDS.toMillis(secondsLeft(deadline, SNAPSHOT_STOP_TIMEOUT_SECONDS)));
         }
         if (auditArchiving != null) {
             auditArchiving.shutdownNow();
@@ -227,9 +285,13 @@ public final class OrderEntryService {
         LOG.info("stopped");
     }
 
+    /** @return the seconds of the stop's budget left before {@code deadline}, at most {@code most}, at least 1 */
+    private static long secondsLeft(final long deadline, final long most) {
+        return Math.max(1, Math.min(most, TimeUnit.NANOSECONDS.toSeconds(deadline - System.nanoTime())));
+    }
+
     /** Lets the event loops write the answers the drained rings produced before the server closes. */
-    private void awaitAnswersWritten() {
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_TIMEOUT_SECONDS);
+    private void awaitAnswersWritten(final long deadline) {
         while (status.waitingRequests() > 0 && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(5);
@@ -264,7 +326,12 @@ public final class OrderEntryService {
             journalLock = DirectoryLock.acquire(config.journalDir(), DirectoryLock.JOURNAL, "journal");
             checkJournalConfiguration();
             final JournalPosition from = restoreSnapshot();
-            recovery = JournalReader.recover(config.journalDir(), symbolIndex, from, matcherStage::replay);
+            recovery = JournalReader.recover(config.journalDir(), symbolIndex, from, command -> {
+                if (abortStart) {
+                    throw new StoppedDuringStart();
+                }
+                matcherStage.replay(command);
+            });
         } catch (final ConfigException e) {
             status.fail(e.getMessage());
             stop();
@@ -670,20 +737,43 @@ public final class OrderEntryService {
         stopper.start();
     }
 
-    private static void shutdown(final Disruptor<?> disruptor, final String name) {
+    /**
+     * Drains the ring, or halts it when it does not drain in time, and waits for its stage threads to end.
+     *
+     * @return true if every stage thread has ended, so the files they write may be closed
+     */
+    private static boolean shutdown(final Disruptor<?> disruptor, final String name, final List<Thread> stageThreads,
+                                    final long seconds) {
         try {
-            disruptor.shutdown(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            disruptor.shutdown(seconds, TimeUnit.SECONDS);
         } catch (final com.lmax.disruptor.TimeoutException e) {
-            LOG.error("the {} ring did not drain in {} s; halting it", name, STOP_TIMEOUT_SECONDS);
+            LOG.error("the {} ring did not drain in {} s; halting it", name, seconds);
             disruptor.halt();
         }
+        final long joinUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(STAGE_JOIN_SECONDS);
+        for (final Thread thread : stageThreads) {
+            try {
+                thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(joinUntil - System.nanoTime())));
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            if (thread.isAlive()) {
+                LOG.error("{} did not stop within {} s of the {} ring's halt", thread.getName(), STAGE_JOIN_SECONDS,
+                        name);
+                return false;
+            }
+        }
+        return true;
     }
 
-    private static ThreadFactory threads(final String ring) {
+    /** @return a factory of the ring's stage threads, each added to {@code created} so that a stop can join them */
+    private static ThreadFactory threads(final String ring, final List<Thread> created) {
         final AtomicInteger count = new AtomicInteger();
         return runnable -> {
             final Thread thread = new Thread(runnable, ring + "-stage-" + count.getAndIncrement());
             thread.setDaemon(false);
+            created.add(thread);
             return thread;
         };
     }

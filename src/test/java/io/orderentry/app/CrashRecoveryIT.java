@@ -103,6 +103,42 @@ class CrashRecoveryIT {
     }
 
     /** Every answered order is there as answered (or traded further), retries find it, new ids are higher. */
+    @Test
+    void sigtermDuringTheReplayStopsCleanlyWithStatus0AndTheNextStartReplaysEveryRecord() throws Exception {
+        io.orderentry.bench.snapshot.HistoryGenerator.main(new String[] {dir.resolve("journal").toString(), "100000",
+                "3000000"});
+        final Map<String, String> env = Map.of("ORDERS_SNAPSHOT_ENABLED", "false");
+        try (ServiceProcess first = ServiceProcess.launch(dir, env, "first")) {
+            final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            while (!first.log().contains("recovery: replaying the journal") && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            Thread.sleep(300);
+            assertTrue(!first.log().contains("recovery: replayed"), "still replaying when stopped: " + first.log());
+            assertEquals(0, first.terminate(), first.log());
+            assertTrue(first.log().contains("stopping during recovery"), first.log());
+            assertTrue(first.log().contains("stopped"), first.log());
+            assertTrue(!first.log().contains("startup failed"), first.log());
+        }
+        try (ServiceProcess second = ServiceProcess.launch(dir, env, "second")) {
+            second.awaitReady(java.time.Duration.ofSeconds(120));
+            assertTrue(second.log().contains("recovery: replayed 3000000 records"), second.log());
+        }
+    }
+
+    @Test
+    void aConfigurationTheJournalRefusesExitsWithStatus2() throws Exception {
+        try (ServiceProcess first = ServiceProcess.start(dir, Map.of(), "first")) {
+            assertEquals(201, first.client().post("/api/v1/orders",
+                    ApiClient.limit("a", null, "BTCUSD", "BUY", "10.00", "1", null)).status());
+            assertEquals(0, first.terminate(), "a graceful stop exits with 0");
+        }
+        final ServiceProcess refused = ServiceProcess.launch(dir,
+                Map.of("ORDERS_INSTRUMENTS", "BTCUSD:0.01:0.001,ETHUSD:0.01:0.001"), "refused");
+        assertEquals(2, refused.awaitExit(Duration.ofSeconds(60)), refused.log());
+        assertTrue(refused.log().contains("BTCUSD lot size was 0.0001 when the journal was written"), refused.log());
+    }
+
     private static void assertAllPresent(final ApiClient api, final Map<Long, JsonNode> answered,
                                          final Map<String, Long> byClientOrderId) {
         long maxId = 0;
