@@ -64,6 +64,10 @@ public final class AuditTrail implements AutoCloseable {
 
     private FileChannel channel;
     private long fileBytes;
+    /** Where the batch being written started in the current file, and the trail's counts before it. */
+    private long batchStartBytes;
+    private long batchStartLastSeq;
+    private long batchStartRecords;
     private long fileDay;
     private long nextSeq;
     private long lastTimeMicros;
@@ -127,6 +131,7 @@ public final class AuditTrail implements AutoCloseable {
                 trail.fileBytes = tail.newestFileBytes();
                 trail.fileDay = AuditFiles.epochDayOf(tail.newestFile());
             }
+            trail.markBatchStart();
             return trail;
         } catch (final IOException | RuntimeException e) {
             try {
@@ -197,11 +202,51 @@ public final class AuditTrail implements AutoCloseable {
                 channel.force(false);
                 unforced = false;
             } catch (final IOException e) {
-                fail(e, "forcing");
+                dropUnforcedBatch(e);
                 return false;
             }
         }
+        markBatchStart();
         return true;
+    }
+
+    /** Remembers where the next batch starts in the current file, to cut it off if forcing it fails. */
+    private void markBatchStart() {
+        batchStartBytes = fileBytes;
+        batchStartLastSeq = lastSeq;
+        batchStartRecords = recordsWritten;
+    }
+
+    /**
+     * A force failed after the batch was written: whether its bytes reached the device is unknown, so, as the journal
+     * does, the batch is taken back out of the file (its records go to the log, as every record that could not be
+     * written does) and the trail fails. A restart audits the batch's journaled commands again as recovered.
+     */
+    private void dropUnforcedBatch(final IOException cause) {
+        final long length = fileBytes - batchStartBytes;
+        if (channel != null && length > 0 && length <= Integer.MAX_VALUE) {
+            try {
+                final ByteBuffer unforcedBytes = ByteBuffer.allocate((int) length);
+                while (unforcedBytes.hasRemaining()
+                        && channel.read(unforcedBytes, batchStartBytes + unforcedBytes.position()) > 0) {
+                    // reads the batch back, to log its records
+                }
+                int start = 0;
+                final byte[] bytes = unforcedBytes.array();
+                for (int i = 0; i < unforcedBytes.position(); i++) {
+                    if (bytes[i] == '\n') {
+                        unwritten(new String(bytes, start, i - start, StandardCharsets.UTF_8));
+                        start = i + 1;
+                    }
+                }
+            } catch (final IOException e) {
+                cause.addSuppressed(e);
+            }
+        }
+        fileBytes = batchStartBytes;
+        lastSeq = batchStartLastSeq;
+        recordsWritten = batchStartRecords;
+        fail(cause, "forcing");
     }
 
     /** @return what {@link #open} found on disk: the chain's end and the last audited journal sequence */
@@ -452,6 +497,7 @@ public final class AuditTrail implements AutoCloseable {
         fileDay = day;
         fileBytes = 0;
         unforced = false;
+        markBatchStart();   // what the batch wrote to the previous file is forced with that file
     }
 
     private void fail(final IOException cause, final String action) {

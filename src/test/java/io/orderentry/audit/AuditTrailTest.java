@@ -183,15 +183,22 @@ class AuditTrailTest {
     }
 
     @Test
-    void shouldFailWhenForcingFailsInFsyncMode() throws IOException {
+    void shouldFailAndTakeTheUnforcedBatchBackOutWhenForcingFailsInFsyncMode() throws IOException {
+        final long forced;
         try (AuditTrail trail = open(AuditConfig.DEFAULT_FILE_BYTES, AuditSync.FSYNC)) {
             Trails.append(trail, 1, 1, 1);
+            forced = Files.size(Trails.files(dir).get(0));
             channels.get(0).failForce = true;
             assertTrue(trail.append(Trails.placed(new AuditEntry(), 2)));
+            assertTrue(trail.append(Trails.placed(new AuditEntry(), 3)));
             assertFalse(trail.flush());
             assertFalse(trail.isHealthy());
             assertEquals("injected force failure", trail.failure().getMessage());
+            assertEquals(1, trail.lastSeq(), "the records of the unforced batch are not in the trail");
+            assertEquals(2, trail.unwrittenRecords(), "they went to the log instead");
         }
+        assertEquals(forced, Files.size(Trails.files(dir).get(0)), "the file ends at the last forced batch");
+        assertTrue(Trails.verify(dir).intact(), Trails.verify(dir).summary());
     }
 
     /** Forcing a finished file took 50 ms on ext4 under load; the answers waiting on the next batch must not wait. */
