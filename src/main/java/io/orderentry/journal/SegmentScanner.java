@@ -229,11 +229,52 @@ final class SegmentScanner {
             if (length > 0 && isValidRecordAt(position + length)) {
                 throw new JournalCorruptedException(file, offset, reason + ", followed by a valid record");
             }
+        } else if (zeroedPageInUnsyncedTail(offset, available)) {
+            truncatedTail = new TruncatedTail(file, offset, available, reason + ", in a page of zeros followed by"
+                    + " the rest of a batch that was never forced (a power loss writes the pages of an unforced write"
+                    + " in any order)");
+            return;
         } else if (!zeroToEnd()) {
             throw new JournalCorruptedException(file, offset, reason + ", with " + available
                     + " bytes after it, more than a torn write leaves");
         }
         truncatedTail = new TruncatedTail(file, offset, available, reason);
+    }
+
+    /** A page of the file system, the unit a power loss keeps or loses of an unforced write. */
+    private static final int PAGE = 4096;
+
+    /**
+     * @return whether the bad record at {@code offset} lies at or just before a page of zeros, with no more after it
+     *         than one write of the journal can leave unforced ({@link JournalConfig#DEFAULT_WRITE_BUFFER}): what a
+     *         power loss in the middle of an unforced write leaves when a later page of it reached the disk and an
+     *         earlier one did not. Everything from {@code offset} on was never acknowledged (a batch is answered only
+     *         after its force), so it may be cut. Reads the file directly; leaves the scanner's position alone.
+     */
+    private boolean zeroedPageInUnsyncedTail(final long offset, final long available) throws IOException {
+        if (available > JournalConfig.DEFAULT_WRITE_BUFFER + 2L * PAGE) {
+            return false;
+        }
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.READ)) {
+            final java.nio.ByteBuffer page = java.nio.ByteBuffer.allocate(PAGE);
+            for (long start = offset / PAGE * PAGE; start <= offset + JournalFormat.MAX_RECORD_SIZE
+                    && start + PAGE <= fileSize; start += PAGE) {
+                final long from = Math.max(start, offset);
+                page.clear().limit((int) (start + PAGE - from));
+                while (page.hasRemaining() && channel.read(page, from + page.position()) > 0) {
+                    // reads the rest of the page
+                }
+                boolean zero = page.position() == page.limit();
+                for (int i = 0; zero && i < page.position(); i++) {
+                    zero = page.get(i) == 0;
+                }
+                if (zero) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** @return whether a complete record with a matching CRC starts at buffer index {@code at} */

@@ -83,6 +83,36 @@ class TornTailRecoveryTest {
     }
 
     @Test
+    void shouldCutAZeroedPageOfAnUnforcedBatchAndTheRestOfTheBatchAfterIt() throws IOException {
+        TestJournal.write(TestJournal.config(dir), 400);
+        segment = dir.resolve("00000000000000000001.journal");
+        final List<Long> offsets = TestJournal.recordOffsets(segment);
+        end = TestJournal.size(segment);
+        // a power loss kept the batch's later pages and lost an earlier one: that page reads as zeros
+        final long page = (offsets.get(100) / 4096 + 1) * 4096;
+        TestJournal.write(segment, page, new byte[4096]);
+        int damaged = 0;
+        while (damaged + 1 < offsets.size() && offsets.get(damaged + 1) <= page) {
+            damaged++;
+        }
+        assertTrue(end > page + 4096, "records follow the zeroed page");
+        assertCutAndAppendable(offsets.get(damaged), end - offsets.get(damaged), damaged);
+    }
+
+    @Test
+    void shouldRefuseAZeroedPageFollowedByMoreThanOneUnforcedWriteCanLeave() throws IOException {
+        TestJournal.write(new JournalConfig(dir, JournalSync.NONE, JournalConfig.DEFAULT_SEGMENT_SIZE, 1 << 20), 30_000);
+        segment = dir.resolve("00000000000000000001.journal");
+        final List<Long> offsets = TestJournal.recordOffsets(segment);
+        final long page = (offsets.get(10) / 4096 + 1) * 4096;
+        TestJournal.write(segment, page, new byte[4096]);
+        assertTrue(TestJournal.size(segment) - page > JournalConfig.DEFAULT_WRITE_BUFFER + 8192);
+        final JournalCorruptedException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                JournalCorruptedException.class, () -> TestJournal.replay(dir));
+        assertTrue(refused.getMessage().contains("more than a torn write leaves"), refused.getMessage());
+    }
+
+    @Test
     void shouldCutATornSegmentHeaderAndRewriteIt() throws IOException {
         final JournalConfig config = new JournalConfig(dir, JournalSync.NONE, 4096, 1024);
         TestJournal.write(config, 100);
