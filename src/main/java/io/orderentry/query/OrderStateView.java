@@ -40,7 +40,9 @@ import java.util.concurrent.ConcurrentSkipListSet;
  * reader copies what it needs, checks that neither version moved, and retries otherwise.
  *
  * <p>Bounds: open orders are always kept (the engine bounds them); final orders are kept for the
- * last {@code retainedFinalOrders} that became final, then forgotten oldest first.
+ * last {@code retainedFinalOrders} that became final, then forgotten oldest first, except that one whose
+ * clientOrderId the engine's dedup window still remembers is kept until the window forgets it (at most the window's
+ * size of them), so that a retry is always answered with its order.
  *
  * <p>Snapshots: {@link #writeSnapshot} writes the complete state (every held order with its fills, the open orders
  * by account, the eviction ring and the applied sequence) and {@link #restoreSnapshot} rebuilds it in a fresh
@@ -118,6 +120,8 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
      */
     private final long[] windowIds;
     private long windowCount;
+    /** Final orders past the retained count that are kept because the dedup window still names them. */
+    private final LongSet pinned = new LongSet();
     private long appliedSequence;
     private volatile long lastEventSequence;
 
@@ -133,17 +137,15 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
     /**
      * @param retainedFinalOrders how many final orders to keep answering GETs for
      * @param dedupWindow         the engine's dedup window ({@code ORDERS_ENGINE_DEDUP_WINDOW}): a final order whose
-     *                            clientOrderId it still remembers is kept past {@code retainedFinalOrders}' oldest end,
-     *                            so that a retry is answered with the order (200), never 404 ORDER_NOT_RETAINED
+     *                            clientOrderId it still remembers is kept beyond the {@code retainedFinalOrders} (at most
+     *                            {@code dedupWindow} of them), so that a retry is answered with the order (200), never
+     *                            404 ORDER_NOT_RETAINED
      */
     public OrderStateView(final int retainedFinalOrders, final int dedupWindow) {
         if (retainedFinalOrders <= 0 || dedupWindow < 0) {
             throw new IllegalArgumentException("retainedFinalOrders must be > 0 and dedupWindow >= 0");
         }
-        // one more than the window when they are equal: a full ring then always holds an order no retry can name,
-        // so keeping those a retry can name never pushes out the order that has just become final
-        this.finalOrders = new long[dedupWindow > 0 ? Math.max(retainedFinalOrders, dedupWindow + 1)
-                : retainedFinalOrders];
+        this.finalOrders = new long[retainedFinalOrders];
         this.windowIds = new long[dedupWindow];
     }
 
@@ -160,10 +162,31 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
         for (int k = from; k < orderIdsOldestFirst.length; k++) {
             rememberClientOrderId(orderIdsOldestFirst[k]);
         }
+        // the final orders the snapshot holds beyond its ring are the ones kept for retries
+        final LongSet inRing = new LongSet();
+        for (int k = 0; k < Math.min(finalCount, finalOrders.length); k++) {
+            inRing.add(finalOrders[k]);
+        }
+        for (int slot = 0; slot < slotsUsed; slot++) {
+            final int c = slot >>> SHIFT;
+            final int i = slot & MASK;
+            final long id = ids[c][i];
+            if (id != 0 && !STATUSES[(kinds[c][i] >>> 24) & 0xf].isOpen() && !inRing.contains(id)) {
+                if (inDedupWindow(id)) {
+                    pinned.add(id);
+                } else {
+                    forget(id);
+                }
+            }
+        }
     }
 
     private void rememberClientOrderId(final long orderId) {
-        windowIds[(int) (windowCount % windowIds.length)] = orderId;
+        final int slot = (int) (windowCount % windowIds.length);
+        if (windowCount >= windowIds.length && pinned.remove(windowIds[slot])) {
+            forget(windowIds[slot]);   // kept only for retries, which can no longer name it
+        }
+        windowIds[slot] = orderId;
         windowCount++;
     }
 
@@ -923,26 +946,15 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
                 openByAccount.remove(accountId, open);
             }
         }
-        if (finalCount < finalOrders.length) {
-            finalOrders[(int) finalCount++] = orderId;
-            return;
-        }
-        // Full: the oldest goes, unless a retry may still name it (its clientOrderId is in the engine's dedup window);
-        // such an order moves to the newest end instead (the ring advances over it), and the next oldest is tried.
-        for (int kept = 0; kept < finalOrders.length; kept++) {
-            final int slot = (int) (finalCount % finalOrders.length);
-            if (!inDedupWindow(finalOrders[slot])) {
-                forget(finalOrders[slot]);
-                finalOrders[slot] = orderId;
-                finalCount++;
-                return;
-            }
-            finalCount++;
-        }
-        // cannot happen while the ring is longer than the window (the constructor sees to it); were it to, the oldest
-        // goes after all, so that the order that has just become final is always there for its own answer
         final int slot = (int) (finalCount % finalOrders.length);
-        forget(finalOrders[slot]);
+        if (finalCount >= finalOrders.length) {
+            final long oldest = finalOrders[slot];
+            if (inDedupWindow(oldest)) {
+                pinned.add(oldest);   // a retry may still name it: kept until the dedup window forgets it
+            } else {
+                forget(oldest);
+            }
+        }
         finalOrders[slot] = orderId;
         finalCount++;
     }
