@@ -183,7 +183,7 @@ public final class OrderEntryService {
                 inputWait);
         input.setDefaultExceptionHandler(new FailFastHandler<>("input", status, this::stopFromFailure));
 
-        gateway = new InputGateway(input.getRingBuffer());
+        gateway = new InputGateway(input.getRingBuffer(), config.httpLimits().refusalsAuditedPerSecond());
         startHttp(replies, gateway);
         final JournalRecovery recovery = recover();
         matcherStage.replayCompleted(recovery.lastSequence());
@@ -607,6 +607,8 @@ public final class OrderEntryService {
 
     private void startHttp(final ReplyStage replies, final InputGateway gateway) {
         vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(config.httpInstances()));
+        // the refusals answered beyond the audit trail's per-second budget, recorded as one summary record a second
+        vertx.setPeriodic(1000, ignored -> gateway.recordSuppressedRefusals());
         final Json json = new Json(config.instruments());
         final HttpSettings settings = new HttpSettings(config.httpHost(), config.httpPort(), json,
                 new OrderRequestParser(json.mapper(), config.instrumentsBySymbol()), gateway, view, replies, status,
@@ -710,7 +712,9 @@ public final class OrderEntryService {
         metrics.counter("orders_audit_recovered_total", "Journaled commands audited at startup because the trail lacked"
                 + " them", audit::recoveredRecords);
         metrics.counter("orders_audit_refusals_dropped_total",
-                "Edge refusals answered but not audited (input ring full)", gateway::refusalsDropped);
+                "Edge refusals answered but not audited (input ring half full)", gateway::refusalsDropped);
+        metrics.counter("orders_audit_refusals_suppressed_total", "Edge refusals answered beyond"
+                + " ORDERS_AUDIT_REFUSALS_PER_SECOND, recorded only in a summary record", gateway::refusalsSuppressed);
         metrics.gauge("orders_audit_up", "1 while the audit trail can write", () -> auditTrail.isHealthy() ? 1 : 0);
     }
 

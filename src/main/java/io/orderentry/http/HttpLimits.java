@@ -6,12 +6,15 @@ package io.orderentry.http;
  * @param idleTimeoutSeconds a connection that neither sends nor receives for this long is closed (stream clients get
  *                           heartbeats, so only dead ones are); 0: never
  * @param maxConnections     the most HTTP and WebSocket connections open at once; more are closed at accept
+ * @param refusalsAuditedPerSecond edge refusals (400, 413, 422) recorded one by one in the audit trail a second; the
+ *                           rest are answered as usual and recorded in one summary record a second ({@link InputGateway})
  */
-public record HttpLimits(int idleTimeoutSeconds, int maxConnections) {
+public record HttpLimits(int idleTimeoutSeconds, int maxConnections, int refusalsAuditedPerSecond) {
 
     public HttpLimits {
-        if (idleTimeoutSeconds < 0 || maxConnections < 1) {
-            throw new IllegalArgumentException("idleTimeoutSeconds must be >= 0 and maxConnections >= 1");
+        if (idleTimeoutSeconds < 0 || maxConnections < 1 || refusalsAuditedPerSecond < 1) {
+            throw new IllegalArgumentException("idleTimeoutSeconds must be >= 0, maxConnections and"
+                    + " refusalsAuditedPerSecond >= 1");
         }
     }
 }

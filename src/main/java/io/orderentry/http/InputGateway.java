@@ -16,8 +16,10 @@ import org.slf4j.LoggerFactory;
  * loop. Thread-safe (the ring is multi-producer); called on the event loops.
  *
  * <p>Edge refusals travel the same ring ({@link #tryReject}) so that the audit trail records them in order with
- * everything else. A refusal that finds the ring full is still answered by the caller but is not audited: it is
- * counted in {@link #refusalsDropped()} and logged at most every {@value #DROP_LOG_SECONDS} seconds.
+ * everything else, within a budget: at most {@code refusalsPerSecond} (with a burst) are recorded one by one, the
+ * rest in one summary record a second ({@link #recordSuppressedRefusals}), and they never take the last half of the
+ * ring, which is kept for orders. A refusal that finds that half reached is still answered by the caller but is not
+ * audited: it is counted in {@link #refusalsDropped()} and logged at most every {@value #DROP_LOG_SECONDS} seconds.
  */
 public final class InputGateway {
 
@@ -29,8 +31,36 @@ public final class InputGateway {
     private final AtomicLong lastDropLogNanos =
             new AtomicLong(System.nanoTime() - TimeUnit.SECONDS.toNanos(DROP_LOG_SECONDS));
 
+    /** Edge refusals recorded one by one per second by default, and the burst above that rate. */
+    public static final int DEFAULT_REFUSALS_PER_SECOND = 200;
+
+    private final long refusalsPerSecond;
+    private final long refusalBurst;
+    /** Refusal tokens, refilled at {@code refusalsPerSecond}; guarded by {@code this}. */
+    private double refusalTokens;
+    private long refusalRefillNanos = System.nanoTime();
+    private long suppressedSinceNanos;
+    private final AtomicLong refusalsSuppressed = new AtomicLong();
+    private final AtomicLong suppressedNotYetRecorded = new AtomicLong();
+
     public InputGateway(final RingBuffer<OrderCommand> ring) {
+        this(ring, DEFAULT_REFUSALS_PER_SECOND);
+    }
+
+    /**
+     * @param refusalsPerSecond how many edge refusals a second are recorded one by one in the audit trail (with a
+     *                          burst of five times that); the rest are answered as usual and recorded as one summary
+     *                          record a second, so that a flood of bad requests can neither take the ring's slots
+     *                          from orders nor fill the audit disk
+     */
+    public InputGateway(final RingBuffer<OrderCommand> ring, final int refusalsPerSecond) {
+        if (refusalsPerSecond < 1) {
+            throw new IllegalArgumentException("refusalsPerSecond must be >= 1");
+        }
         this.ring = ring;
+        this.refusalsPerSecond = refusalsPerSecond;
+        this.refusalBurst = 5L * refusalsPerSecond;
+        this.refusalTokens = refusalBurst;
     }
 
     /** @return false if the ring is full and nothing was published */
@@ -99,6 +129,66 @@ public final class InputGateway {
      */
     public boolean tryReject(final Refusal refusal, final String requestTag, final String remoteAddress,
                              final String accountId, final String clientOrderId, final long orderId) {
+        if (!takeRefusalToken()) {
+            return false;
+        }
+        return publishRefusal(refusal, requestTag, remoteAddress, accountId, clientOrderId, orderId);
+    }
+
+    /**
+     * Records, as one audit record, the refusals answered but not recorded one by one since the last such record (at
+     * most one a second; call it about once a second, on any thread).
+     *
+     * @return true if a summary was published
+     */
+    public boolean recordSuppressedRefusals() {
+        final long count = suppressedNotYetRecorded.getAndSet(0);
+        if (count == 0) {
+            return false;
+        }
+        final long since;
+        synchronized (this) {
+            since = suppressedSinceNanos;
+            suppressedSinceNanos = 0;
+        }
+        final long seconds = Math.max(1, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - since));
+        final Refusal summary = new Refusal(CommandType.PLACE, 0, "REFUSALS_NOT_RECORDED", count + " refused request(s)"
+                + " in the last " + seconds + " s were answered as usual but not recorded one by one: more than "
+                + refusalsPerSecond + " a second (ORDERS_AUDIT_REFUSALS_PER_SECOND)", null);
+        if (!publishRefusal(summary, null, null, null, null, 0)) {
+            suppressedNotYetRecorded.addAndGet(count);   // the next call tries again
+            return false;
+        }
+        return true;
+    }
+
+    /** @return edge refusals answered but recorded only in a summary record, since start */
+    public long refusalsSuppressed() {
+        return refusalsSuppressed.get();
+    }
+
+    private synchronized boolean takeRefusalToken() {
+        final long now = System.nanoTime();
+        refusalTokens = Math.min(refusalBurst, refusalTokens + (now - refusalRefillNanos) * refusalsPerSecond / 1e9);
+        refusalRefillNanos = now;
+        if (refusalTokens >= 1) {
+            refusalTokens -= 1;
+            return true;
+        }
+        if (suppressedSinceNanos == 0) {
+            suppressedSinceNanos = now;
+        }
+        refusalsSuppressed.incrementAndGet();
+        suppressedNotYetRecorded.incrementAndGet();
+        return false;
+    }
+
+    private boolean publishRefusal(final Refusal refusal, final String requestTag, final String remoteAddress,
+                                   final String accountId, final String clientOrderId, final long orderId) {
+        if (ring.remainingCapacity() < ring.getBufferSize() / 2) {
+            dropped();   // the other half of the ring is kept for orders
+            return false;
+        }
         final long seq;
         try {
             seq = ring.tryNext();
@@ -132,7 +222,7 @@ public final class InputGateway {
         final long now = System.nanoTime();
         final long last = lastDropLogNanos.get();
         if (now - last >= TimeUnit.SECONDS.toNanos(DROP_LOG_SECONDS) && lastDropLogNanos.compareAndSet(last, now)) {
-            LOG.warn("audit: the input ring is full; {} edge refusal(s) answered but not audited since start", total);
+            LOG.warn("audit: the input ring is half full; {} edge refusal(s) answered but not audited since start", total);
         }
     }
 
