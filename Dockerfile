@@ -27,9 +27,9 @@ ENV ORDERS_HTTP_PORT=8080 \
 # JVM flags for a latency-sensitive service:
 #  -Xms = -Xmx and AlwaysPreTouch: the heap is committed and touched at start, so no page faults or
 #    heap resizing show up as latency spikes under load;
-#  3 GiB: the order view keeps every open order and the last million final ones (about 600 B each),
-#    so a busy day's live set is several hundred MiB, and the snapshot writer keeps a second copy of it
-#    (README, "Snapshots"); the heap needs room above both;
+#  4 GiB: what the default limits need with the books full (2M resting orders, 1M retained final orders
+#    plus up to 1M kept for retries, a 1M dedup window), twice for the snapshot writer's copy: about 3.8 GiB
+#    by the rule in README, "Sizing the heap" (the service warns at start when its heap is below it);
 #  G1: measured under wrk on the 2-core reference machine, ZGC with a 1 GiB heap ran back-to-back
 #    cycles once ~600 MiB were live and throughput fell from 13k to 4k req/s, while G1 held 15-17k req/s
 #    (loadtest/RESULTS.md); the matcher itself allocates nothing;
@@ -40,7 +40,7 @@ ENV ORDERS_HTTP_PORT=8080 \
 #  PerfDisableSharedMem: no hsperfdata mmap writes, which can stall threads on a busy disk;
 #  ExitOnOutOfMemoryError: a broken JVM exits and the orchestrator restarts it from the journal.
 # Override with JAVA_OPTS.
-ENV JAVA_OPTS="-Xms3g -Xmx3g -Xmn24m -XX:+AlwaysPreTouch -XX:+UseG1GC -XX:+PerfDisableSharedMem -XX:+ExitOnOutOfMemoryError"
+ENV JAVA_OPTS="-Xms4g -Xmx4g -Xmn24m -XX:+AlwaysPreTouch -XX:+UseG1GC -XX:+PerfDisableSharedMem -XX:+ExitOnOutOfMemoryError"
 
 USER orders
 VOLUME ["/app/data/journal", "/app/data/audit", "/app/data/snapshots"]

@@ -153,6 +153,10 @@ public final class OrderEntryService {
 
     private void startUp() {
         final long started = System.nanoTime();
+        final String memory = HeapSizing.warning(config, Runtime.getRuntime().maxMemory());
+        if (memory != null) {
+            LOG.warn(memory);
+        }
         LOG.info("starting: journal {} (sync {}), audit {} (sync {}), instruments {}, input ring {}, output ring {},"
                 + " wait strategy {}", config.journalDir().toAbsolutePath().normalize(), config.journalSync(),
                 config.audit().directory().toAbsolutePath().normalize(), config.audit().sync(), symbols(),
