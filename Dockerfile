@@ -43,7 +43,7 @@ ENV ORDERS_HTTP_PORT=8080 \
 ENV JAVA_OPTS="-Xms4g -Xmx4g -Xmn24m -XX:+AlwaysPreTouch -XX:+UseG1GC -XX:+PerfDisableSharedMem -XX:+ExitOnOutOfMemoryError"
 
 USER orders
-VOLUME ["/app/data/journal", "/app/data/audit", "/app/data/snapshots"]
+VOLUME ["/app/data/journal", "/app/data/audit", "/app/data/snapshots", "/app/data/spool"]
 EXPOSE 8080
 HEALTHCHECK --interval=5s --timeout=3s --start-period=60s --retries=3 \
   CMD curl -fsS http://127.0.0.1:8080/ready > /dev/null || exit 1

@@ -48,17 +48,19 @@ public record Config(String httpHost, int httpPort, int httpInstances, Path jour
      * @param writers            connections writing consecutive batches at once (commits stay in order)
      * @param statementTimeoutSeconds longest a statement of the writer may run (or wait for a lock) before
      *                           PostgreSQL cancels it; below the socket timeout, so the server ends it, not the client
+     * @param spoolMaxBytes      the most bytes the spool may hold on disk
+     * @param spoolMinFreeBytes  bytes the spool leaves free on its file system, for the journal and audit trail
      */
     public record Database(String url, String user, String password, int batchSize, long batchMillis,
                            Path spoolDir, long spoolSegmentBytes, int connectTimeoutSeconds, long retryMaxMillis,
-                           int writers, int statementTimeoutSeconds) {
+                           int writers, int statementTimeoutSeconds, long spoolMaxBytes, long spoolMinFreeBytes) {
 
-        /** A database with the default statement timeout (20 s). */
+        /** A database with the default statement timeout (20 s) and no spool bound. */
         public Database(final String url, final String user, final String password, final int batchSize,
                         final long batchMillis, final Path spoolDir, final long spoolSegmentBytes,
                         final int connectTimeoutSeconds, final long retryMaxMillis, final int writers) {
             this(url, user, password, batchSize, batchMillis, spoolDir, spoolSegmentBytes, connectTimeoutSeconds,
-                    retryMaxMillis, writers, 20);
+                    retryMaxMillis, writers, 20, Long.MAX_VALUE, 0);
         }
     }
 

@@ -240,7 +240,9 @@ public final class ConfigLoader {
                 intValue("db.connect.timeout.seconds", 1, 300),
                 longValue("persistence.retry.max.millis", 10, 600_000),
                 intValue("persistence.writers", 1, 8),
-                intValue("db.statement.timeout.seconds", 1, 50)));
+                intValue("db.statement.timeout.seconds", 1, 50),
+                longValue("persistence.spool.max.bytes", 1L << 20, Long.MAX_VALUE),
+                longValue("persistence.spool.min.free.bytes", 0, Long.MAX_VALUE)));
     }
 
     private JournalSync syncMode() {

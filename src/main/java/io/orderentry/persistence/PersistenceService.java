@@ -91,6 +91,7 @@ public final class PersistenceService {
         }
         final SpoolWriter spool = new SpoolWriter(config.spoolDir(), config.spoolSegmentBytes(), SPOOL_BUFFER_BYTES);
         final SpoolReader reader = new SpoolReader(config.spoolDir(), spool::flushedSequence, SPOOL_BUFFER_BYTES);
+        spool.limits(config.spoolMaxBytes(), config.spoolMinFreeBytes(), reader::deletedBytes);
         final HikariDataSource pool = new HikariDataSource(hikari(config));
         final List<BatchSink> sinks = new ArrayList<>();
         for (int i = 0; i < config.writers(); i++) {

@@ -5,6 +5,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -31,6 +32,9 @@ final class SpoolWriter implements Closeable {
     private long bytes;
     private volatile long flushedSequence;
     private volatile long flushedBytes;
+    private long maxBytes = Long.MAX_VALUE;
+    private long minFreeBytes;
+    private java.util.function.LongSupplier removedBytes = () -> 0;
 
     /**
      * @param directory    an existing directory without segments (see {@link SpoolFiles#reset})
@@ -83,6 +87,19 @@ final class SpoolWriter implements Closeable {
         flushedSequence = bufferedSequence;
     }
 
+    /**
+     * Bounds the spool on disk: a new segment is started only while the spool's files (written less removed) stay
+     * within {@code maxBytes} with it, and the file system keeps {@code minFreeBytes} free after it, for the journal
+     * and the audit trail that may share it. Call before the first {@link #append}.
+     *
+     * @param removedBytes bytes of segments the reader has deleted since start
+     */
+    void limits(final long maxBytes, final long minFreeBytes, final java.util.function.LongSupplier removedBytes) {
+        this.maxBytes = maxBytes;
+        this.minFreeBytes = minFreeBytes;
+        this.removedBytes = removedBytes;
+    }
+
     /** @return the sequence of the last event a reader may read; 0 before the first flush */
     long flushedSequence() {
         return flushedSequence;
@@ -103,6 +120,22 @@ final class SpoolWriter implements Closeable {
     }
 
     private void rollSegment() throws IOException {
+        final long onDisk = bytes - removedBytes.getAsLong();
+        if (onDisk + segmentBytes > maxBytes) {
+            throw new IOException("the spool holds " + onDisk + " bytes and another segment of " + segmentBytes
+                    + " would pass ORDERS_PERSISTENCE_SPOOL_MAX_BYTES (" + maxBytes + ")");
+        }
+        final long usable;
+        try {
+            usable = Files.getFileStore(directory).getUsableSpace();
+        } catch (final IOException e) {
+            throw new IOException("the spool directory " + directory + " cannot be used: " + e, e);
+        }
+        if (usable - segmentBytes < minFreeBytes) {
+            throw new IOException("the spool's file system has " + usable + " bytes free, and another segment of "
+                    + segmentBytes + " would leave less than ORDERS_PERSISTENCE_SPOOL_MIN_FREE_BYTES (" + minFreeBytes
+                    + ") for the journal and the audit trail");
+        }
         if (channel != null) {
             channel.close();
         }

@@ -57,6 +57,35 @@ class PersistenceStageTest {
     }
 
     @Test
+    void aSpoolAtItsSizeBoundStopsSpoolingNamingTheSettingAndTradingGoesOn() throws Exception {
+        final List<EngineEvent> many = GeneratedEvents.generate(12, 5_000);
+        final SpoolWriter spool = new SpoolWriter(dir, 64 * 1024, BUFFER);
+        spool.limits(3 * 64 * 1024, 0, () -> 0);   // room for three segments
+        final PersistenceStage stage = new PersistenceStage(spool, 0);
+        feed(stage, many);
+        assertNotNull(stage.failure(), "the fourth segment is refused");
+        assertTrue(stage.failure().contains("ORDERS_PERSISTENCE_SPOOL_MAX_BYTES"), stage.failure());
+        assertEquals(5_000, stage.lastSeenSequence(), "the stage keeps consuming");
+        assertTrue(stage.spooledSequence() > 0 && stage.spooledSequence() < 5_000, "" + stage.spooledSequence());
+        try (var files = Files.list(dir)) {
+            assertEquals(3, files.count(), "no more than the bound on disk");
+        }
+        stage.onShutdown();
+    }
+
+    @Test
+    void aSpoolThatWouldLeaveTooLittleFreeSpaceForTheJournalStopsSpooling() throws Exception {
+        final SpoolWriter spool = new SpoolWriter(dir, 1 << 20, BUFFER);
+        spool.limits(Long.MAX_VALUE, Long.MAX_VALUE / 2, () -> 0);   // no disk has that much free
+        final PersistenceStage stage = new PersistenceStage(spool, 0);
+        feed(stage, events);
+        assertNotNull(stage.failure());
+        assertTrue(stage.failure().contains("ORDERS_PERSISTENCE_SPOOL_MIN_FREE_BYTES"), stage.failure());
+        assertEquals(200, stage.lastSeenSequence());
+        stage.onShutdown();
+    }
+
+    @Test
     void aSpoolThatCannotBeWrittenStopsSpoolingButNeverThrowsIntoTheRing() throws Exception {
         final Path gone = Files.createDirectory(dir.resolve("gone"));
         final SpoolWriter spool = new SpoolWriter(gone, 1 << 20, BUFFER);
