@@ -202,6 +202,8 @@ public final class OrderEntryService {
         startSnapshots();
         startAuditArchiving();
         registerHealthAndMetrics(outputRing);
+        metrics.gauge("orders_view_orders", "Orders the order view holds: open, retained final, and final ones kept"
+                + " for retries", view::size);
         metrics.counter("orders_journal_rejected_commands_total", "Commands the journal could not encode (answered 503)",
                 journalHandler::rejectedCommands);
         streamMetrics.register(metrics, marketData.view(), marketData.subscribers());
