@@ -98,6 +98,14 @@ public final class Json {
         return out.toBuffer();
     }
 
+    /** @return a page of an order's fills, oldest first */
+    public Buffer fills(final OrderState order, final int offset, final int limit) {
+        final OrderJson renderer = orderJson.get();
+        final JsonBytes out = renderer.start();
+        renderer.writeFillsPage(out, order, offset, limit);
+        return out.toBuffer();
+    }
+
     /** @return an array of orders */
     public Buffer orders(final List<OrderState> orders) {
         final OrderJson renderer = orderJson.get();

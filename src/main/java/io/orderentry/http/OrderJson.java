@@ -80,7 +80,33 @@ final class OrderJson {
         into.ascii(",\"sequence\":").number(o.sequence())
                 .ascii(",\"createdAt\":").timestamp(o.createdAtMicros())
                 .ascii(",\"updatedAt\":").timestamp(o.updatedAtMicros())
-                .ascii(",\"fills\":[");
+                .ascii(",\"fills\":");
+        final int count = writeFills(into, o, 0, MAX_FILLS_PER_ANSWER);
+        if (count > MAX_FILLS_PER_ANSWER) {
+            into.ascii(",\"fillsTruncated\":true,\"fillCount\":").number(count);
+        }
+        into.raw((byte) '}');
+    }
+
+    /** The most fills an answer carries; the rest are read a page at a time ({@link #writeFillsPage}). */
+    static final int MAX_FILLS_PER_ANSWER = 1000;
+
+    /** Writes {@code {"orderId":..,"fillCount":..,"offset":..,"fills":[..]}}: a page of an order's fills, oldest first. */
+    void writeFillsPage(final JsonBytes into, final OrderState o, final int offset, final int limit) {
+        into.ascii("{\"orderId\":").number(o.orderId()).ascii(",\"fillCount\":").number(o.fillCount())
+                .ascii(",\"offset\":").number(offset).ascii(",\"fills\":");
+        writeFills(into, o, offset, limit);
+        into.raw((byte) '}');
+    }
+
+    /**
+     * Writes the array of the order's fills {@code offset .. offset + limit - 1}, oldest first.
+     *
+     * @return how many fills the order has
+     */
+    private int writeFills(final JsonBytes into, final OrderState o, final int offset, final int limit) {
+        final DecimalText price = prices[o.symbol()];
+        final DecimalText quantity = quantities[o.symbol()];
         int count = 0;
         for (Fill fill = o.lastFill(); fill != null; fill = fill.previous()) {
             if (count == fills.length) {
@@ -88,10 +114,12 @@ final class OrderJson {
             }
             fills[count++] = fill;
         }
-        for (int i = count - 1; i >= 0; i--) {
+        into.raw((byte) '[');
+        final int first = count - 1 - offset;
+        final int last = Math.max(-1, first - limit);
+        for (int i = first; i > last; i--) {
             final Fill fill = fills[i];
-            fills[i] = null;
-            into.ascii(i == count - 1 ? "{\"tradeId\":" : ",{\"tradeId\":").number(fill.tradeId())
+            into.ascii(i == first ? "{\"tradeId\":" : ",{\"tradeId\":").number(fill.tradeId())
                     .ascii(",\"price\":");
             amount(into, price, fill.price());
             into.ascii(",\"quantity\":");
@@ -99,7 +127,9 @@ final class OrderJson {
             into.ascii(fill.taker() ? ",\"liquidity\":\"TAKER\",\"timestamp\":" : ",\"liquidity\":\"MAKER\",\"timestamp\":")
                     .timestamp(fill.timestampMicros()).raw((byte) '}');
         }
-        into.ascii("]}");
+        Arrays.fill(fills, 0, count, null);
+        into.raw((byte) ']');
+        return count;
     }
 
     private void amount(final JsonBytes into, final DecimalText text, final long units) {

@@ -93,6 +93,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         router.post(ORDERS_PATH).handler(this::place);
         router.get("/api/v1/orders").handler(this::openOrders);
         router.get("/api/v1/orders/:orderId").handler(this::getOrder);
+        router.get("/api/v1/orders/:orderId/fills").handler(this::getFills);
         router.delete("/api/v1/orders/:orderId").handler(this::cancel);
         router.get("/api/v1/symbols").handler(this::symbols);
         router.get("/api/v1/orderbook/:symbol").handler(marketData::orderBook);
@@ -314,6 +315,51 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
             return;
         }
         respond(ctx.request(), 200, settings.json().order(order));
+    }
+
+    /**
+     * {@code GET /api/v1/orders/{orderId}/fills?offset=0&limit=1000}: the order's fills, oldest first, a page at a time
+     * (an answer carries at most {@value OrderJson#MAX_FILLS_PER_ANSWER}; one order can sweep many more makers).
+     */
+    private void getFills(final RoutingContext ctx) {
+        if (refuseUnlessReady(ctx.request())) {
+            return;
+        }
+        final long orderId = orderId(ctx);
+        if (orderId <= 0) {
+            return;
+        }
+        final int offset = pageParameter(ctx, "offset", 0, Integer.MAX_VALUE, 0);
+        final int limit = pageParameter(ctx, "limit", 1, OrderJson.MAX_FILLS_PER_ANSWER, OrderJson.MAX_FILLS_PER_ANSWER);
+        if (offset < 0 || limit < 0) {
+            return;
+        }
+        final OrderState order = settings.view().get(orderId);
+        if (order == null) {
+            fail(ctx.request(), notFound(orderId));
+            return;
+        }
+        respond(ctx.request(), 200, settings.json().fills(order, offset, limit));
+    }
+
+    /** @return the integer query parameter within [min, max], its default when absent, or -1 after answering 400 */
+    private int pageParameter(final RoutingContext ctx, final String name, final int min, final int max,
+                              final int absent) {
+        final String text = ctx.request().getParam(name);
+        if (text == null) {
+            return absent;
+        }
+        try {
+            final int value = Integer.parseInt(text);
+            if (value >= min && value <= max) {
+                return value;
+            }
+        } catch (final NumberFormatException e) {
+            // answered below
+        }
+        fail(ctx.request(), ApiError.badRequest("INVALID_" + name.toUpperCase(java.util.Locale.ROOT), name
+                + " must be an integer from " + min + " to " + max + ", was '" + text + "'", name));
+        return -1;
     }
 
     private void openOrders(final RoutingContext ctx) {

@@ -20,6 +20,15 @@ public record OrderState(long orderId, String clientOrderId, String accountId, i
                          long filledQuantity, long remainingQuantity, long filledNotional, RejectReason rejectReason,
                          long sequence, long createdAtMicros, long updatedAtMicros, Fill lastFill) {
 
+    /** @return how many fills the order has */
+    public int fillCount() {
+        int count = 0;
+        for (Fill fill = lastFill; fill != null; fill = fill.previous()) {
+            count++;
+        }
+        return count;
+    }
+
     /** @return the fills oldest first */
     public List<Fill> fills() {
         final List<Fill> fills = new ArrayList<>();

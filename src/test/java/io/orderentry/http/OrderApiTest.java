@@ -252,6 +252,34 @@ class OrderApiTest {
     }
 
     @Test
+    void anOrderThatSweepsMoreMakersThanAnAnswerCarriesIsAnsweredWithTheFirst1000FillsAndTheRestByPage() {
+        for (int i = 0; i < 1_200; i++) {
+            assertEquals(201, api.post("/api/v1/orders", limit("maker", null, "BTCUSD", "SELL",
+                    (50_000 + i) + ".00", "0.0001", null)).status());
+        }
+        final Answer taker = api.post("/api/v1/orders", market("taker", "BTCUSD", "BUY", "0.12"));
+        assertEquals(201, taker.status(), taker.body().substring(0, 200));
+        assertEquals("FILLED", taker.json().get("status").asText());
+        assertEquals(1_000, taker.json().get("fills").size(), "an answer carries at most 1000 fills");
+        assertTrue(taker.json().get("fillsTruncated").asBoolean());
+        assertEquals(1_200, taker.json().get("fillCount").asInt());
+        final String id = taker.json().get("orderId").asText();
+        final Answer rest = api.get("/api/v1/orders/" + id + "/fills?offset=1000");
+        assertEquals(200, rest.status(), rest.body());
+        assertEquals(1_200, rest.json().get("fillCount").asInt());
+        assertEquals(200, rest.json().get("fills").size());
+        assertEquals("51000.00", rest.json().get("fills").get(0).get("price").asText(), "the 1001st fill, oldest first");
+        final Answer first = api.get("/api/v1/orders/" + id + "/fills?limit=2");
+        assertEquals(taker.json().get("fills").get(1), first.json().get("fills").get(1), "pages match the answer");
+        assertEquals(400, api.get("/api/v1/orders/" + id + "/fills?limit=5000").status());
+        assertEquals("INVALID_LIMIT", api.get("/api/v1/orders/" + id + "/fills?limit=0").errorCode());
+        assertEquals(404, api.get("/api/v1/orders/999999/fills").status());
+        final Answer small = api.get("/api/v1/orders/1");
+        assertTrue(!small.json().has("fillsTruncated") && !small.json().has("fillCount"),
+                "orders with fewer fills keep the documented shape");
+    }
+
+    @Test
     void bodyWithBytesAfterTheOrderIsRefusedAsInvalidJsonAndPlacesNothing() {
         final String order = limit("acct-1", "c-trail", "BTCUSD", "BUY", "50000.00", "0.5", null);
         for (final String body : java.util.List.of(order + "xyz", order + order, order + " 1")) {
