@@ -202,8 +202,6 @@ public final class OrderEntryService {
         startSnapshots();
         startAuditArchiving();
         registerHealthAndMetrics(outputRing);
-        metrics.gauge("orders_view_orders", "Orders the order view holds: open, retained final, and final ones kept"
-                + " for retries", view::size);
         metrics.counter("orders_journal_rejected_commands_total", "Commands the journal could not encode (answered 503)",
                 journalHandler::rejectedCommands);
         streamMetrics.register(metrics, marketData.view(), marketData.subscribers());
@@ -698,7 +696,8 @@ public final class OrderEntryService {
                 () -> journal.lastForceNanos() / 1e9);
         metrics.gauge("orders_http_waiting_requests", "Requests published and waiting for the engine",
                 status::waitingRequests);
-        metrics.gauge("orders_view_orders", "Orders held by the query view", view::size);
+        metrics.gauge("orders_view_orders", "Orders the order view holds: open, retained final, and final ones kept"
+                + " for retries", view::size);
         metrics.gauge("orders_recovery_snapshot_sequence", "Journal sequence of the snapshot this start loaded (0: none)",
                 () -> recoveredFromSnapshot);
         metrics.gauge("orders_recovery_replayed_records", "Journal records this start replayed", () -> replayedRecords);
