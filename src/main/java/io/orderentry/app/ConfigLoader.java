@@ -236,7 +236,7 @@ public final class ConfigLoader {
         return Optional.of(new Config.Database(url, string("db.user"), values.getProperty("db.password", ""),
                 intValue("persistence.batch.size", 1, 100_000), longValue("persistence.batch.millis", 1, 60_000),
                 Path.of(string("persistence.spool.dir")),
-                longValue("persistence.spool.segment.bytes", 1L << 16, 1L << 40),
+                longValue("persistence.spool.segment.bytes", 1L << 20, 1L << 40),
                 intValue("db.connect.timeout.seconds", 1, 300),
                 longValue("persistence.retry.max.millis", 10, 600_000),
                 intValue("persistence.writers", 1, 8),

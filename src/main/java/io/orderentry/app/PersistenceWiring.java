@@ -97,7 +97,12 @@ final class PersistenceWiring {
             details.put("lagEvents", p.lagEvents());
             details.put("lagMillis", p.lagMillis());
             details.put("spoolBytes", p.spoolBytes());
-            return HealthComponent.informational("persistence", p.state() != PersistenceWriter.State.FAILED, details);
+            if (p.spoolFailure() != null) {
+                details.put("spoolFailure", p.spoolFailure() + "; events after it reach PostgreSQL after the next"
+                        + " start, which rebuilds the spool from the journal");
+            }
+            return HealthComponent.informational("persistence", p.state() != PersistenceWriter.State.FAILED
+                    && p.spoolFailure() == null, details);
         });
         final PersistenceMetrics m = p.metrics();
         metrics.gauge("orders_persistence_database_up", "1 while the persistence writer is connected to PostgreSQL",

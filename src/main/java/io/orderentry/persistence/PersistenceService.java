@@ -151,6 +151,11 @@ public final class PersistenceService {
         return error == null && stage.failure() != null ? "spool: " + stage.failure() : error;
     }
 
+    /** @return why spooling stopped (a full disk, a bound reached), or null while it works */
+    public String spoolFailure() {
+        return stage.failure();
+    }
+
     /** @return the configured URL without any password, for logs and {@code /ready} */
     public String databaseUrl() {
         return url.redacted();
