@@ -121,7 +121,10 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
                 .listen(settings.port(), settings.host());
     }
 
-    /** Closes a new connection at once when the server holds its maximum (HttpLimits); else counts it until it closes. */
+    /**
+     * Closes a new connection at once, unanswered, when the server holds its maximum (HttpLimits); else counts it until
+     * it closes. Vert.x calls this when the connection's first bytes arrive, not at accept.
+     */
     private void admit(final io.vertx.core.http.HttpConnection connection) {
         if (!settings.connections().tryOpen()) {
             connection.close();

@@ -26,7 +26,7 @@ class HttpLimitsTest {
     Path dir;
 
     @Test
-    void connectionsOverTheMaximumAreClosedAtAcceptAndCountedAndOneMoreFitsOnceOneCloses() throws Exception {
+    void connectionsOverTheMaximumAreClosedAtTheirFirstRequestAndCountedAndOneMoreFitsOnceOneCloses() throws Exception {
         try (RunningService service = RunningService.start(dir, Map.of("ORDERS_HTTP_MAX_CONNECTIONS", "3"))) {
             final List<Socket> held = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
@@ -36,7 +36,7 @@ class HttpLimitsTest {
             }
             try (Socket over = connect(service)) {
                 final String answer = exchangeOrClosed(over, get("/health"));
-                assertEquals("", answer, "the fourth connection is closed before any request is read");
+                assertEquals("", answer, "the fourth connection is closed unanswered");
             }
             final Socket first = held.remove(0);
             first.close();

@@ -43,9 +43,16 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Starts the jar on a free port with the given environment, without waiting for readiness. */
     public static ServiceProcess launch(final Path workDir, final Map<String, String> env, final String name) {
+        return launch(workDir, env, name, List.of());
+    }
+
+    /** {@link #launch}, the command run under {@code prefix} (e.g. {@code prlimit --nofile=700:700}). */
+    public static ServiceProcess launch(final Path workDir, final Map<String, String> env, final String name,
+                                        final List<String> prefix) {
         final int port = FreePort.pick();
         final Path log = workDir.resolve(name + ".log");
-        final List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx512m", "-jar", jar().toAbsolutePath().toString()));
+        final List<String> command = new ArrayList<>(prefix);
+        command.addAll(List.of(javaBinary(), "-Xmx512m", "-jar", jar().toAbsolutePath().toString()));
         final ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         final Map<String, String> environment = builder.environment();
