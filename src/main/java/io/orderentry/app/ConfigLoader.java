@@ -134,7 +134,8 @@ public final class ConfigLoader {
                 auditRetention(),
                 new io.orderentry.http.HttpLimits(intValue("http.idle.timeout.seconds", 0, 86_400),
                         intValue("http.max.connections", 1, 10_000_000),
-                        intValue("audit.refusals.per.second", 1, 1_000_000)));
+                        intValue("audit.refusals.per.second", 1, 1_000_000),
+                        intValue("http.body.timeout.seconds", 0, 3_600)));
     }
 
     private AuditRetention auditRetention() {

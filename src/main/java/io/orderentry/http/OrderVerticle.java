@@ -83,6 +83,10 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     @Override
     public Future<?> start() {
         eventLoop = context;
+        final long timeoutMillis = settings.limits().bodyTimeoutSeconds() * 1000L;
+        if (timeoutMillis > 0) {
+            vertx.setPeriodic(Math.min(1000, timeoutMillis), ignored -> timeOutSlowBodies(timeoutMillis));
+        }
         settings.replies().register(index, this);
         marketData = new MarketDataRoutes(index, vertx, context, settings);
         marketData.start();
@@ -177,12 +181,79 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     }
 
     /** One {@code POST /api/v1/orders} taken without the router: metrics, request id, bounded body, then place. */
+    /** Place requests whose body is still being read, oldest first (an intrusive list: no allocation per request). */
+    private PlaceRequest oldestReading;
+    private PlaceRequest newestReading;
+
+    /**
+     * Answers {@code 408 REQUEST_TIMEOUT} and closes the connection of every place request whose body has not arrived
+     * whole within the timeout: a client that trickles a body cannot hold a connection and its buffers for long.
+     */
+    private void timeOutSlowBodies(final long timeoutMillis) {
+        final long now = System.nanoTime();
+        while (oldestReading != null && now - oldestReading.start > timeoutMillis * 1_000_000L) {
+            final PlaceRequest slow = oldestReading;
+            slow.doneReading();
+            slow.timedOut();
+        }
+    }
+
     private final class PlaceRequest implements Handler<Buffer> {
         private final HttpServerRequest request;
         private final long start = System.nanoTime();
         private final String tag;
         private byte[] body;
         private boolean refused;
+        private PlaceRequest previousReading;
+        private PlaceRequest nextReading;
+        private boolean reading;
+
+        private void startReading() {
+            reading = true;
+            previousReading = newestReading;
+            if (newestReading == null) {
+                oldestReading = this;
+            } else {
+                newestReading.nextReading = this;
+            }
+            newestReading = this;
+        }
+
+        private void doneReading() {
+            if (!reading) {
+                return;
+            }
+            reading = false;
+            if (previousReading == null) {
+                oldestReading = nextReading;
+            } else {
+                previousReading.nextReading = nextReading;
+            }
+            if (nextReading == null) {
+                newestReading = previousReading;
+            } else {
+                nextReading.previousReading = previousReading;
+            }
+            previousReading = null;
+            nextReading = null;
+        }
+
+        private void timedOut() {
+            if (refused) {
+                return;
+            }
+            refused = true;
+            final ApiError error = new ApiError(408, "REQUEST_TIMEOUT", "the body did not arrive whole within "
+                    + settings.limits().bodyTimeoutSeconds() + " s", null);
+            refusals.publish(tag, remote(request), CommandType.PLACE, error, null, 0);
+            final io.vertx.core.http.HttpConnection connection = request.connection();
+            final HttpServerResponse response = request.response();
+            if (response.ended() || response.closed()) {
+                return;
+            }
+            response.setStatusCode(408).putHeader("Content-Type", JSON_TYPE).putHeader("Connection", "close")
+                    .end(settings.json().error(error, null)).onComplete(ignored -> connection.close());
+        }
 
         PlaceRequest(final HttpServerRequest request) {
             this.request = request;
@@ -199,7 +270,9 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
                 return;
             }
             request.handler(this);
+            startReading();
             request.endHandler(ignored -> {
+                doneReading();
                 if (!refused) {
                     place(request, tag, body == null ? new byte[0] : body);
                 }
@@ -226,6 +299,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         }
 
         private void tooLarge() {
+            doneReading();
             refused = true;
             refusals.publish(tag, remote(request), CommandType.PLACE, BODY_TOO_LARGE, null, 0);
             fail(request, BODY_TOO_LARGE);

@@ -68,6 +68,22 @@ class HttpLimitsTest {
     }
 
     @Test
+    void anOrderWhoseBodyTricklesPastTheTimeoutIsAnswered408AndItsConnectionClosed() throws Exception {
+        try (RunningService service = RunningService.start(dir, Map.of("ORDERS_HTTP_BODY_TIMEOUT_SECONDS", "1"));
+             Socket slow = connect(service)) {
+            slow.setSoTimeout(15_000);
+            slow.getOutputStream().write(("POST /api/v1/orders HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Content-Length: 200\r\n\r\n{\"accountId\":").getBytes(StandardCharsets.US_ASCII));
+            final String answer = exchangeOrClosed(slow, "");
+            assertEquals(408, status(answer), answer);
+            final JsonNode body = new ObjectMapper().readTree(answer.substring(answer.indexOf("\r\n\r\n") + 4));
+            assertEquals("REQUEST_TIMEOUT", body.get("error").get("code").asText(), answer);
+            assertEquals(-1, slow.getInputStream().read(), "the connection is closed");
+            assertEquals(200, service.client().get("/health").status(), "others are served meanwhile");
+        }
+    }
+
+    @Test
     void oversizedHeadersLongRequestLinesAndBrokenRequestsAreAnsweredInTheErrorShapeAndClosed() throws Exception {
         try (RunningService service = RunningService.start(dir, Map.of())) {
             final String bigHeader = "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(10_000) + "\r\n\r\n";
