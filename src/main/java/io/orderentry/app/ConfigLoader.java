@@ -114,7 +114,7 @@ public final class ConfigLoader {
                     + ") must be at least " + envName("engine.dedup.window") + " (" + limits.dedupWindow()
                     + "), so that a retried order can always be answered with its state");
         }
-        return new Config(
+        final Config config = new Config(
                 string("http.host"),
                 intValue("http.port", 0, 65_535),
                 httpInstances == 0 ? cores : httpInstances,
@@ -136,6 +136,12 @@ public final class ConfigLoader {
                         intValue("http.max.connections", 1, 10_000_000),
                         intValue("audit.refusals.per.second", 1, 1_000_000),
                         intValue("http.body.timeout.seconds", 0, 3_600)));
+        if (config.httpLimits().maxConnections() < config.marketData().maxConnections() + 100) {
+            throw new ConfigException(envName("http.max.connections") + " (" + config.httpLimits().maxConnections()
+                    + ") must be at least " + envName("ws.max.connections") + " (" + config.marketData().maxConnections()
+                    + ") + 100, so that stream subscribers can never take every connection from order entry");
+        }
+        return config;
     }
 
     private AuditRetention auditRetention() {

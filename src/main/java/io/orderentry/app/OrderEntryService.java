@@ -614,11 +614,12 @@ public final class OrderEntryService {
         // the refusals answered beyond the audit trail's per-second budget, recorded as one summary record a second
         vertx.setPeriodic(1000, ignored -> gateway.recordSuppressedRefusals());
         final Json json = new Json(config.instruments());
+        final io.orderentry.http.ConnectionLimit connections = connectionLimit();
         final HttpSettings settings = new HttpSettings(config.httpHost(), config.httpPort(), json,
                 new OrderRequestParser(json.mapper(), config.instrumentsBySymbol()), gateway, view, replies, status,
                 metrics, new HttpMetrics(metrics.registry()), openApi(), LoggerFactory.getLogger(OrderVerticle.class),
-                new MarketDataAccess(config.instruments(), marketData, streamFanOut, config.marketData(),
-                        streamMetrics), this::snapshotNow, config.httpLimits(), connectionLimit());
+                new MarketDataAccess(config.instruments(), marketData, streamFanOut, streamConfig(connections),
+                        streamMetrics), this::snapshotNow, config.httpLimits(), connections);
         final AtomicInteger index = new AtomicInteger();
         await(vertx.deployVerticle(() -> new OrderVerticle(index.getAndIncrement(), settings),
                 new DeploymentOptions().setInstances(config.httpInstances())).toCompletionStage().toCompletableFuture(),
@@ -655,6 +656,25 @@ public final class OrderEntryService {
         metrics.counter("orders_http_connections_refused_total", "Connections closed at accept because the maximum"
                 + " was open", limit::refused);
         return limit;
+    }
+
+    /** Connections of the HTTP bound that stream subscribers can never take, kept for order entry and probes. */
+    static final int CONNECTIONS_KEPT_FROM_THE_STREAM = 100;
+
+    /**
+     * @return the stream's configuration with its connection bound below the HTTP one (lowered at start to fit the
+     *         descriptor limit) by {@value #CONNECTIONS_KEPT_FROM_THE_STREAM}, so subscribers can never take every
+     *         connection from order entry, health checks and the metrics scrape
+     */
+    private io.orderentry.marketdata.MarketDataConfig streamConfig(final io.orderentry.http.ConnectionLimit connections) {
+        final int fits = Math.max(1, connections.max() - CONNECTIONS_KEPT_FROM_THE_STREAM);
+        if (config.marketData().maxConnections() <= fits) {
+            return config.marketData();
+        }
+        LOG.warn("http: {} lowered from {} to {}, so that stream subscribers leave {} of the {} connections to order"
+                + " entry", ConfigLoader.envName("ws.max.connections"), config.marketData().maxConnections(), fits,
+                CONNECTIONS_KEPT_FROM_THE_STREAM, connections.max());
+        return config.marketData().withMaxConnections(fits);
     }
 
     private void registerHealthAndMetrics(final RingBuffer<EngineEvent> outputRing) {

@@ -30,6 +30,13 @@ public record MarketDataConfig(int tradesHistory, long snapshotMillis, int maxCo
     /** Longest heartbeat interval API.md allows. */
     public static final long MAX_HEARTBEAT_MILLIS = 5_000;
 
+    /** @return this configuration with another bound on stream connections */
+    public MarketDataConfig withMaxConnections(final int connections) {
+        return new MarketDataConfig(tradesHistory, snapshotMillis, connections, maxSubscriptions, maxQueuedMessages,
+                writeQueueBytes, heartbeatMillis, slowClientMillis, maxQueuedBytes, totalQueuedBytes,
+                maxDeliveryWaitMillis, fanOutCpuPercent);
+    }
+
     public MarketDataConfig {
         if (tradesHistory <= 0 || snapshotMillis <= 0 || maxConnections <= 0 || maxSubscriptions <= 0
                 || writeQueueBytes <= 0 || heartbeatMillis <= 0 || slowClientMillis <= 0 || maxQueuedBytes <= 0

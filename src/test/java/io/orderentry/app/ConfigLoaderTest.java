@@ -78,6 +78,16 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void anHttpConnectionBoundThatStreamSubscribersCouldFillIsRefused() {
+        final ConfigException refused = assertThrows(ConfigException.class,
+                () -> ConfigLoader.load(Map.of("ORDERS_HTTP_MAX_CONNECTIONS", "10000")));
+        assertTrue(refused.getMessage().contains("ORDERS_HTTP_MAX_CONNECTIONS (10000) must be at least"
+                + " ORDERS_WS_MAX_CONNECTIONS (10000) + 100"), refused.getMessage());
+        assertEquals(10_100, ConfigLoader.load(Map.of("ORDERS_HTTP_MAX_CONNECTIONS", "10100")).httpLimits()
+                .maxConnections());
+    }
+
+    @Test
     void unknownKeyInFileIsRefusedWithItsName(@TempDir final Path dir) throws Exception {
         final Path file = dir.resolve("orders.properties");
         Files.writeString(file, "http.prot=7000\n");

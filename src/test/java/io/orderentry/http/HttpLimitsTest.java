@@ -27,16 +27,17 @@ class HttpLimitsTest {
 
     @Test
     void connectionsOverTheMaximumAreClosedAtTheirFirstRequestAndCountedAndOneMoreFitsOnceOneCloses() throws Exception {
-        try (RunningService service = RunningService.start(dir, Map.of("ORDERS_HTTP_MAX_CONNECTIONS", "3"))) {
+        try (RunningService service = RunningService.start(dir, Map.of("ORDERS_HTTP_MAX_CONNECTIONS", "101",
+                "ORDERS_WS_MAX_CONNECTIONS", "1"))) {
             final List<Socket> held = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < 101; i++) {
                 final Socket socket = connect(service);
                 assertEquals(200, status(exchange(socket, get("/health"))), "connection " + (i + 1) + " fits");
                 held.add(socket);
             }
             try (Socket over = connect(service)) {
                 final String answer = exchangeOrClosed(over, get("/health"));
-                assertEquals("", answer, "the fourth connection is closed unanswered");
+                assertEquals("", answer, "the 102nd connection is closed unanswered");
             }
             final Socket first = held.remove(0);
             first.close();
