@@ -1,7 +1,7 @@
 """bench/stalled.py [subscribers=10000] [rate=2000] [seconds=40] [heap=2g]: what stream subscribers that never read
 cost the service (issue 13, item 12). Starts the jar (journal none, no database), connects SUBSCRIBERS stalled
 WebSocket clients (StalledSubscribersHarness: 4 KiB receive buffers, every channel of both symbols), places orders at
-RATE a second (FixedRateLoad) for SECONDS, and prints every 5 s the heap in use (jcmd GC.heap_info, no forced GC), the
+RATE a second (FixedRateLoad, 10 s of warm-up then SECONDS recorded), and prints every 5 s the heap in use (jcmd GC.heap_info, no forced GC), the
 process's RSS, the stream's connections, queued backlog bytes, conflations and slow-client disconnects.
 Run after `mvn -q -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/test-cp.txt test-compile`."""
 import os, re, subprocess, sys, tempfile, time
@@ -44,9 +44,10 @@ try:
                                 str(port), subscribers, str(seconds + 60)], stdout=subprocess.PIPE, text=True)
     print("harness:", harness.stdout.readline().strip())
     sample("subscribed")
+    # 10 s of warm-up at the same rate, not recorded: a fresh JVM's first seconds would otherwise set the tail
     load = subprocess.Popen(["java", "-Xmx256m", "-cp", cp, "io.orderentry.bench.http.FixedRateLoad", url, rate,
-                             str(seconds), "8", "0"], stdout=subprocess.PIPE, text=True)
-    for t in range(5, seconds + 1, 5):
+                             str(seconds), "8", "10"], stdout=subprocess.PIPE, text=True)
+    for t in range(5, seconds + 11, 5):
         time.sleep(5)
         sample(f"{t} s of load")
     print("load:", load.communicate()[0].strip().splitlines()[-1])
