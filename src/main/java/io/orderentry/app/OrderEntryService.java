@@ -234,6 +234,11 @@ public final class OrderEntryService {
         }
         LOG.info("stopping: refusing new orders, draining the rings (at most {} s in all)", STOP_BUDGET_SECONDS);
         status.phase(ServiceStatus.Phase.STOPPING);
+        if (gateway != null) {
+            // a request that passed the readiness check just before STOPPING may still be publishing: wait for it, and
+            // refuse any later one, so that the drain below answers everything the ring took
+            gateway.close();
+        }
         boolean stagesStopped = true;
         if (input != null && input.hasStarted()) {
             stagesStopped = shutdown(input, "input", inputThreads, secondsLeft(deadline, STOP_TIMEOUT_SECONDS));

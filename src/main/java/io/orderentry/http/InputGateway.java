@@ -27,6 +27,9 @@ public final class InputGateway {
     private static final long DROP_LOG_SECONDS = 10;
 
     private final RingBuffer<OrderCommand> ring;
+    /** Publishes under way; with {@link #closed}, lets a stop know when nothing more can enter the ring. */
+    private final java.util.concurrent.atomic.AtomicInteger publishing = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile boolean closed;
     private final AtomicLong refusalsDropped = new AtomicLong();
     private final AtomicLong lastDropLogNanos =
             new AtomicLong(System.nanoTime() - TimeUnit.SECONDS.toNanos(DROP_LOG_SECONDS));
@@ -66,57 +69,73 @@ public final class InputGateway {
     /** @return false if the ring is full and nothing was published */
     public boolean tryPlace(final PlaceOrder order, final long requestId, final int replyTo, final String requestTag,
                             final String remoteAddress) {
-        final long seq;
+        publishing.incrementAndGet();
         try {
-            seq = ring.tryNext();
-        } catch (final InsufficientCapacityException full) {
-            return false;
-        }
-        try {
-            final OrderCommand command = ring.get(seq);
-            command.reset();
-            command.type = CommandType.PLACE;
-            command.requestId = requestId;
-            command.replyTo = replyTo;
-            command.requestTag = requestTag;
-            command.remoteAddress = remoteAddress;
-            command.accountId = order.accountId();
-            command.clientOrderId = order.clientOrderId();
-            command.symbol = order.instrument().index();
-            command.side = order.side();
-            command.orderType = order.type();
-            command.timeInForce = order.timeInForce();
-            command.postOnly = order.postOnly();
-            command.price = order.price();
-            command.quantity = order.quantity();
+            if (closed) {
+                return false;
+            }
+            final long seq;
+            try {
+                seq = ring.tryNext();
+            } catch (final InsufficientCapacityException full) {
+                return false;
+            }
+            try {
+                final OrderCommand command = ring.get(seq);
+                command.reset();
+                command.type = CommandType.PLACE;
+                command.requestId = requestId;
+                command.replyTo = replyTo;
+                command.requestTag = requestTag;
+                command.remoteAddress = remoteAddress;
+                command.accountId = order.accountId();
+                command.clientOrderId = order.clientOrderId();
+                command.symbol = order.instrument().index();
+                command.side = order.side();
+                command.orderType = order.type();
+                command.timeInForce = order.timeInForce();
+                command.postOnly = order.postOnly();
+                command.price = order.price();
+                command.quantity = order.quantity();
+            } finally {
+                ring.publish(seq);
+            }
+            return true;
         } finally {
-            ring.publish(seq);
+            publishing.decrementAndGet();
         }
-        return true;
     }
 
     /** @return false if the ring is full and nothing was published */
     public boolean tryCancel(final long orderId, final long requestId, final int replyTo, final String requestTag,
                              final String remoteAddress) {
-        final long seq;
+        publishing.incrementAndGet();
         try {
-            seq = ring.tryNext();
-        } catch (final InsufficientCapacityException full) {
-            return false;
-        }
-        try {
-            final OrderCommand command = ring.get(seq);
-            command.reset();
-            command.type = CommandType.CANCEL;
-            command.requestId = requestId;
-            command.replyTo = replyTo;
-            command.requestTag = requestTag;
-            command.remoteAddress = remoteAddress;
-            command.orderId = orderId;
+            if (closed) {
+                return false;
+            }
+            final long seq;
+            try {
+                seq = ring.tryNext();
+            } catch (final InsufficientCapacityException full) {
+                return false;
+            }
+            try {
+                final OrderCommand command = ring.get(seq);
+                command.reset();
+                command.type = CommandType.CANCEL;
+                command.requestId = requestId;
+                command.replyTo = replyTo;
+                command.requestTag = requestTag;
+                command.remoteAddress = remoteAddress;
+                command.orderId = orderId;
+            } finally {
+                ring.publish(seq);
+            }
+            return true;
         } finally {
-            ring.publish(seq);
+            publishing.decrementAndGet();
         }
-        return true;
     }
 
     /**
@@ -185,31 +204,55 @@ public final class InputGateway {
 
     private boolean publishRefusal(final Refusal refusal, final String requestTag, final String remoteAddress,
                                    final String accountId, final String clientOrderId, final long orderId) {
-        if (ring.remainingCapacity() < ring.getBufferSize() / 2) {
-            dropped();   // the other half of the ring is kept for orders
-            return false;
-        }
-        final long seq;
+        publishing.incrementAndGet();
         try {
-            seq = ring.tryNext();
-        } catch (final InsufficientCapacityException full) {
-            dropped();
-            return false;
-        }
-        try {
-            final OrderCommand command = ring.get(seq);
-            command.reset();
-            command.type = CommandType.REJECTED;
-            command.requestTag = requestTag;
-            command.remoteAddress = remoteAddress;
-            command.accountId = accountId;
-            command.clientOrderId = clientOrderId;
-            command.orderId = orderId;
-            command.refusal = refusal;
+            if (closed) {
+                return false;
+            }
+            if (ring.remainingCapacity() < ring.getBufferSize() / 2) {
+                dropped();   // the other half of the ring is kept for orders
+                return false;
+            }
+            final long seq;
+            try {
+                seq = ring.tryNext();
+            } catch (final InsufficientCapacityException full) {
+                dropped();
+                return false;
+            }
+            try {
+                final OrderCommand command = ring.get(seq);
+                command.reset();
+                command.type = CommandType.REJECTED;
+                command.requestTag = requestTag;
+                command.remoteAddress = remoteAddress;
+                command.accountId = accountId;
+                command.clientOrderId = clientOrderId;
+                command.orderId = orderId;
+                command.refusal = refusal;
+            } finally {
+                ring.publish(seq);
+            }
+            return true;
         } finally {
-            ring.publish(seq);
+            publishing.decrementAndGet();
         }
-        return true;
+    }
+
+    /**
+     * Refuses every publish from now on and waits for those already under way: once it returns, nothing more enters
+     * the ring, so a stop that drains the ring after it leaves no request unanswered. Any thread; called by the stop.
+     */
+    public void close() {
+        closed = true;
+        while (publishing.get() != 0) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** @return true once {@link #close} was called: a refused publish then means "stopping", not "full" */
+    public boolean closed() {
+        return closed;
     }
 
     /** @return edge refusals answered but not audited because the input ring was full, since start */

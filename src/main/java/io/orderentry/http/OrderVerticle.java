@@ -682,7 +682,12 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         return new ApiError(404, "ORDER_NOT_FOUND", "no order " + orderId, "orderId");
     }
 
+    /** Answers a command the input ring did not take: it is full, or the service began to stop meanwhile. */
     private void overloaded(final HttpServerRequest request) {
+        if (settings.input().closed()) {
+            unavailable(request, "NOT_ACCEPTING", "the service is stopping and not accepting orders");
+            return;
+        }
         unavailable(request, "OVERLOADED", "the input ring is full; retry shortly");
     }
 

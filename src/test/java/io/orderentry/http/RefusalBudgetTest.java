@@ -51,4 +51,17 @@ class RefusalBudgetTest {
         assertEquals(31, gateway.refusalsDropped());
         assertEquals(31, ring.remainingCapacity(), "the rest is there for orders");
     }
+
+    @Test
+    void afterCloseNothingMoreEntersTheRingAndTheCallerCanTellStoppingFromFull() {
+        final RingBuffer<OrderCommand> ring = RingBuffer.createMultiProducer(OrderCommand::new, 64);
+        final InputGateway gateway = new InputGateway(ring, 1_000);
+        assertTrue(gateway.tryCancel(1, 1, 0, "req-1", "127.0.0.1:1"));
+        final long cursor = ring.getCursor();
+        gateway.close();
+        assertTrue(gateway.closed());
+        assertFalse(gateway.tryCancel(2, 2, 0, "req-2", "127.0.0.1:1"));
+        assertFalse(gateway.tryReject(BAD, "req-3", "127.0.0.1:1", null, null, 0));
+        assertEquals(cursor, ring.getCursor(), "a stop drains what the ring took; nothing enters after it");
+    }
 }
