@@ -69,73 +69,53 @@ public final class InputGateway {
     /** @return false if the ring is full and nothing was published */
     public boolean tryPlace(final PlaceOrder order, final long requestId, final int replyTo, final String requestTag,
                             final String remoteAddress) {
-        publishing.incrementAndGet();
-        try {
-            if (closed) {
-                return false;
-            }
-            final long seq;
-            try {
-                seq = ring.tryNext();
-            } catch (final InsufficientCapacityException full) {
-                return false;
-            }
-            try {
-                final OrderCommand command = ring.get(seq);
-                command.reset();
-                command.type = CommandType.PLACE;
-                command.requestId = requestId;
-                command.replyTo = replyTo;
-                command.requestTag = requestTag;
-                command.remoteAddress = remoteAddress;
-                command.accountId = order.accountId();
-                command.clientOrderId = order.clientOrderId();
-                command.symbol = order.instrument().index();
-                command.side = order.side();
-                command.orderType = order.type();
-                command.timeInForce = order.timeInForce();
-                command.postOnly = order.postOnly();
-                command.price = order.price();
-                command.quantity = order.quantity();
-            } finally {
-                ring.publish(seq);
-            }
-            return true;
-        } finally {
-            publishing.decrementAndGet();
+        final long seq = claim(ring.getBufferSize());
+        if (seq < 0) {
+            return false;
         }
+        try {
+            final OrderCommand command = ring.get(seq);
+            command.reset();
+            command.type = CommandType.PLACE;
+            command.requestId = requestId;
+            command.replyTo = replyTo;
+            command.requestTag = requestTag;
+            command.remoteAddress = remoteAddress;
+            command.accountId = order.accountId();
+            command.clientOrderId = order.clientOrderId();
+            command.symbol = order.instrument().index();
+            command.side = order.side();
+            command.orderType = order.type();
+            command.timeInForce = order.timeInForce();
+            command.postOnly = order.postOnly();
+            command.price = order.price();
+            command.quantity = order.quantity();
+        } finally {
+            release(seq);
+        }
+        return true;
     }
 
     /** @return false if the ring is full and nothing was published */
     public boolean tryCancel(final long orderId, final long requestId, final int replyTo, final String requestTag,
                              final String remoteAddress) {
-        publishing.incrementAndGet();
-        try {
-            if (closed) {
-                return false;
-            }
-            final long seq;
-            try {
-                seq = ring.tryNext();
-            } catch (final InsufficientCapacityException full) {
-                return false;
-            }
-            try {
-                final OrderCommand command = ring.get(seq);
-                command.reset();
-                command.type = CommandType.CANCEL;
-                command.requestId = requestId;
-                command.replyTo = replyTo;
-                command.requestTag = requestTag;
-                command.remoteAddress = remoteAddress;
-                command.orderId = orderId;
-            } finally {
-                ring.publish(seq);
-            }
-            return true;
-        } finally {
-            publishing.decrementAndGet();
+        final long seq = claim(ring.getBufferSize());
+        if (seq < 0) {
+            return false;
         }
+        try {
+            final OrderCommand command = ring.get(seq);
+            command.reset();
+            command.type = CommandType.CANCEL;
+            command.requestId = requestId;
+            command.replyTo = replyTo;
+            command.requestTag = requestTag;
+            command.remoteAddress = remoteAddress;
+            command.orderId = orderId;
+        } finally {
+            release(seq);
+        }
+        return true;
     }
 
     /**
@@ -204,39 +184,53 @@ public final class InputGateway {
 
     private boolean publishRefusal(final Refusal refusal, final String requestTag, final String remoteAddress,
                                    final String accountId, final String clientOrderId, final long orderId) {
-        publishing.incrementAndGet();
-        try {
-            if (closed) {
-                return false;
-            }
-            if (ring.remainingCapacity() < ring.getBufferSize() / 2) {
-                dropped();   // the other half of the ring is kept for orders
-                return false;
-            }
-            final long seq;
-            try {
-                seq = ring.tryNext();
-            } catch (final InsufficientCapacityException full) {
+        final long seq = claim(ring.getBufferSize() / 2);   // the other half of the ring is kept for orders
+        if (seq < 0) {
+            if (!closed) {
                 dropped();
-                return false;
             }
-            try {
-                final OrderCommand command = ring.get(seq);
-                command.reset();
-                command.type = CommandType.REJECTED;
-                command.requestTag = requestTag;
-                command.remoteAddress = remoteAddress;
-                command.accountId = accountId;
-                command.clientOrderId = clientOrderId;
-                command.orderId = orderId;
-                command.refusal = refusal;
-            } finally {
-                ring.publish(seq);
-            }
-            return true;
-        } finally {
-            publishing.decrementAndGet();
+            return false;
         }
+        try {
+            final OrderCommand command = ring.get(seq);
+            command.reset();
+            command.type = CommandType.REJECTED;
+            command.requestTag = requestTag;
+            command.remoteAddress = remoteAddress;
+            command.accountId = accountId;
+            command.clientOrderId = clientOrderId;
+            command.orderId = orderId;
+            command.refusal = refusal;
+        } finally {
+            release(seq);
+        }
+        return true;
+    }
+
+    /**
+     * Claims a slot while the gateway is open; on success the publish counts as under way until {@link #release}, so
+     * that {@link #close} waits for it.
+     *
+     * @param slotsFree the free slots the ring must have for this publish (its size: any free slot will do)
+     * @return the slot's sequence, or -1 when the gateway is closed or the ring has too few free slots
+     */
+    private long claim(final int slotsFree) {
+        publishing.incrementAndGet();
+        if (!closed && (slotsFree >= ring.getBufferSize() || ring.remainingCapacity() >= slotsFree)) {
+            try {
+                return ring.tryNext();
+            } catch (final InsufficientCapacityException full) {
+                // answered by the caller as overloaded
+            }
+        }
+        publishing.decrementAndGet();
+        return -1;
+    }
+
+    /** Publishes a slot taken by {@link #claim} and ends the publish. */
+    private void release(final long seq) {
+        ring.publish(seq);
+        publishing.decrementAndGet();
     }
 
     /**

@@ -154,10 +154,18 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
             error = ApiError.badRequest("INVALID_HTTP", "the request is not valid HTTP/1.1"
                     + (cause == null ? "" : ": " + cause.getMessage()), null);
         }
+        failAndClose(request, error);
+    }
+
+    /** Answers {@code error} and then closes the connection (its next request cannot be trusted or waited for). */
+    private void failAndClose(final HttpServerRequest request, final ApiError error) {
+        final HttpServerResponse response = request.response();
+        if (response.ended() || response.closed()) {
+            return;
+        }
         final io.vertx.core.http.HttpConnection connection = request.connection();
-        request.response().setStatusCode(error.status()).putHeader("Content-Type", JSON_TYPE)
-                .putHeader("Connection", "close").end(settings.json().error(error, null))
-                .onComplete(ignored -> connection.close());
+        response.setStatusCode(error.status()).putHeader("Content-Type", JSON_TYPE).putHeader("Connection", "close")
+                .end(settings.json().error(error, null)).onComplete(ignored -> connection.close());
     }
 
     /**
@@ -246,13 +254,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
             final ApiError error = new ApiError(408, "REQUEST_TIMEOUT", "the body did not arrive whole within "
                     + settings.limits().bodyTimeoutSeconds() + " s", null);
             refusals.publish(tag, remote(request), CommandType.PLACE, error, null, 0);
-            final io.vertx.core.http.HttpConnection connection = request.connection();
-            final HttpServerResponse response = request.response();
-            if (response.ended() || response.closed()) {
-                return;
-            }
-            response.setStatusCode(408).putHeader("Content-Type", JSON_TYPE).putHeader("Connection", "close")
-                    .end(settings.json().error(error, null)).onComplete(ignored -> connection.close());
+            failAndClose(request, error);
         }
 
         PlaceRequest(final HttpServerRequest request) {
@@ -406,8 +408,8 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         if (orderId <= 0) {
             return;
         }
-        final int offset = pageParameter(ctx, "offset", 0, Integer.MAX_VALUE, 0);
-        final int limit = pageParameter(ctx, "limit", 1, OrderJson.MAX_FILLS_PER_ANSWER, OrderJson.MAX_FILLS_PER_ANSWER);
+        final long offset = longParam(ctx, "offset", 0, 0, Integer.MAX_VALUE);
+        final long limit = longParam(ctx, "limit", OrderJson.MAX_FILLS_PER_ANSWER, 1, OrderJson.MAX_FILLS_PER_ANSWER);
         if (offset < 0 || limit < 0) {
             return;
         }
@@ -416,27 +418,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
             fail(ctx.request(), notFound(orderId));
             return;
         }
-        respond(ctx.request(), 200, settings.json().fills(order, offset, limit));
-    }
-
-    /** @return the integer query parameter within [min, max], its default when absent, or -1 after answering 400 */
-    private int pageParameter(final RoutingContext ctx, final String name, final int min, final int max,
-                              final int absent) {
-        final String text = ctx.request().getParam(name);
-        if (text == null) {
-            return absent;
-        }
-        try {
-            final int value = Integer.parseInt(text);
-            if (value >= min && value <= max) {
-                return value;
-            }
-        } catch (final NumberFormatException e) {
-            // answered below
-        }
-        fail(ctx.request(), ApiError.badRequest("INVALID_" + name.toUpperCase(java.util.Locale.ROOT), name
-                + " must be an integer from " + min + " to " + max + ", was '" + text + "'", name));
-        return -1;
+        respond(ctx.request(), 200, settings.json().fills(order, (int) offset, (int) limit));
     }
 
     private void openOrders(final RoutingContext ctx) {

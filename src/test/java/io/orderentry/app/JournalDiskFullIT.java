@@ -9,12 +9,10 @@ import io.orderentry.testing.ApiClient;
 import io.orderentry.testing.ApiClient.Answer;
 import io.orderentry.testing.OrderLoad;
 import io.orderentry.testing.ServiceProcess;
-import java.io.IOException;
+import io.orderentry.testing.Tmpfs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,8 +42,7 @@ class JournalDiskFullIT {
     @Test
     void journalDiskFullAnswersOnly503KeepsEveryAnsweredOrderAndRecoversAfterARestart() throws Exception {
         journal = dir.resolve("journal");
-        Files.createDirectories(journal);
-        mounted = run("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", journal.toString()) == 0;
+        mounted = Tmpfs.mount(journal, "1m");
         assumeTrue(mounted, "needs root to mount a 1 MiB tmpfs for a real ENOSPC (run the tests as root)");
         final Map<String, String> env = Map.of("ORDERS_JOURNAL_SYNC", "fsync",
                 "ORDERS_JOURNAL_SEGMENT_BYTES", Integer.toString(1 << 20), "ORDERS_SNAPSHOT_ENABLED", "false");
@@ -81,7 +78,7 @@ class JournalDiskFullIT {
             assertTrue(first.log().contains("No space left on device"), "the log names the cause");
 
             // space is freed: the next order a second later writes again, without a restart
-            assertEquals(0, run("mount", "-o", "remount,size=64m", journal.toString()), "growing the tmpfs");
+            assertTrue(Tmpfs.resize(journal, "64m"), "growing the tmpfs");
             Answer resumed = null;
             for (int attempt = 0; attempt < 50; attempt++) {
                 Thread.sleep(200);
@@ -154,14 +151,7 @@ class JournalDiskFullIT {
     @AfterEach
     void unmount() throws Exception {
         if (mounted) {
-            run("umount", "-l", journal.toString());
+            Tmpfs.unmount(journal);
         }
-    }
-
-    private static int run(final String... command) throws IOException, InterruptedException {
-        final List<String> line = new ArrayList<>(List.of(command));
-        final Process process = new ProcessBuilder(line).redirectErrorStream(true).start();
-        process.getInputStream().readAllBytes();
-        return process.waitFor(30, TimeUnit.SECONDS) ? process.exitValue() : -1;
     }
 }

@@ -9,6 +9,7 @@ import io.orderentry.testing.ApiClient;
 import io.orderentry.testing.ApiClient.Answer;
 import io.orderentry.testing.OrderLoad;
 import io.orderentry.testing.ServiceProcess;
+import io.orderentry.testing.Tmpfs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -37,8 +38,7 @@ class AuditDiskFullIT {
     @Test
     void auditDiskFullRefusesOrdersUntilARestartThatAuditsWhatWasLost() throws Exception {
         audit = dir.resolve("audit");
-        Files.createDirectories(audit);
-        mounted = run("mount", "-t", "tmpfs", "-o", "size=512k", "tmpfs", audit.toString()) == 0;
+        mounted = Tmpfs.mount(audit, "512k");
         assumeTrue(mounted, "needs root to mount a 512 KiB tmpfs for a real ENOSPC (run the tests as root)");
         final Map<String, String> env = Map.of("ORDERS_JOURNAL_SYNC", "fsync", "ORDERS_AUDIT_SYNC", "fsync",
                 "ORDERS_SNAPSHOT_ENABLED", "false");
@@ -66,7 +66,7 @@ class AuditDiskFullIT {
             assertTrue(health.json().get("reason").asText().contains("No space left on device"), health.body());
             first.terminate();
         }
-        assertEquals(0, run("mount", "-o", "remount,size=64m", audit.toString()), "growing the tmpfs");
+        assertTrue(Tmpfs.resize(audit, "64m"), "growing the tmpfs");
         try (ServiceProcess second = ServiceProcess.start(dir, env, "second")) {
             for (final JsonNode order : answered.values()) {
                 final Answer now = second.client().get("/api/v1/orders/" + order.get("orderId").asText());
@@ -103,13 +103,7 @@ class AuditDiskFullIT {
     @AfterEach
     void unmount() throws Exception {
         if (mounted) {
-            run("umount", "-l", audit.toString());
+            Tmpfs.unmount(audit);
         }
-    }
-
-    private static int run(final String... command) throws IOException, InterruptedException {
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        process.getInputStream().readAllBytes();
-        return process.waitFor(30, TimeUnit.SECONDS) ? process.exitValue() : -1;
     }
 }

@@ -272,7 +272,8 @@ class OrderApiTest {
         final Answer first = api.get("/api/v1/orders/" + id + "/fills?limit=2");
         assertEquals(taker.json().get("fills").get(1), first.json().get("fills").get(1), "pages match the answer");
         assertEquals(400, api.get("/api/v1/orders/" + id + "/fills?limit=5000").status());
-        assertEquals("INVALID_LIMIT", api.get("/api/v1/orders/" + id + "/fills?limit=0").errorCode());
+        assertEquals("INVALID_PARAMETER", api.get("/api/v1/orders/" + id + "/fills?limit=0").errorCode(),
+                "as the open-orders list answers a bad limit");
         assertEquals(404, api.get("/api/v1/orders/999999/fills").status());
         final Answer small = api.get("/api/v1/orders/1");
         assertTrue(!small.json().has("fillsTruncated") && !small.json().has("fillCount"),

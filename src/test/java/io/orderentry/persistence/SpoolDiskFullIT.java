@@ -11,7 +11,7 @@ import io.orderentry.testing.FaultyProxy;
 import io.orderentry.testing.MixedOrderLoad;
 import io.orderentry.testing.PostgresFixture;
 import io.orderentry.testing.ServiceProcess;
-import java.io.IOException;
+import io.orderentry.testing.Tmpfs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,8 +41,7 @@ class SpoolDiskFullIT {
     @Test
     void aSpoolDiskThatFillsDuringAnOutageStopsSpoolingNotTradingAndARestartCatchesTheDatabaseUp() throws Exception {
         spool = dir.resolve("spool");
-        Files.createDirectories(spool);
-        mounted = run("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", spool.toString()) == 0;
+        mounted = Tmpfs.mount(spool, "2m");
         assumeTrue(mounted, "needs root to mount a 2 MiB tmpfs for a real ENOSPC (run the tests as root)");
         try (FaultyProxy proxy = new FaultyProxy(DB.host(), DB.port())) {
             final Map<String, String> env = new HashMap<>(DB.env());
@@ -76,7 +75,7 @@ class SpoolDiskFullIT {
                 proxy.restore();
                 first.terminate();
             }
-            assertEquals(0, run("mount", "-o", "remount,size=64m", spool.toString()), "growing the tmpfs");
+            assertTrue(Tmpfs.resize(spool, "64m"), "growing the tmpfs");
             try (ServiceProcess second = ServiceProcess.start(dir, env, "second")) {
                 DatabaseVersusApi.awaitCaughtUp(second.client(), Duration.ofSeconds(90));
                 DatabaseVersusApi.assertSame(second.client(), DB);
@@ -87,13 +86,7 @@ class SpoolDiskFullIT {
     @AfterEach
     void unmount() throws Exception {
         if (mounted) {
-            run("umount", "-l", spool.toString());
+            Tmpfs.unmount(spool);
         }
-    }
-
-    private static int run(final String... command) throws IOException, InterruptedException {
-        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        process.getInputStream().readAllBytes();
-        return process.waitFor(30, TimeUnit.SECONDS) ? process.exitValue() : -1;
     }
 }

@@ -1,0 +1,38 @@
+package io.orderentry.testing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A small tmpfs mounted on a directory, for tests that need a real full disk (the kernel's ENOSPC) rather than an
+ * injected error. Mounting needs root; {@link #mount} says whether it worked so the test can skip with a message.
+ */
+public final class Tmpfs {
+
+    private Tmpfs() {
+    }
+
+    /** Creates {@code dir} and mounts a tmpfs of {@code size} (e.g. "1m") on it; @return false if that is not allowed */
+    public static boolean mount(final Path dir, final String size) throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        return run("mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", dir.toString()) == 0;
+    }
+
+    /** Gives the tmpfs on {@code dir} a new size, keeping its files; @return false if that failed */
+    public static boolean resize(final Path dir, final String size) throws IOException, InterruptedException {
+        return run("mount", "-o", "remount,size=" + size, dir.toString()) == 0;
+    }
+
+    /** Unmounts it (lazily, should a file still be open) */
+    public static void unmount(final Path dir) throws IOException, InterruptedException {
+        run("umount", "-l", dir.toString());
+    }
+
+    private static int run(final String... command) throws IOException, InterruptedException {
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        process.getInputStream().readAllBytes();
+        return process.waitFor(30, TimeUnit.SECONDS) ? process.exitValue() : -1;
+    }
+}
