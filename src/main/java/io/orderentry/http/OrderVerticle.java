@@ -117,7 +117,9 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         router.errorHandler(413, ctx -> refuse(ctx, BODY_TOO_LARGE));
         router.errorHandler(500, this::internalError);
         vertx.setPeriodic(1000, id -> failWaitingIfStopped());
-        return vertx.createHttpServer(new HttpServerOptions().setTcpNoDelay(true)
+        // HTTP/1.1 only: with cleartext HTTP/2 on (Vert.x's default), a connection is set up, and counted by admit(),
+        // only once its first bytes tell the two apart, so sockets that never send anything escaped the cap
+        return vertx.createHttpServer(new HttpServerOptions().setTcpNoDelay(true).setHttp2ClearTextEnabled(false)
                         .setIdleTimeout(settings.limits().idleTimeoutSeconds()))
                 .connectionHandler(this::admit)
                 .invalidRequestHandler(this::invalidRequest)
@@ -127,7 +129,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
 
     /**
      * Closes a new connection at once, unanswered, when the server holds its maximum (HttpLimits); else counts it until
-     * it closes. Vert.x calls this when the connection's first bytes arrive, not at accept.
+     * it closes. Called at accept (HTTP/1.1 only: see the server's options), so a socket that never sends is counted.
      */
     private void admit(final io.vertx.core.http.HttpConnection connection) {
         if (!settings.connections().tryOpen()) {

@@ -38,8 +38,7 @@ class FileDescriptorLimitIT {
             final List<Socket> idle = new ArrayList<>();
             int closedAtAccept = 0;
             try {
-                // each connection makes one request and then stays open, idle (keep-alive): the cap counts a
-                // connection from its first request on (Vert.x sets the connection up then)
+                // each connection makes one request and then stays open, idle (keep-alive)
                 for (int i = 0; i < 400; i++) {
                     final Socket socket = new Socket("127.0.0.1", service.port());
                     socket.setSoTimeout(5_000);

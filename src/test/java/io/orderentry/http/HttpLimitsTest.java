@@ -26,7 +26,7 @@ class HttpLimitsTest {
     Path dir;
 
     @Test
-    void connectionsOverTheMaximumAreClosedAtTheirFirstRequestAndCountedAndOneMoreFitsOnceOneCloses() throws Exception {
+    void connectionsOverTheMaximumAreClosedUnansweredAndCountedAndOneMoreFitsOnceOneCloses() throws Exception {
         try (RunningService service = RunningService.start(dir, Map.of("ORDERS_HTTP_MAX_CONNECTIONS", "101",
                 "ORDERS_WS_MAX_CONNECTIONS", "1"))) {
             final List<Socket> held = new ArrayList<>();
@@ -54,6 +54,37 @@ class HttpLimitsTest {
             assertTrue(refused.find(), answer);
             assertTrue(Double.parseDouble(refused.group(1)) >= 1, "the refused one is counted: " + refused.group());
             for (final Socket socket : held) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
+    void connectionsThatNeverSendAnythingCountTowardsTheMaximumFromAccept() throws Exception {
+        try (RunningService service = RunningService.start(dir, Map.of("ORDERS_HTTP_MAX_CONNECTIONS", "101",
+                "ORDERS_WS_MAX_CONNECTIONS", "1"))) {
+            final List<Socket> silent = new ArrayList<>();
+            for (int i = 0; i < 101; i++) {
+                silent.add(connect(service));   // never sends a byte
+            }
+            String answer = "unanswered yet";
+            for (int attempt = 0; attempt < 100 && !answer.isEmpty(); attempt++) {
+                Thread.sleep(50);   // until the server has accepted all of them
+                try (Socket over = connect(service)) {
+                    answer = exchangeOrClosed(over, get("/health"));
+                }
+            }
+            assertEquals("", answer, "with 101 silent sockets open, the 102nd connection is closed unanswered");
+            silent.remove(0).close();
+            answer = "";
+            for (int attempt = 0; attempt < 100 && answer.isEmpty(); attempt++) {
+                Thread.sleep(50);   // until the server has seen the close
+                try (Socket again = connect(service)) {
+                    answer = exchangeOrClosed(again, get("/health"));
+                }
+            }
+            assertEquals(200, status(answer), "a connection fits again once a silent one closed");
+            for (final Socket socket : silent) {
                 socket.close();
             }
         }
