@@ -164,7 +164,7 @@ public final class OrderEntryService {
 
         auditTrail = openAudit();
         view = new OrderStateView(config.retainedFinalOrders(), config.engineLimits().dedupWindow());
-        audit = new AuditHandler(auditTrail, status::auditFailed, view::holdsOnApplyingThread);
+        audit = new AuditHandler(auditTrail, status::auditFailed, status::auditResumed, view::holdsOnApplyingThread);
         persistence = PersistenceWiring.open(config, status, metrics);
         final ReplyStage replies = new ReplyStage(view, config.httpInstances());
         marketData = new MarketDataStage(config.instruments().size(), config.httpInstances(), config.marketData());
@@ -616,8 +616,12 @@ public final class OrderEntryService {
 
     private void startHttp(final ReplyStage replies, final InputGateway gateway) {
         vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(config.httpInstances()));
-        // the refusals answered beyond the audit trail's per-second budget, recorded as one summary record a second
-        vertx.setPeriodic(1000, ignored -> gateway.recordSuppressedRefusals());
+        // the refusals answered beyond the audit trail's per-second budget, recorded as one summary record a second;
+        // and the tick that lets a failed journal or audit trail try again without waiting for a request
+        vertx.setPeriodic(1000, ignored -> {
+            gateway.recordSuppressedRefusals();
+            gateway.tick();
+        });
         final Json json = new Json(config.instruments());
         final io.orderentry.http.ConnectionLimit connections = connectionLimit();
         final HttpSettings settings = new HttpSettings(config.httpHost(), config.httpPort(), json,
@@ -733,12 +737,15 @@ public final class OrderEntryService {
     private void registerAudit() {
         status.addComponent(() -> new HealthComponent("audit", auditTrail.isHealthy() && status.auditFailure() == null,
                 Map.of("lastSeq", auditTrail.lastSeq(), "sync", config.audit().sync().name(),
-                "file", String.valueOf(auditTrail.currentFile()),
+                "file", String.valueOf(auditTrail.currentFile()), "pendingRecords", auditTrail.pendingRecords(),
+                "resumable", auditTrail.resumable(),
                 "failure", status.auditFailure() == null ? "none" : status.auditFailure())));
         metrics.gauge("orders_audit_last_seq", "Seq of the last audit record written", auditTrail::lastSeq);
         metrics.counter("orders_audit_records_total", "Audit records written since start", auditTrail::recordsWritten);
-        metrics.counter("orders_audit_unwritten_total", "Audit records that could not be written and were logged",
-                auditTrail::unwrittenRecords);
+        metrics.counter("orders_audit_unwritten_total", "Audit records lost to the trail (each logged): the trail could"
+                + " not keep them for a retry", auditTrail::unwrittenRecords);
+        metrics.gauge("orders_audit_pending_records", "Audit records kept in memory while the trail cannot write",
+                auditTrail::pendingRecords);
         metrics.counter("orders_audit_recovered_total", "Journaled commands audited at startup because the trail lacked"
                 + " them", audit::recoveredRecords);
         metrics.counter("orders_audit_refusals_dropped_total",

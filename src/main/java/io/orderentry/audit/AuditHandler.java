@@ -9,7 +9,7 @@ import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.Refusal;
 import java.io.IOException;
 import java.util.Objects;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,9 +30,13 @@ import org.slf4j.LoggerFactory;
  * HTTP status. An empty trail has no such baseline and back-fills nothing: it starts with this run's
  * {@code SERVICE_STARTED} record.
  *
- * <p>Failure: if the trail cannot write, {@code onFailure} is called once with the reason (the service then
- * refuses new orders with 503) and the handler keeps consuming: the unwritten records are logged by the trail,
- * and requests already in the pipeline are still answered with their real outcome. Nothing throws.
+ * <p>Failure: if the trail cannot write, {@code onFailure} is told the reason (the service then refuses new orders
+ * with 503) and the handler keeps consuming: the trail keeps the records it could not write (and logs them), and
+ * requests already in the pipeline are still answered with their real outcome. From a second later, at the end of
+ * a batch at most once every {@value #RESUME_EVERY_MILLIS} ms (a {@code TICK} event comes once a second when
+ * nothing else does), it asks the trail to {@link AuditTrail#resume}; when that writes the kept records,
+ * {@code onResumed} is told and orders are taken again. If the trail loses its chain ({@link AuditTrail#resumable}),
+ * {@code onFailure} is told again, with {@code resumable} false: only a restart brings the trail back. Nothing throws.
  *
  * <p>Threads: every method runs on the audit thread; the accessors may be called from any thread.
  */
@@ -42,7 +46,12 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
 
     private final AuditTrail trail;
     private final java.util.function.LongPredicate orderHeld;
-    private final Consumer<String> onFailure;
+    /** While the trail cannot write, how often it is asked to try again. */
+    static final long RESUME_EVERY_MILLIS = 1000;
+
+    private final BiConsumer<String, Boolean> onFailure;
+    private final Runnable onResumed;
+    private final java.util.function.LongSupplier nanoTime;
     private final long backfillAbove;
     private final AuditEntry entry = new AuditEntry();
 
@@ -51,25 +60,31 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
     private RejectReason updatedRejectReason;
     private String updatedAccountId;
     private boolean failureReported;
+    private boolean lossReported;
+    private long nextResumeNanos;
 
     private volatile long recoveredRecords;
 
     /**
      * @param trail     the open trail; from now on it belongs to the audit thread
-     * @param onFailure told once, on the audit thread, why the trail stopped writing; must not block
-     */
-    public AuditHandler(final AuditTrail trail, final Consumer<String> onFailure) {
-        this(trail, onFailure, orderId -> true);
-    }
-
-    /**
+     * @param onFailure told, on the audit thread, why the trail stopped writing and whether it may write again in this
+     *                  process (it tries by itself); told again when that turns false; must not block
+     * @param onResumed told, on the audit thread, when the trail writes again; must not block
      * @param orderHeld whether the order view holds an order, asked on this stage's thread after the view applied the
      *                  same event: the answers that carry the order depend on it ({@link Answer})
      */
-    public AuditHandler(final AuditTrail trail, final Consumer<String> onFailure,
+    public AuditHandler(final AuditTrail trail, final BiConsumer<String, Boolean> onFailure, final Runnable onResumed,
                         final java.util.function.LongPredicate orderHeld) {
+        this(trail, onFailure, onResumed, orderHeld, System::nanoTime);
+    }
+
+    /** As the public constructor, timing its retries by {@code nanoTime} (tests). */
+    AuditHandler(final AuditTrail trail, final BiConsumer<String, Boolean> onFailure, final Runnable onResumed,
+                 final java.util.function.LongPredicate orderHeld, final java.util.function.LongSupplier nanoTime) {
+        this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
         this.trail = Objects.requireNonNull(trail, "trail");
         this.onFailure = Objects.requireNonNull(onFailure, "onFailure");
+        this.onResumed = Objects.requireNonNull(onResumed, "onResumed");
         this.orderHeld = Objects.requireNonNull(orderHeld, "orderHeld");
         this.backfillAbove = trail.tail().isEmpty() ? Long.MAX_VALUE : trail.tail().lastAuditedJournalSequence();
     }
@@ -91,13 +106,27 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
             case ORDER_ACCEPTED, TRADE -> {
                 // the outcome is recorded once, at the command's COMMAND_COMPLETED
             }
+            case TICK -> {
+                // nothing to record: it only ends a batch, where a failed trail may try again
+            }
             default -> throw new IllegalStateException("unknown event type " + event.type);
         }
     }
 
-    /** Writes the batch's records (one write; forced in fsync mode) before anything after this stage runs. */
+    /**
+     * Writes the batch's records (one write; forced in fsync mode) before anything after this stage runs; after a
+     * failure, first asks the trail to write what it kept, at most once every {@value #RESUME_EVERY_MILLIS} ms.
+     */
     @Override
     public void endOfBatch() {
+        if (failureReported && !lossReported && nanoTime.getAsLong() - nextResumeNanos >= 0) {
+            nextResumeNanos = nanoTime.getAsLong() + RESUME_EVERY_MILLIS * 1_000_000;
+            if (trail.resume()) {
+                failureReported = false;
+                LOG.warn("audit: the trail writes again; order entry takes orders again");
+                onResumed.run();
+            }
+        }
         if (!trail.flush()) {
             reportFailure();
         }
@@ -211,14 +240,24 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
     }
 
     private void reportFailure() {
-        if (failureReported) {
+        final boolean resumable = trail.resumable();
+        if (failureReported && (resumable || lossReported)) {
             return;
         }
+        if (!failureReported) {
+            nextResumeNanos = nanoTime.getAsLong() + RESUME_EVERY_MILLIS * 1_000_000;
+        }
         failureReported = true;
+        lossReported = !resumable;
         final IOException cause = trail.failure();
-        LOG.error("audit: the trail cannot be written; order entry refuses new orders (503 AUDIT_UNAVAILABLE) until"
-                + " the disk is fixed and the service restarted; requests already accepted are still answered and a"
-                + " restart audits their journaled commands as recovered", cause);
-        onFailure.accept("the audit trail cannot write: " + (cause == null ? "closed" : cause.getMessage()));
+        if (resumable) {
+            LOG.error("audit: the trail cannot be written; order entry refuses new orders (503 AUDIT_UNAVAILABLE) and"
+                    + " the trail tries again every second; requests already accepted are still answered, their records"
+                    + " kept until it writes again", cause);
+        } else {
+            LOG.error("audit: the trail lost records and cannot go on before a restart; /health is DOWN; a restart"
+                    + " audits the journaled commands it lacks as recovered", cause);
+        }
+        onFailure.accept("the audit trail cannot write: " + (cause == null ? "closed" : cause.getMessage()), resumable);
     }
 }

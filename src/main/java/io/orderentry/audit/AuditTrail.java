@@ -30,10 +30,17 @@ import org.slf4j.LoggerFactory;
  * On {@link #open} the trail takes the directory's {@link DirectoryLock} (one writer per chain, until {@link #close()})
  * and continues where {@link AuditTailReader} found the chain's end: same seq, same hash, same newest file.
  *
- * <p>Failure: on an I/O error the trail truncates the file back to its last complete batch (best effort), closes
- * it and stays failed for good: the records that were buffered and every later one are logged at ERROR as
- * unwritten (never dropped silently), counted in {@link #unwrittenRecords()}, and {@link #append} and
- * {@link #flush} return false at once.
+ * <p>Failure: on an I/O error the trail truncates the file back to its last complete batch (best effort) and closes
+ * it. The records that were not written (the buffered ones, or in {@link AuditSync#FSYNC} mode the batch whose
+ * force failed) and every record appended after it are chained as usual and kept in memory, in order, up to
+ * {@link #MAX_PENDING_BYTES}; {@link #append} and {@link #flush} return false. Each is also logged at ERROR, so that
+ * a process that dies before the trail writes again leaves them in its log. {@link #resume} (the audit stage calls it
+ * once a second) reopens the file, cuts it back to the last whole batch again and writes the kept records with one
+ * write and a force: the chain goes on as if nothing had happened. Kept records may take a file past its size or day:
+ * the next record after them starts a new file. If more than {@link #MAX_PENDING_BYTES} would have to be kept, or a
+ * batch whose force failed cannot be read back, the chain cannot go on in this process: the trail stays failed,
+ * every later record is only logged and counted in {@link #unwrittenRecords()}, and {@link #resumable()} turns false
+ * (a restart audits the journaled commands the trail lacks as recovered).
  *
  * <p>Threads: {@link #open} runs on the starting thread; from then on one thread at a time calls the rest (the
  * audit thread while the ring runs). The accessors documented as such may be called from any thread.
@@ -50,6 +57,12 @@ public final class AuditTrail implements AutoCloseable {
 
     /** Bytes buffered before a write is forced in the middle of a batch. */
     static final int BUFFER_BYTES = 256 * 1024;
+
+    /**
+     * The most record bytes kept in memory while the trail cannot write. While it cannot, order entry takes no new
+     * requests, so what arrives is what was already in the rings: about 400 bytes per record, far below this.
+     */
+    static final int MAX_PENDING_BYTES = 64 << 20;
 
     private final Path directory;
     private final long maxFileBytes;
@@ -90,8 +103,18 @@ public final class AuditTrail implements AutoCloseable {
     private long writtenSinceForce;
     private volatile IOException backgroundFailure;
 
+    /** Records chained but not written since the trail failed, in order, as they go to the file; writer thread. */
+    private byte[] pending = new byte[0];
+    private int pendingBytes;
+    private volatile long pendingRecords;
+    /** False once a record could not be kept: the chain cannot continue in this process. */
+    private volatile boolean resumable = true;
+    private final int maxPendingBytes;
+    private long resumeFailuresLogged;
+
     private AuditTrail(final AuditConfig config, final LongSupplier clockMicros, final AuditChannelFactory channels,
-                       final AuditTail tail, final DirectoryLock lock) {
+                       final AuditTail tail, final DirectoryLock lock, final int maxPendingBytes) {
+        this.maxPendingBytes = maxPendingBytes;
         this.directory = config.directory();
         this.maxFileBytes = config.maxFileBytes();
         this.sync = config.sync();
@@ -119,12 +142,18 @@ public final class AuditTrail implements AutoCloseable {
     /** As {@link #open(AuditConfig, LongSupplier)}, writing through channels from {@code channels}. */
     public static AuditTrail open(final AuditConfig config, final LongSupplier clockMicros,
                                   final AuditChannelFactory channels) throws IOException {
+        return open(config, clockMicros, channels, MAX_PENDING_BYTES);
+    }
+
+    /** As {@link #open(AuditConfig, LongSupplier, AuditChannelFactory)}, keeping at most {@code maxPendingBytes}. */
+    static AuditTrail open(final AuditConfig config, final LongSupplier clockMicros,
+                           final AuditChannelFactory channels, final int maxPendingBytes) throws IOException {
         Objects.requireNonNull(clockMicros, "clockMicros");
         Objects.requireNonNull(channels, "channels");
         final DirectoryLock lock = DirectoryLock.acquire(config.directory(), DirectoryLock.AUDIT, "audit trail");
         try {
             final AuditTail tail = AuditTailReader.read(config.directory());
-            final AuditTrail trail = new AuditTrail(config, clockMicros, channels, tail, lock);
+            final AuditTrail trail = new AuditTrail(config, clockMicros, channels, tail, lock, maxPendingBytes);
             if (tail.newestFile() != null) {
                 trail.channel = channels.open(tail.newestFile(), false);
                 trail.file = tail.newestFile();
@@ -153,36 +182,116 @@ public final class AuditTrail implements AutoCloseable {
     public boolean append(final AuditEntry entry) {
         requireOpen();
         takeBackgroundFailure();
-        if (failure != null) {
+        if (failure != null && !resumable) {
             unwritten(entry.toString());
             return false;
         }
         final long time = Math.max(lastTimeMicros, clockMicros.getAsLong());
         final long day = AuditFiles.epochDay(time);
         final int length = encoder.encode(nextSeq, time, entry, prevHash);
-        final long fileLength = fileBytes + buffer.position();
         final boolean ready;
-        if (file == null) {
+        if (failure != null) {
+            ready = false;
+        } else if (file == null) {
             startFile(day);
             ready = true;
-        } else if (fileLength > 0 && (day != fileDay || fileLength + length > maxFileBytes)) {
+        } else if (fileBytes + buffer.position() > 0
+                && (day != fileDay || fileBytes + buffer.position() + length > maxFileBytes)) {
             ready = roll(day);
         } else {
             ready = buffer.remaining() >= length || write();
         }
         if (!ready) {
-            unwritten(new String(encoder.line(), 0, length - 1, StandardCharsets.UTF_8));
-            return false;
+            keep(encoder.line(), 0, length, 1);
+        } else {
+            if (length > buffer.remaining()) {
+                throw new IllegalStateException("an audit record of " + length + " bytes exceeds the buffer");
+            }
+            buffer.put(encoder.line(), 0, length);
+            bufferedRecords++;
         }
-        if (length > buffer.remaining()) {
-            throw new IllegalStateException("an audit record of " + length + " bytes exceeds the buffer");
-        }
-        buffer.put(encoder.line(), 0, length);
         System.arraycopy(encoder.line(), encoder.hashOffset(), prevHash, 0, prevHash.length);
         lastTimeMicros = time;
         nextSeq++;
-        bufferedRecords++;
-        return true;
+        return ready;
+    }
+
+    /**
+     * After a failure, writes the records kept since then: reopens the current file (or creates it, if the failure
+     * came before it existed), cuts it back to the last whole batch, writes them with one write and forces them.
+     * Call it on the writer thread, not more than about once a second while it keeps failing.
+     *
+     * @return true if the trail writes again (or never stopped); false if it still cannot, or never will in this
+     *         process ({@link #resumable()})
+     */
+    public boolean resume() {
+        requireOpen();
+        takeBackgroundFailure();
+        if (failure == null) {
+            return true;
+        }
+        if (!resumable) {
+            return false;
+        }
+        if (pendingRecords != nextSeq - 1 - lastSeq || bufferedRecords != 0) {
+            throw new IllegalStateException("audit: " + pendingRecords + " kept record(s) do not follow seq " + lastSeq
+                    + " up to " + (nextSeq - 1));
+        }
+        FileChannel reopened = null;
+        try {
+            final boolean exists = java.nio.file.Files.exists(file);
+            reopened = channels.open(file, !exists);
+            if (!exists && sync == AuditSync.FSYNC) {
+                AuditFiles.syncDirectory(directory);
+            }
+            reopened.truncate(fileBytes);   // whatever a failed write left after the last whole batch
+            final ByteBuffer bytes = ByteBuffer.wrap(pending, 0, pendingBytes);
+            long at = fileBytes;
+            while (bytes.hasRemaining()) {
+                at += reopened.write(bytes, at);
+            }
+            reopened.force(false);   // whatever the sync mode: this disk just failed, and it is rare
+            channel = reopened;
+            reopened = null;
+            LOG.warn("audit: the trail writes again: {} record(s) kept since it failed ({}) are now in {}, seq {} to {}",
+                    pendingRecords, failure.getMessage(), file, lastSeq + 1, nextSeq - 1);
+            fileBytes = at;
+            recordsWritten += pendingRecords;
+            lastSeq = nextSeq - 1;
+            unforced = false;
+            writtenSinceForce = 0;
+            markBatchStart();
+            pending = new byte[0];
+            pendingBytes = 0;
+            pendingRecords = 0;
+            resumeFailuresLogged = 0;
+            failure = null;
+            backgroundFailure = null;
+            return true;
+        } catch (final IOException e) {
+            if (reopened != null) {
+                try (FileChannel closing = reopened) {
+                    closing.truncate(fileBytes);
+                } catch (final IOException close) {
+                    e.addSuppressed(close);
+                }
+            }
+            if (resumeFailuresLogged++ % 60 == 0) {   // once a minute at one attempt a second
+                LOG.error("audit: the trail still cannot write {} ({} record(s) kept); trying again", file,
+                        pendingRecords, e);
+            }
+            return false;
+        }
+    }
+
+    /** @return records chained since the trail failed and not yet written ({@link #resume}); any thread */
+    public long pendingRecords() {
+        return pendingRecords;
+    }
+
+    /** @return false once the trail has lost records and cannot continue its chain before a restart; any thread */
+    public boolean resumable() {
+        return resumable;
     }
 
     /**
@@ -219,8 +328,8 @@ public final class AuditTrail implements AutoCloseable {
 
     /**
      * A force failed after the batch was written: whether its bytes reached the device is unknown, so, as the journal
-     * does, the batch is taken back out of the file (its records go to the log, as every record that could not be
-     * written does) and the trail fails. A restart audits the batch's journaled commands again as recovered.
+     * does, the batch is taken back out of the file and the trail fails; its records are kept, first, for
+     * {@link #resume} to write again.
      */
     private void dropUnforcedBatch(final IOException cause) {
         final long length = fileBytes - batchStartBytes;
@@ -231,16 +340,15 @@ public final class AuditTrail implements AutoCloseable {
                         && channel.read(unforcedBytes, batchStartBytes + unforcedBytes.position()) > 0) {
                     // reads the batch back, to log its records
                 }
-                int start = 0;
-                final byte[] bytes = unforcedBytes.array();
-                for (int i = 0; i < unforcedBytes.position(); i++) {
-                    if (bytes[i] == '\n') {
-                        unwritten(new String(bytes, start, i - start, StandardCharsets.UTF_8));
-                        start = i + 1;
-                    }
+                if (unforcedBytes.hasRemaining()) {
+                    throw new IOException("the batch read back short: " + unforcedBytes.position() + " of " + length
+                            + " bytes");
                 }
+                keep(unforcedBytes.array(), 0, (int) length, recordsWritten - batchStartRecords);
             } catch (final IOException e) {
                 cause.addSuppressed(e);
+                lose("the batch whose force failed cannot be read back (" + e.getMessage() + ")",
+                        recordsWritten - batchStartRecords);
             }
         }
         fileBytes = batchStartBytes;
@@ -279,7 +387,10 @@ public final class AuditTrail implements AutoCloseable {
         return unwrittenRecords;
     }
 
-    /** @return false once a write, force, roll or create has failed, or after {@link #close()}; any thread */
+    /**
+     * @return false from a failed write, force, roll or create until {@link #resume} writes again, and after
+     *         {@link #close()}; any thread
+     */
     public boolean isHealthy() {
         return failure == null && !closed;
     }
@@ -326,7 +437,8 @@ public final class AuditTrail implements AutoCloseable {
     private void closeFile() throws IOException {
         stopBackground();
         takeBackgroundFailure();
-        if (failure != null) {
+        if (failure != null && !resume()) {
+            lose("the trail is closing", pendingRecords);
             closed = true;
             return;
         }
@@ -484,11 +596,16 @@ public final class AuditTrail implements AutoCloseable {
         }
     }
 
-    /** Stops the trail, as a failed write would, if a background force failed. Writer thread. */
+    /**
+     * Stops the trail if a background force failed, for good: the records of a file whose force failed may be gone
+     * from the disk (the kernel may drop pages it could not write), so the chain cannot go on from them in this
+     * process; a restart reads the trail back and verifies it. Writer thread.
+     */
     private void takeBackgroundFailure() {
         final IOException failed = backgroundFailure;
         if (failed != null && failure == null) {
             fail(failed, "forcing in the background");
+            lose("a written file could not be forced, so its records may not be on the disk", pendingRecords);
         }
     }
 
@@ -501,19 +618,13 @@ public final class AuditTrail implements AutoCloseable {
     }
 
     private void fail(final IOException cause, final String action) {
-        LOG.error("audit: {} {} failed; {} buffered record(s) are not in the trail and follow in this log",
-                action, file, bufferedRecords, cause);
+        LOG.error("audit: {} {} failed; the trail keeps the records it could not write in memory and in this log,"
+                + " and tries again every second", action, file, cause);
         final byte[] bytes = new byte[buffer.position()];
         buffer.flip();
         buffer.get(bytes);
-        int start = 0;
-        for (int i = 0; i < bytes.length; i++) {
-            if (bytes[i] == '\n') {
-                unwritten(new String(bytes, start, i - start, StandardCharsets.UTF_8));
-                start = i + 1;
-            }
-        }
         buffer.clear();
+        keep(bytes, 0, bytes.length, bufferedRecords);
         bufferedRecords = 0;
         if (channel != null) {
             try (FileChannel closing = channel) {
@@ -524,6 +635,54 @@ public final class AuditTrail implements AutoCloseable {
             }
         }
         failure = cause;
+    }
+
+    /**
+     * Keeps chained records that could not be written, after those kept before, and logs each; past
+     * {@link #MAX_PENDING_BYTES} the chain is lost instead ({@link #lose}).
+     */
+    private void keep(final byte[] lines, final int offset, final int length, final long records) {
+        if (!resumable) {
+            logLines(lines, offset, length, "audit: record not written to the trail: {}");
+            unwrittenRecords += records;
+            return;
+        }
+        if ((long) pendingBytes + length > maxPendingBytes) {
+            lose("more than " + maxPendingBytes + " bytes of records would have to be kept", pendingRecords);
+            keep(lines, offset, length, records);
+            return;
+        }
+        if (pendingBytes + length > pending.length) {
+            pending = java.util.Arrays.copyOf(pending, Math.max(pendingBytes + length, 2 * pending.length));
+        }
+        System.arraycopy(lines, offset, pending, pendingBytes, length);
+        pendingBytes += length;
+        pendingRecords += records;
+        logLines(lines, offset, length, "audit: record not in the trail yet (kept until it can write again): {}");
+    }
+
+    /** Gives up the kept records: they stay only in the log, and the chain cannot go on before a restart. */
+    private void lose(final String why, final long records) {
+        if (resumable) {
+            LOG.error("audit: {}: {} record(s) kept since the failure are not in the trail (each is in this log) and"
+                    + " the trail cannot go on before a restart; a restart audits the journaled commands it lacks as"
+                    + " recovered", why, records);
+        }
+        resumable = false;
+        unwrittenRecords += records;
+        pending = new byte[0];
+        pendingBytes = 0;
+        pendingRecords = 0;
+    }
+
+    private static void logLines(final byte[] lines, final int offset, final int length, final String format) {
+        int start = offset;
+        for (int i = offset; i < offset + length; i++) {
+            if (lines[i] == '\n') {
+                LOG.error(format, new String(lines, start, i - start, StandardCharsets.UTF_8));
+                start = i + 1;
+            }
+        }
     }
 
     private void unwritten(final String record) {

@@ -161,6 +161,27 @@ public final class InputGateway {
         return true;
     }
 
+    /**
+     * Publishes a {@link CommandType#TICK}, for the stages that retry after a failure; call it about once a second.
+     * Like a refusal, it never takes the half of the ring kept for orders.
+     *
+     * @return false if the ring is half full or the gateway closed: the next tick comes soon enough
+     */
+    public boolean tick() {
+        final long seq = claim(ring.getBufferSize() / 2);
+        if (seq < 0) {
+            return false;
+        }
+        try {
+            final OrderCommand command = ring.get(seq);
+            command.reset();
+            command.type = CommandType.TICK;
+        } finally {
+            release(seq);
+        }
+        return true;
+    }
+
     /** @return edge refusals answered but recorded only in a summary record, since start */
     public long refusalsSuppressed() {
         return refusalsSuppressed.get();

@@ -27,6 +27,7 @@ public final class ServiceStatus {
     private volatile Phase phase = Phase.RECOVERING;
     private volatile String failure;
     private volatile String auditFailure;
+    private volatile String auditLost;
     private final List<Supplier<HealthComponent>> components = new CopyOnWriteArrayList<>();
     private final AtomicInteger waitingRequests = new AtomicInteger();
 
@@ -79,12 +80,25 @@ public final class ServiceStatus {
     }
 
     /**
-     * Marks the audit trail as unable to write: order entry answers 503 {@code AUDIT_UNAVAILABLE} from now until
-     * restart (reads still work), and {@code /ready} reports it. Called on the audit thread; the first reason stays.
+     * Marks the audit trail as unable to write: order entry answers 503 {@code AUDIT_UNAVAILABLE} until
+     * {@link #auditResumed} (reads still work), and {@code /ready} reports it. Called on the audit thread; the first
+     * reason stays.
+     *
+     * @param resumable false if the trail cannot write again before a restart: {@code /health} then says DOWN
      */
-    public void auditFailed(final String reason) {
+    public void auditFailed(final String reason, final boolean resumable) {
         if (auditFailure == null) {
             auditFailure = reason;
+        }
+        if (!resumable) {
+            auditLost = reason;
+        }
+    }
+
+    /** The audit trail writes again: order entry takes orders again. Called on the audit thread. */
+    public void auditResumed() {
+        if (auditLost == null) {
+            auditFailure = null;
         }
     }
 
@@ -95,14 +109,15 @@ public final class ServiceStatus {
 
     /**
      * @return why this process can no longer take orders and will not recover without a restart, or null while it
-     *         can or may: a failed stage (FAILED), an audit trail that cannot write. {@code /health} answers DOWN with
-     *         it, so that an orchestrator restarts the process; a journal that cannot write (it retries by itself), a
-     *         database that is down, or a service that is still recovering or stopping, is not such a reason.
+     *         can or may: a failed stage (FAILED), an audit trail that lost records and cannot go on. {@code /health}
+     *         answers DOWN with it, so that an orchestrator restarts the process; a journal or audit trail that cannot
+     *         write for now (each retries by itself), a database that is down, or a service that is still recovering
+     *         or stopping, is not such a reason.
      */
     public String unrecoverable() {
         if (phase == Phase.FAILED) {
             return failure;
         }
-        return auditFailure == null ? null : "the audit trail cannot write: " + auditFailure;
+        return auditLost == null ? null : "the audit trail cannot go on before a restart: " + auditLost;
     }
 }

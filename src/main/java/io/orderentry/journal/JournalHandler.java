@@ -27,7 +27,8 @@ import java.util.function.LongSupplier;
  * counted in {@link #rejectedCommands()} and its error kept in {@link #lastRejection()}; the journal carries on.
  * {@link #onEvent} throws nothing for these cases.
  * A {@link CommandType#REJECTED} slot (an edge refusal, on its way to the audit stage) is skipped entirely:
- * no sequence, no timestamp, no record, never marked.
+ * no sequence, no timestamp, no record, never marked; so is a {@link CommandType#TICK}, the edge's signal once a
+ * second, except that it too may try to resume a failed writer.
  *
  * <p>Threads: {@link #onEvent} runs on the journal thread; the accessors may be called from any thread.
  */
@@ -91,7 +92,7 @@ public final class JournalHandler implements EventHandler<OrderCommand> {
             if (!failureLogged && writer.failure() != null) {
                 failureLogged = true;
                 LOG.error("journal: cannot write ({}); orders and cancels are answered 503 JOURNAL_UNAVAILABLE and /ready"
-                        + " 503 until a write succeeds again, tried once a second while commands arrive; everything"
+                        + " 503 until a write succeeds again, tried once a second; everything"
                         + " answered before is durable", writer.failure().toString(), writer.failure());
             }
         }
@@ -99,8 +100,11 @@ public final class JournalHandler implements EventHandler<OrderCommand> {
 
     private void journal(final OrderCommand command) {
         command.journalFailed = false;
-        if (command.type == CommandType.REJECTED) {
+        if (command.type == CommandType.REJECTED || command.type == CommandType.TICK) {
             command.sequence = 0;
+            if (command.type == CommandType.TICK && !writer.isHealthy()) {
+                resume();   // so that the journal writes again, and /ready says so, without waiting for an order
+            }
             return;
         }
         if (!writer.isHealthy() && !resume()) {

@@ -174,7 +174,7 @@ public final class MarketDataStage implements BatchStage<EngineEvent> {
             case TRADE -> market(event.symbol).trade(new Trade(event.tradeId, event.price, event.quantity,
                     event.takerSide, event.timestampMicros));
             case ORDER_UPDATED -> updated(event);
-            case ORDER_ACCEPTED, COMMAND_COMPLETED, REQUEST_REJECTED, REPLAY_COMPLETED -> {
+            case ORDER_ACCEPTED, COMMAND_COMPLETED, REQUEST_REJECTED, REPLAY_COMPLETED, TICK -> {
                 // an accepted order rests, if at all, only at its ORDER_UPDATED; the others carry no market data
             }
             default -> throw new IllegalStateException("unknown event type " + event.type);

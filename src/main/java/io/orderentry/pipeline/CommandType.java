@@ -11,5 +11,11 @@ public enum CommandType {
      * order with everything else. Never journaled, never sequenced, never executed: the journal stage skips
      * it and the matcher stage forwards it as {@link EventType#REQUEST_REJECTED}.
      */
-    REJECTED
+    REJECTED,
+    /**
+     * The time, once a second, for stages that retry after a failure even when no request arrives (the journal and
+     * the audit trail). Never journaled, never sequenced: the journal stage skips it and the matcher stage forwards it
+     * as {@link EventType#TICK}.
+     */
+    TICK
 }

@@ -16,7 +16,9 @@ public enum EventType {
      * The journal replay at startup is over; live commands follow. {@link EngineEvent#commandSequence} is the
      * last replayed journal sequence. Not sequenced; published once per start.
      */
-    REPLAY_COMPLETED;
+    REPLAY_COMPLETED,
+    /** Once a second, from the HTTP edge: lets a stage retry after a failure ({@link CommandType#TICK}). Not sequenced. */
+    TICK;
 
     /** @return true for the events that carry an engine event sequence and are persisted */
     public boolean isSequenced() {

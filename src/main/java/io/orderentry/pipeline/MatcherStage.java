@@ -57,6 +57,8 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
         try {
             if (command.type == CommandType.REJECTED) {
                 publishRefusal(command);
+            } else if (command.type == CommandType.TICK) {
+                publishTick();
             } else if (command.journalFailed) {
                 publishJournalFailure(command);
             } else {
@@ -126,6 +128,16 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             event.orderId = command.orderId;
             event.journalFailed = true;
             copyRequest(command, event);
+        } finally {
+            output.publish(seq);
+        }
+    }
+
+    private void publishTick() {
+        final long seq = output.next();
+        try {
+            output.get(seq).reset();
+            output.get(seq).type = EventType.TICK;
         } finally {
             output.publish(seq);
         }

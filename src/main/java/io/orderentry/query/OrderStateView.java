@@ -209,7 +209,7 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
             case ORDER_ACCEPTED -> accepted(event);
             case TRADE -> traded(event);
             case ORDER_UPDATED -> updated(event);
-            case COMMAND_COMPLETED, REQUEST_REJECTED, REPLAY_COMPLETED -> {
+            case COMMAND_COMPLETED, REQUEST_REJECTED, REPLAY_COMPLETED, TICK -> {
                 return;
             }
             default -> throw new IllegalStateException("unknown event type " + event.type);

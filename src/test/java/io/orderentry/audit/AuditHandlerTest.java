@@ -29,6 +29,11 @@ class AuditHandlerTest {
 
     private final List<FailingChannel> channels = new ArrayList<>();
     private final List<String> failures = new ArrayList<>();
+    private final List<Boolean> failuresResumable = new ArrayList<>();
+    private int resumed;
+    private long nanos;
+    /** While set, opening an audit file fails, as on a disk that is still full. */
+    private boolean opensFail;
     private AuditTrail trail;
     private AuditHandler handler;
     private long ringSequence;
@@ -36,8 +41,16 @@ class AuditHandlerTest {
 
     private void start() throws IOException {
         trail = AuditTrail.open(new AuditConfig(dir, AuditConfig.DEFAULT_FILE_BYTES, AuditSync.NONE),
-                () -> 1_700_000_000_000_000L, FailingChannel.factory(channels));
-        handler = new AuditHandler(trail, failures::add, orderId -> !ordersNotHeld.contains(orderId));
+                () -> 1_700_000_000_000_000L, (path, create) -> {
+                    if (opensFail) {
+                        throw new IOException("injected: No space left on device");
+                    }
+                    return FailingChannel.factory(channels).open(path, create);
+                });
+        handler = new AuditHandler(trail, (reason, resumable) -> {
+            failures.add(reason);
+            failuresResumable.add(resumable);
+        }, () -> resumed++, orderId -> !ordersNotHeld.contains(orderId), () -> nanos);
         handler.onStart();
     }
 
@@ -241,13 +254,54 @@ class AuditHandlerTest {
         start();
         feed(true, completed(CommandType.PLACE, CommandResult.PLACED, 1, 1, false));
         channels.get(0).failWrites = true;
+        opensFail = true;
         feed(true, completed(CommandType.PLACE, CommandResult.PLACED, 2, 2, false));
         assertEquals(1, failures.size());
         assertTrue(failures.get(0).contains("injected write failure"), failures.get(0));
+        assertTrue(failuresResumable.get(0), "the trail keeps the records and tries again");
         feed(true, completed(CommandType.PLACE, CommandResult.PLACED, 3, 3, false), event(EventType.REQUEST_REJECTED));
         assertEquals(1, failures.size(), "reported once");
-        assertEquals(3, trail.unwrittenRecords());
+        assertEquals(3, trail.pendingRecords(), "kept, not lost");
+        assertEquals(0, trail.unwrittenRecords());
         assertEquals(1, Trails.records(dir).size());
+    }
+
+    @Test
+    void shouldWriteTheKeptRecordsInOrderAndResumeOnceTheDiskTakesThemAgain() throws IOException {
+        start();
+        feed(true, completed(CommandType.PLACE, CommandResult.PLACED, 1, 1, false));
+        channels.get(0).failWrites = true;
+        opensFail = true;
+        feed(true, completed(CommandType.PLACE, CommandResult.PLACED, 2, 2, false));
+        feed(true, completed(CommandType.PLACE, CommandResult.PLACED, 3, 3, false), event(EventType.REQUEST_REJECTED));
+        nanos += 999_000_000L;
+        feed(true, event(EventType.TICK));
+        assertEquals(0, resumed, "not tried before a second has passed");
+        nanos += 1_000_000L;
+        feed(true, event(EventType.TICK));
+        assertEquals(0, resumed, "tried once a second while the disk still fails");
+        assertEquals(3, trail.pendingRecords());
+        nanos += 500_000_000L;
+        opensFail = false;
+        feed(true, event(EventType.TICK));
+        assertEquals(0, resumed, "the next try comes a second after the last one");
+        nanos += 500_000_000L;
+        feed(true, event(EventType.TICK));
+        assertEquals(1, resumed, "the disk takes the records again");
+        assertTrue(trail.isHealthy());
+        assertEquals(0, trail.pendingRecords());
+        feed(true, completed(CommandType.PLACE, CommandResult.PLACED, 4, 4, false));
+        final List<JsonNode> records = Trails.records(dir);
+        assertEquals(5, records.size(), "nothing lost, nothing twice: " + records);
+        for (int i = 0; i < records.size(); i++) {
+            assertEquals(i + 1, records.get(i).get("seq").asLong());
+        }
+        assertEquals(List.of(1L, 2L, 3L), List.of(records.get(0).get("orderId").asLong(),
+                records.get(1).get("orderId").asLong(), records.get(2).get("orderId").asLong()));
+        assertEquals("REJECTED_AT_EDGE", records.get(3).get("kind").asText());
+        assertEquals(4, records.get(4).get("orderId").asLong());
+        assertTrue(Trails.verify(dir).intact(), Trails.verify(dir).summary());
+        assertEquals(1, failures.size());
     }
 
     private JsonNode only() {

@@ -161,7 +161,7 @@ class AuditTrailTest {
     }
 
     @Test
-    void shouldFailForGoodWhenAWriteFailsAndLeaveOnlyWholeRecordsBehind() throws IOException {
+    void shouldKeepWhatAFailedWriteLeftOutLeaveOnlyWholeRecordsBehindAndWriteItAllOnResume() throws IOException {
         final AuditTrail trail = open(AuditConfig.DEFAULT_FILE_BYTES, AuditSync.NONE);
         Trails.append(trail, 1, 3, 3);
         final long good = Files.size(Trails.files(dir).get(0));
@@ -172,18 +172,27 @@ class AuditTrailTest {
         assertFalse(trail.flush());
         assertFalse(trail.isHealthy());
         assertEquals("injected write failure", trail.failure().getMessage());
-        assertEquals(2, trail.unwrittenRecords());
-        assertFalse(trail.append(Trails.placed(entry, 6)), "a failed trail takes nothing more");
-        assertFalse(trail.flush());
-        assertEquals(3, trail.unwrittenRecords());
-        assertEquals(3, trail.lastSeq());
-        trail.close();
+        assertEquals(2, trail.pendingRecords());
         assertEquals(good, Files.size(Trails.files(dir).get(0)), "the half-written batch is cut off");
+        assertTrue(Trails.verify(dir).intact(), Trails.verify(dir).summary());
+        assertFalse(trail.append(Trails.placed(entry, 6)), "not written yet");
+        assertFalse(trail.flush());
+        assertEquals(3, trail.pendingRecords(), "and kept, chained after the others");
+        assertEquals(3, trail.lastSeq());
+        assertTrue(trail.resume(), "a new channel to the same file writes");
+        assertTrue(trail.isHealthy());
+        assertEquals(6, trail.lastSeq());
+        assertTrue(trail.append(Trails.placed(entry, 7)));
+        assertTrue(trail.flush());
+        trail.close();
+        assertEquals(0, trail.unwrittenRecords());
+        assertEquals(1, Trails.files(dir).size());
+        assertEquals(7, Trails.records(dir).size());
         assertTrue(Trails.verify(dir).intact(), Trails.verify(dir).summary());
     }
 
     @Test
-    void shouldFailAndTakeTheUnforcedBatchBackOutWhenForcingFailsInFsyncMode() throws IOException {
+    void shouldTakeTheUnforcedBatchBackOutWhenForcingFailsInFsyncModeAndWriteItAgainOnResume() throws IOException {
         final long forced;
         try (AuditTrail trail = open(AuditConfig.DEFAULT_FILE_BYTES, AuditSync.FSYNC)) {
             Trails.append(trail, 1, 1, 1);
@@ -195,9 +204,62 @@ class AuditTrailTest {
             assertFalse(trail.isHealthy());
             assertEquals("injected force failure", trail.failure().getMessage());
             assertEquals(1, trail.lastSeq(), "the records of the unforced batch are not in the trail");
-            assertEquals(2, trail.unwrittenRecords(), "they went to the log instead");
+            assertEquals(2, trail.pendingRecords(), "they are kept instead");
+            assertEquals(forced, Files.size(Trails.files(dir).get(0)), "the file ends at the last forced batch");
+            assertTrue(Trails.verify(dir).intact(), Trails.verify(dir).summary());
+            assertTrue(trail.resume());
+            assertEquals(3, trail.lastSeq());
         }
-        assertEquals(forced, Files.size(Trails.files(dir).get(0)), "the file ends at the last forced batch");
+        assertEquals(3, Trails.records(dir).size());
+        assertTrue(Trails.verify(dir).intact(), Trails.verify(dir).summary());
+    }
+
+    @Test
+    void shouldCreateTheNewFileOnResumeWhenTheRollFailedToCreateIt() throws IOException {
+        final boolean[] createsFail = {false};
+        final AuditTrail trail = AuditTrail.open(new AuditConfig(dir, AuditConfig.DEFAULT_FILE_BYTES, AuditSync.NONE),
+                clock, (path, create) -> {
+                    if (create && createsFail[0]) {
+                        throw new IOException("injected: No space left on device");
+                    }
+                    return AuditChannelFactory.FILES.open(path, create);
+                });
+        Trails.append(trail, 1, 2, 2);
+        createsFail[0] = true;
+        now += 86_400_000_000L;   // the UTC-midnight roll
+        assertTrue(trail.append(Trails.placed(new AuditEntry(), 3)), "buffered: a file is created at its first write");
+        assertFalse(trail.flush(), "the new day's file cannot be created");
+        assertFalse(trail.resume());
+        assertEquals(1, trail.pendingRecords());
+        createsFail[0] = false;
+        assertTrue(trail.resume());
+        assertTrue(trail.append(Trails.placed(new AuditEntry(), 4)));
+        trail.close();
+        assertEquals(2, Trails.files(dir).size(), "the day's file, created on resume");
+        assertEquals(4, Trails.records(dir).size());
+        assertTrue(Trails.verify(dir).intact(), Trails.verify(dir).summary());
+    }
+
+    @Test
+    void shouldGiveUpTheChainOnlyWhenMoreThanItsBoundWouldHaveToBeKept() throws IOException {
+        final AuditTrail trail = AuditTrail.open(new AuditConfig(dir, AuditConfig.DEFAULT_FILE_BYTES, AuditSync.NONE),
+                clock, FailingChannel.factory(channels), 2_000);
+        Trails.append(trail, 1, 1, 1);
+        channels.get(0).failWrites = true;
+        long seq = 1;
+        while (trail.resumable()) {
+            trail.append(Trails.placed(new AuditEntry(), ++seq));
+            trail.flush();
+        }
+        assertTrue(seq > 3, "a few records fit in 2,000 bytes: " + seq);
+        assertEquals(0, trail.pendingRecords());
+        assertEquals(seq - 1, trail.unwrittenRecords(), "every record after the failure is lost to the trail (logged)");
+        channels.get(0).failWrites = false;
+        assertFalse(trail.resume(), "the chain cannot go on in this process");
+        assertFalse(trail.append(Trails.placed(new AuditEntry(), ++seq)));
+        assertEquals(seq - 1, trail.unwrittenRecords());
+        trail.close();
+        assertEquals(1, Trails.records(dir).size());
         assertTrue(Trails.verify(dir).intact(), Trails.verify(dir).summary());
     }
 
@@ -261,6 +323,7 @@ class AuditTrailTest {
         trail.close();   // waits for the background force
         assertFalse(trail.isHealthy());
         assertTrue(trail.failure().getMessage().contains("injected force failure"), trail.failure().getMessage());
+        assertFalse(trail.resumable(), "the forced file's records may be gone: only a restart, which reads them back");
     }
 
     @Test

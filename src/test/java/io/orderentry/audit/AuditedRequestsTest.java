@@ -158,12 +158,12 @@ class AuditedRequestsTest {
     }
 
     @Test
-    void orderEntryAnswers503WhileTheAuditTrailCannotWriteAndReadsStillWork() {
+    void orderEntryAnswers503WhileTheAuditTrailCannotWriteReadsStillWorkAndOrdersAreTakenAgainOnceItWrites() {
         try (RunningService service = RunningService.start(dir, Map.of())) {
             final ApiClient api = service.client();
             final long orderId = api.post("/api/v1/orders", limit("a", null, "BTCUSD", "BUY", "1.00", "1", null))
                     .json().get("orderId").asLong();
-            service.service().status().auditFailed("test: disk gone");
+            service.service().status().auditFailed("test: disk gone", true);
             final Answer place = api.post("/api/v1/orders", limit("a", null, "BTCUSD", "BUY", "2.00", "1", null));
             assertEquals(503, place.status());
             assertEquals("AUDIT_UNAVAILABLE", place.errorCode());
@@ -174,11 +174,27 @@ class AuditedRequestsTest {
             assertEquals(503, ready.status());
             assertEquals("DOWN", ready.json().get("components").get("audit").get("status").asText());
             assertEquals(200, api.get("/api/v1/orders/" + orderId).status());
+            assertEquals(200, api.get("/health").status(), "the trail retries by itself: no reason to restart");
+            service.service().status().auditResumed();
+            assertEquals(201, api.post("/api/v1/orders", limit("a", null, "BTCUSD", "BUY", "2.00", "1", null))
+                    .status());
+            assertEquals(200, api.get("/ready").status());
+        }
+    }
+
+    @Test
+    void healthIsDownOnceTheAuditTrailCannotGoOnBeforeARestart() {
+        try (RunningService service = RunningService.start(dir, Map.of())) {
+            final ApiClient api = service.client();
+            service.service().status().auditFailed("test: disk gone", true);
+            service.service().status().auditFailed("test: records lost", false);
+            service.service().status().auditResumed();   // too late: the chain is broken
+            assertEquals("AUDIT_UNAVAILABLE", api.post("/api/v1/orders",
+                    limit("a", null, "BTCUSD", "BUY", "2.00", "1", null)).errorCode());
             final Answer health = api.get("/health");
             assertEquals(503, health.status(), "only a restart helps: an orchestrator should restart the process");
             assertEquals("DOWN", health.json().get("status").asText());
-            assertTrue(health.json().get("reason").asText().contains("the audit trail cannot write: test: disk gone"),
-                    health.body());
+            assertTrue(health.json().get("reason").asText().contains("test: records lost"), health.body());
         }
     }
 

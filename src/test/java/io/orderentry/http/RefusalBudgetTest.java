@@ -53,6 +53,26 @@ class RefusalBudgetTest {
     }
 
     @Test
+    void ticksNeverTakeTheHalfOfTheRingKeptForOrdersNorEnterAfterClose() {
+        final RingBuffer<OrderCommand> ring = RingBuffer.createMultiProducer(OrderCommand::new, 64);
+        ring.addGatingSequences(new Sequence(-1));
+        final InputGateway gateway = new InputGateway(ring, 1_000);
+        assertTrue(gateway.tick());
+        assertEquals(CommandType.TICK, ring.get(ring.getCursor()).type);
+        int ticks = 1;
+        while (gateway.tick()) {
+            ticks++;
+        }
+        assertEquals(33, ticks, "a tick, like a refusal, stops once fewer than half the slots are free");
+        assertEquals(0, gateway.refusalsDropped(), "a tick that did not fit is not a dropped refusal");
+        final RingBuffer<OrderCommand> other = RingBuffer.createMultiProducer(OrderCommand::new, 64);
+        final InputGateway closing = new InputGateway(other, 1_000);
+        closing.close();
+        assertFalse(closing.tick());
+        assertEquals(-1, other.getCursor());
+    }
+
+    @Test
     void afterCloseNothingMoreEntersTheRingAndTheCallerCanTellStoppingFromFull() {
         final RingBuffer<OrderCommand> ring = RingBuffer.createMultiProducer(OrderCommand::new, 64);
         final InputGateway gateway = new InputGateway(ring, 1_000);

@@ -17,8 +17,15 @@ class ServiceStatusTest {
         status.phase(ServiceStatus.Phase.STOPPING);
         assertNull(status.unrecoverable(), "a graceful stop is not a failure");
         status.phase(ServiceStatus.Phase.READY);
-        status.auditFailed("No space left on device");
-        assertEquals("the audit trail cannot write: No space left on device", status.unrecoverable());
+        status.auditFailed("No space left on device", true);
+        assertNull(status.unrecoverable(), "an audit trail that retries by itself is not a reason to restart");
+        status.auditResumed();
+        assertNull(status.auditFailure());
+        status.auditFailed("No space left on device", true);
+        status.auditFailed("records lost", false);
+        assertEquals("the audit trail cannot go on before a restart: records lost", status.unrecoverable());
+        status.auditResumed();
+        assertEquals("No space left on device", status.auditFailure(), "a trail that lost records stays failed");
         status.fail("output ring stage failed");
         assertEquals("output ring stage failed", status.unrecoverable());
     }

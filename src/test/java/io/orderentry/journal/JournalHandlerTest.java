@@ -182,6 +182,37 @@ class JournalHandlerTest {
     }
 
     @Test
+    void shouldResumeAFailedWriterOnATickWhenNoCommandArrivesAndWriteNothingForTheTick() throws IOException {
+        final long[] now = {1_000_000};
+        open(() -> now[0]);
+        batch(2);
+        channels.get(0).failWrites = true;
+        batch(1);                                // fails; seen by the next slot, which sets the first try
+        tick();                                  // the first try comes a second later
+        now[0] += 1_000_000;
+        final long flushes = writer.flushes();
+        final long s = tick();
+        assertTrue(handler.isHealthy(), "resumed by the tick alone, so /ready turns 200 with no traffic");
+        assertEquals(0, slot(s).sequence);
+        assertFalse(slot(s).journalFailed);
+        assertEquals(flushes, writer.flushes(), "a tick writes nothing");
+        batch(1);
+        assertEquals(3, slot(published - 1).sequence, "the sequence continues after the last durable record, 2");
+        writer.close();
+        assertEquals(3, TestJournal.replay(dir).records().size());
+    }
+
+    private long tick() {
+        final long s = ring.next();
+        ring.get(s).reset();
+        ring.get(s).type = CommandType.TICK;
+        ring.publish(s);
+        handler.onEvent(ring.get(s), s, true);
+        published++;
+        return s;
+    }
+
+    @Test
     void shouldMarkOnlyTheRecordsAfterTheLastSuccessfulPartialFlush() throws IOException {
         open(new JournalConfig(dir, JournalSync.NONE, JournalConfig.DEFAULT_SEGMENT_SIZE, 1024), () -> 1);
         final int size = 60;

@@ -23,6 +23,18 @@ class MatcherStageTest {
             new MatcherMetrics());
 
     @Test
+    void shouldForwardATickAsOneUnsequencedEventWithoutTouchingTheEngine() {
+        final OrderCommand command = new OrderCommand();
+        command.reset();
+        command.type = CommandType.TICK;
+        stage.onEvent(command, 0, true);
+        assertEquals(0, output.getCursor());
+        assertEquals(EventType.TICK, output.get(0).type);
+        assertFalse(output.get(0).type.isSequenced());
+        assertEquals(0, stage.matcher().lastEventSequence());
+    }
+
+    @Test
     void shouldForwardARefusalAsOneUnsequencedEventWithoutTouchingTheEngine() {
         final Refusal refusal = new Refusal(CommandType.PLACE, 422, "PRICE_NOT_ON_TICK", "off tick", "price");
         final OrderCommand command = new OrderCommand();

@@ -41,7 +41,7 @@ final class ReferenceOrderView implements BatchStage<EngineEvent> {
             case ORDER_ACCEPTED -> accepted(event);
             case TRADE -> traded(event);
             case ORDER_UPDATED -> updated(event);
-            case COMMAND_COMPLETED, REQUEST_REJECTED, REPLAY_COMPLETED -> {
+            case COMMAND_COMPLETED, REQUEST_REJECTED, REPLAY_COMPLETED, TICK -> {
                 return;
             }
             default -> throw new IllegalStateException("unknown event type " + event.type);
