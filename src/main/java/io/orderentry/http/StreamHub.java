@@ -77,6 +77,13 @@ final class StreamHub {
     private final byte[][] snapshotFrame;
     private final long[] snapshotSequence;
     private final long slowClientNanos;
+    /**
+     * Sessions found too slow at a heartbeat, closed {@value #CLOSES_PER_ROUND} every {@value #CLOSE_EVERY_MILLIS} ms
+     * (10,000 within 5 s) rather than all at once; a session that caught up meanwhile stays open.
+     */
+    private final PacedCloser<StreamSession> tooSlow = new PacedCloser<>(CLOSES_PER_ROUND, this::closeIfStillTooSlow);
+    static final int CLOSES_PER_ROUND = 100;
+    static final long CLOSE_EVERY_MILLIS = 50;
     private final AtomicInteger queuedBatches = new AtomicInteger();
     private final AtomicBoolean overrun = new AtomicBoolean();
     private final Queue<Round> rounds = new ConcurrentLinkedQueue<>();
@@ -110,10 +117,11 @@ final class StreamHub {
         this.slowClientNanos = TimeUnit.MILLISECONDS.toNanos(access.config().slowClientMillis());
     }
 
-    /** Registers with the fan-out and starts the heartbeat timer. Called on the loop at verticle start. */
+    /** Registers with the fan-out and starts the heartbeat and slow-close timers. Called on the loop at start. */
     void start() {
         access.fanOut().register(loop, this);
         vertx.setPeriodic(access.config().heartbeatMillis(), id -> tick());
+        vertx.setPeriodic(CLOSE_EVERY_MILLIS, id -> tooSlow.round());
     }
 
     /** Takes over an upgraded connection that {@link StreamMetrics#tryOpen} counted. */
@@ -381,8 +389,14 @@ final class StreamHub {
         final byte[] heartbeat = StreamFrames.text(json.heartbeat(WallClock.currentTimeMicros()));
         final long now = System.nanoTime();
         for (final StreamSession session : new ArrayList<>(sessions)) {
-            session.tick(now, slowClientNanos, heartbeat);
+            if (session.tick(now, slowClientNanos, heartbeat)) {
+                tooSlow.add(session);
+            }
         }
+    }
+
+    private void closeIfStillTooSlow(final StreamSession session) {
+        session.closeIfStillTooSlow(System.nanoTime(), slowClientNanos);
     }
 
     private static int slot(final int symbol, final Channel channel) {

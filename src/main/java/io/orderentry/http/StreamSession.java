@@ -186,22 +186,35 @@ final class StreamSession {
     }
 
     /**
-     * Called by the hub's timer: closes the session if it has been behind too long, else sends the
-     * heartbeat.
+     * Called by the hub's timer: sends the heartbeat, unless the session has been behind too long.
+     *
+     * @return true if it has: the hub closes it ({@link #closeIfStillTooSlow}), spreading such closes over time
      */
-    void tick(final long nowNanos, final long slowClientNanos, final byte[] heartbeat) {
+    boolean tick(final long nowNanos, final long slowClientNanos, final byte[] heartbeat) {
         if (closed) {
-            return;
+            return false;
         }
-        if (behindSinceNanos != 0 && nowNanos - behindSinceNanos > slowClientNanos) {
-            closed = true;
-            clearBacklog();
-            metrics.slowDisconnect();
-            hub.closed(this);
-            socket.close(TOO_SLOW, "too slow: the stream could not be delivered");
-            return;
+        if (tooSlow(nowNanos, slowClientNanos)) {
+            return true;
         }
         send(heartbeat);
+        return false;
+    }
+
+    /** Closes the session with status 1008 if it is still behind past the bound (it may have caught up since). */
+    void closeIfStillTooSlow(final long nowNanos, final long slowClientNanos) {
+        if (closed || !tooSlow(nowNanos, slowClientNanos)) {
+            return;
+        }
+        closed = true;
+        clearBacklog();
+        metrics.slowDisconnect();
+        hub.closed(this);
+        socket.close(TOO_SLOW, "too slow: the stream could not be delivered");
+    }
+
+    private boolean tooSlow(final long nowNanos, final long slowClientNanos) {
+        return behindSinceNanos != 0 && nowNanos - behindSinceNanos > slowClientNanos;
     }
 
     /** @return the one wanted frame's bytes, shared, and notes its sequence as sent */
