@@ -1,4 +1,4 @@
-"""bench/stalled.py [subscribers=10000] [rate=2000] [seconds=40] [heap=2g]: what stream subscribers that never read
+"""bench/stalled.py [subscribers=10000] [rate=2000] [seconds=40] [heap=2g] [jvm="OPTIONS"]: what stream subscribers that never read
 cost the service (issue 13, item 12). Starts the jar (journal none, no database), connects SUBSCRIBERS stalled
 WebSocket clients (StalledSubscribersHarness: 4 KiB receive buffers, every channel of both symbols), places orders at
 RATE a second (FixedRateLoad, 10 s of warm-up then SECONDS recorded), and prints every 5 s the heap in use (jcmd GC.heap_info, no forced GC), the
@@ -13,13 +13,14 @@ subscribers = arg("subscribers", "10000")
 rate = arg("rate", "2000")
 seconds = int(arg("seconds", "40"))
 heap = arg("heap", "2g")
+jvm = arg("jvm", "").split()   # extra options for the service's JVM, e.g. jvm=-XX:StartFlightRecording=filename=x.jfr
 cp = f"{ROOT}/target/test-classes:{ROOT}/target/classes:" + open(f"{ROOT}/target/test-cp.txt").read().strip()
 work = tempfile.mkdtemp(prefix="stalled-")
 port = free_port()
 url = f"http://127.0.0.1:{port}"
 env = service_env(work, port, "memory", None)
 env["ORDERS_SNAPSHOT_ENABLED"] = "false"
-service = subprocess.Popen(["java", f"-Xms{heap}", f"-Xmx{heap}", "-XX:+UseG1GC", "-jar",
+service = subprocess.Popen(["java", f"-Xms{heap}", f"-Xmx{heap}", "-XX:+UseG1GC", *jvm, "-jar",
                             f"{ROOT}/target/order-entry.jar"], env=env,
                            stdout=open(f"{work}/service.log", "w"), stderr=subprocess.STDOUT)
 

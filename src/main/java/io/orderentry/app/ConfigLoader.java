@@ -135,7 +135,8 @@ public final class ConfigLoader {
                 new io.orderentry.http.HttpLimits(intValue("http.idle.timeout.seconds", 0, 86_400),
                         intValue("http.max.connections", 1, 10_000_000),
                         intValue("audit.refusals.per.second", 1, 1_000_000),
-                        intValue("http.body.timeout.seconds", 0, 3_600)));
+                        intValue("http.body.timeout.seconds", 0, 3_600),
+                        sendBufferBytes()));
         if (config.httpLimits().maxConnections() < config.marketData().maxConnections() + 100) {
             throw new ConfigException(envName("http.max.connections") + " (" + config.httpLimits().maxConnections()
                     + ") must be at least " + envName("ws.max.connections") + " (" + config.marketData().maxConnections()
@@ -379,6 +380,16 @@ public final class ConfigLoader {
             throw new ConfigException(envName(key) + " must be between " + min + " and " + max + ", was " + value);
         }
         return value;
+    }
+
+    /** {@code http.send.buffer.bytes}: 0 (the kernel's autotuning) or 4 KiB..16 MiB. */
+    private int sendBufferBytes() {
+        final int bytes = intValue("http.send.buffer.bytes", 0, 16 << 20);
+        if (bytes != 0 && bytes < 4096) {
+            throw new ConfigException(envName("http.send.buffer.bytes") + " must be 0 (the kernel decides) or at least"
+                    + " 4096, not " + bytes);
+        }
+        return bytes;
     }
 
     private int intValue(final String key, final int min, final int max) {
