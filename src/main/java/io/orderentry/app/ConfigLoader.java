@@ -135,8 +135,7 @@ public final class ConfigLoader {
                 new io.orderentry.http.HttpLimits(intValue("http.idle.timeout.seconds", 0, 86_400),
                         intValue("http.max.connections", 1, 10_000_000),
                         intValue("audit.refusals.per.second", 1, 1_000_000),
-                        intValue("http.body.timeout.seconds", 0, 3_600),
-                        sendBufferBytes()));
+                        intValue("http.body.timeout.seconds", 0, 3_600)));
         if (config.httpLimits().maxConnections() < config.marketData().maxConnections() + 100) {
             throw new ConfigException(envName("http.max.connections") + " (" + config.httpLimits().maxConnections()
                     + ") must be at least " + envName("ws.max.connections") + " (" + config.marketData().maxConnections()
@@ -229,7 +228,8 @@ public final class ConfigLoader {
                 longValue("ws.max.queued.bytes", 4096, 1L << 30),
                 longValue("ws.total.queued.bytes", 4096, 1L << 40),
                 longValue("marketdata.max.delivery.wait.millis", 1, 10_000),
-                intValue("ws.fanout.cpu.percent", 1, 100));
+                intValue("ws.fanout.cpu.percent", 1, 100),
+                intValue("ws.send.buffer.bytes", 0, 64 << 20));
     }
 
     private Optional<Config.Database> database() {
@@ -380,16 +380,6 @@ public final class ConfigLoader {
             throw new ConfigException(envName(key) + " must be between " + min + " and " + max + ", was " + value);
         }
         return value;
-    }
-
-    /** {@code http.send.buffer.bytes}: 0 (the kernel's autotuning) or 4 KiB..16 MiB. */
-    private int sendBufferBytes() {
-        final int bytes = intValue("http.send.buffer.bytes", 0, 16 << 20);
-        if (bytes != 0 && bytes < 4096) {
-            throw new ConfigException(envName("http.send.buffer.bytes") + " must be 0 (the kernel decides) or at least"
-                    + " 4096, not " + bytes);
-        }
-        return bytes;
     }
 
     private int intValue(final String key, final int min, final int max) {

@@ -119,12 +119,8 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         vertx.setPeriodic(1000, id -> failWaitingIfStopped());
         // HTTP/1.1 only: with cleartext HTTP/2 on (Vert.x's default), a connection is set up, and counted by admit(),
         // only once its first bytes tell the two apart, so sockets that never send anything escaped the cap
-        final HttpServerOptions options = new HttpServerOptions().setTcpNoDelay(true).setHttp2ClearTextEnabled(false)
-                .setIdleTimeout(settings.limits().idleTimeoutSeconds());
-        if (settings.limits().sendBufferBytes() > 0) {
-            options.setSendBufferSize(settings.limits().sendBufferBytes());
-        }
-        return vertx.createHttpServer(options)
+        return vertx.createHttpServer(new HttpServerOptions().setTcpNoDelay(true).setHttp2ClearTextEnabled(false)
+                        .setIdleTimeout(settings.limits().idleTimeoutSeconds()))
                 .connectionHandler(this::admit)
                 .invalidRequestHandler(this::invalidRequest)
                 .requestHandler(this::dispatch)

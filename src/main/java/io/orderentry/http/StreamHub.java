@@ -131,6 +131,9 @@ final class StreamHub {
                 config.maxQueuedMessages(), config.maxQueuedBytes(), config.totalQueuedBytes());
         sessions.add(session);
         session.start(config.writeQueueBytes());
+        if (config.sendBufferBytes() > 0) {
+            session.sendBuffer(config.sendBufferBytes());
+        }
     }
 
     /** @return whether this loop has a subscriber to any of the frames' slots; on the consumer thread */

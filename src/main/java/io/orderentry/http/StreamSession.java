@@ -97,6 +97,15 @@ final class StreamSession {
         });
     }
 
+    /**
+     * Sets the kernel's send buffer of this connection ({@code SO_SNDBUF}). Left to
+     * the kernel's autotuning, a socket takes up to 4 MiB, so thousands of subscribers that stop reading at once made
+     * the event loops copy gigabytes into the kernel before any of them counted as full (loadtest/RESULTS.md).
+     */
+    void sendBuffer(final int bytes) {
+        channel.channel().config().setOption(io.netty.channel.ChannelOption.SO_SNDBUF, bytes);
+    }
+
     boolean isSubscribed(final int slot) {
         return subscribed[slot];
     }

@@ -21,27 +21,46 @@ package io.orderentry.marketdata;
  *                              subscribers before it takes the next one
  * @param fanOutCpuPercent      share of one core (percent) the event loops may spend writing to
  *                              subscribers, on average
+ * @param sendBufferBytes       the kernel's send buffer of each stream connection ({@code SO_SNDBUF}, which Linux
+ *                              doubles); 0 leaves it to the kernel's autotuning (up to 4 MiB a socket)
  */
 public record MarketDataConfig(int tradesHistory, long snapshotMillis, int maxConnections, int maxSubscriptions,
                                int maxQueuedMessages, int writeQueueBytes, long heartbeatMillis,
                                long slowClientMillis, long maxQueuedBytes, long totalQueuedBytes,
-                               long maxDeliveryWaitMillis, int fanOutCpuPercent) {
+                               long maxDeliveryWaitMillis, int fanOutCpuPercent, int sendBufferBytes) {
 
     /** Longest heartbeat interval API.md allows. */
     public static final long MAX_HEARTBEAT_MILLIS = 5_000;
+    /** Default of {@code sendBufferBytes}. */
+    public static final int DEFAULT_SEND_BUFFER_BYTES = 16 * 1024;
+    /** The smallest {@code sendBufferBytes} other than 0. */
+    public static final int MIN_SEND_BUFFER_BYTES = 4096;
+
+    /** As the canonical constructor, with the default {@code sendBufferBytes}. */
+    public MarketDataConfig(final int tradesHistory, final long snapshotMillis, final int maxConnections,
+                            final int maxSubscriptions, final int maxQueuedMessages, final int writeQueueBytes,
+                            final long heartbeatMillis, final long slowClientMillis, final long maxQueuedBytes,
+                            final long totalQueuedBytes, final long maxDeliveryWaitMillis, final int fanOutCpuPercent) {
+        this(tradesHistory, snapshotMillis, maxConnections, maxSubscriptions, maxQueuedMessages, writeQueueBytes,
+                heartbeatMillis, slowClientMillis, maxQueuedBytes, totalQueuedBytes, maxDeliveryWaitMillis,
+                fanOutCpuPercent, DEFAULT_SEND_BUFFER_BYTES);
+    }
+
 
     /** @return this configuration with another bound on stream connections */
     public MarketDataConfig withMaxConnections(final int connections) {
         return new MarketDataConfig(tradesHistory, snapshotMillis, connections, maxSubscriptions, maxQueuedMessages,
                 writeQueueBytes, heartbeatMillis, slowClientMillis, maxQueuedBytes, totalQueuedBytes,
-                maxDeliveryWaitMillis, fanOutCpuPercent);
+                maxDeliveryWaitMillis, fanOutCpuPercent, sendBufferBytes);
     }
 
     public MarketDataConfig {
         if (tradesHistory <= 0 || snapshotMillis <= 0 || maxConnections <= 0 || maxSubscriptions <= 0
                 || writeQueueBytes <= 0 || heartbeatMillis <= 0 || slowClientMillis <= 0 || maxQueuedBytes <= 0
-                || totalQueuedBytes < maxQueuedBytes || maxDeliveryWaitMillis <= 0 || fanOutCpuPercent <= 0 || fanOutCpuPercent > 100) {
-            throw new IllegalArgumentException("market data settings must all be > 0, and the total backlog at least one connection's");
+                || totalQueuedBytes < maxQueuedBytes || maxDeliveryWaitMillis <= 0 || fanOutCpuPercent <= 0 || fanOutCpuPercent > 100
+                || sendBufferBytes < 0 || (sendBufferBytes > 0 && sendBufferBytes < MIN_SEND_BUFFER_BYTES)) {
+            throw new IllegalArgumentException("market data settings must all be > 0 (the send buffer 0 or at least "
+                    + MIN_SEND_BUFFER_BYTES + "), and the total backlog at least one connection's");
         }
         if (maxQueuedMessages <= maxSubscriptions) {
             throw new IllegalArgumentException("maxQueuedMessages (" + maxQueuedMessages

@@ -88,14 +88,6 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void theKernelSendBufferOfEachConnectionIsBoundedByDefaultAndCanBeLeftToTheKernel() {
-        assertEquals(16_384, ConfigLoader.load(Map.of()).httpLimits().sendBufferBytes());
-        assertEquals(0, ConfigLoader.load(Map.of("ORDERS_HTTP_SEND_BUFFER_BYTES", "0")).httpLimits().sendBufferBytes());
-        assertMessage(Map.of("ORDERS_HTTP_SEND_BUFFER_BYTES", "100"),
-                "ORDERS_HTTP_SEND_BUFFER_BYTES must be 0 (the kernel decides) or at least 4096");
-    }
-
-    @Test
     void unknownKeyInFileIsRefusedWithItsName(@TempDir final Path dir) throws Exception {
         final Path file = dir.resolve("orders.properties");
         Files.writeString(file, "http.prot=7000\n");
