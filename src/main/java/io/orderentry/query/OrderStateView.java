@@ -13,13 +13,9 @@ import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableSet;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListSet;
 
 /**
  * The query model of orders: every order's current state, built only from engine events. It is
@@ -109,7 +105,8 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
     @SuppressWarnings("unused") // through INDEX_VERSION
     private volatile long indexVersion;
 
-    private final Map<String, NavigableSet<Long>> openByAccount = new ConcurrentHashMap<>();
+    /** Each account's open orders, threaded through the slots (no object per open order). */
+    private final OpenOrderLists openLists = new OpenOrderLists(MAX_CHUNKS);
     private final long[] finalOrders;
     /** Advances by one per final order retained and per pinned order kept past the ring's oldest end. */
     private long finalCount;
@@ -234,16 +231,7 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
     /** @return the order's current state, or null if it never existed or is no longer retained; any thread */
     public OrderState get(final long orderId) {
         while (true) {
-            final long indexBefore = (long) INDEX_VERSION.getAcquire(this);
-            if ((indexBefore & 1) != 0) {
-                Thread.onSpinWait();
-                continue;
-            }
-            final int slot = index.find(orderId);
-            VarHandle.loadLoadFence();
-            if ((long) INDEX_VERSION.getOpaque(this) != indexBefore) {
-                continue;
-            }
+            final int slot = slotOf(orderId);
             if (slot == NONE) {
                 return null;
             }
@@ -332,21 +320,39 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
      * @return the account's open orders, oldest first
      */
     public List<OrderState> openOrders(final String accountId, final long afterOrderId, final int limit) {
-        final NavigableSet<Long> open = openByAccount.get(accountId);
-        if (open == null) {
-            return Collections.emptyList();
-        }
         final List<OrderState> result = new ArrayList<>(Math.min(limit, 64));
-        for (final Long id : open.tailSet(afterOrderId, false)) {
-            final OrderState state = get(id);
-            if (state != null && state.status().isOpen()) {
-                result.add(state);
-                if (result.size() == limit) {
-                    break;
+        long after = afterOrderId;
+        while (result.size() < limit) {
+            final int wanted = limit - result.size();
+            final long[] open = openLists.read(accountId, after, after > 0 ? slotOf(after) : NONE, wanted);
+            for (final long id : open) {
+                final OrderState state = get(id);
+                if (state != null && state.status().isOpen() && accountId.equals(state.accountId())) {
+                    result.add(state);
                 }
             }
+            if (open.length < wanted) {
+                break;
+            }
+            after = open[open.length - 1];
         }
         return result;
+    }
+
+    /** @return the slot that holds {@code orderId}, or NONE; any thread (the index is read under its version) */
+    private int slotOf(final long orderId) {
+        while (true) {
+            final long indexBefore = (long) INDEX_VERSION.getAcquire(this);
+            if ((indexBefore & 1) != 0) {
+                Thread.onSpinWait();
+                continue;
+            }
+            final int slot = index.find(orderId);
+            VarHandle.loadLoadFence();
+            if ((long) INDEX_VERSION.getOpaque(this) == indexBefore) {
+                return slot;
+            }
+        }
     }
 
     /** @return the sequence of the last engine event applied; readable from any thread */
@@ -409,7 +415,13 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
         for (int slot = 0; slot < slotsUsed; slot++) {
             addAccount(accountRefs, accountNames, accounts[slot >>> SHIFT][slot & MASK]);
         }
-        for (final String account : openByAccount.keySet()) {
+        final List<String> openAccounts = new ArrayList<>();
+        final List<long[]> openIds = new ArrayList<>();
+        openLists.forEach((account, orderIds) -> {
+            openAccounts.add(account);
+            openIds.add(orderIds);
+        });
+        for (final String account : openAccounts) {
             addAccount(accountRefs, accountNames, account);
         }
         out.writeInt(accountNames.size());
@@ -425,24 +437,12 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
             throw new IllegalStateException("the view holds " + written + " orders but indexes " + orders);
         }
 
-        out.writeInt(openByAccount.size());
-        long[] open = new long[SnapshotCodec.BLOCK];
-        int listsWritten = 0;
-        for (final Map.Entry<String, NavigableSet<Long>> entry : openByAccount.entrySet()) {
-            int count = 0;
-            for (final Long id : entry.getValue()) {      // ascending; size() would walk the list as well
-                if (count == open.length) {
-                    open = java.util.Arrays.copyOf(open, count * 2);
-                }
-                open[count++] = id;
-            }
-            out.writeInt(accountRefs.get(entry.getKey()));
-            out.writeInt(count);
-            SnapshotCodec.writeLongs(out, buffers.block, open, 0, count);
-            listsWritten++;
-        }
-        if (listsWritten != openByAccount.size()) {
-            throw new IllegalStateException("the open orders changed while they were written: call on the writer");
+        out.writeInt(openAccounts.size());
+        for (int a = 0; a < openAccounts.size(); a++) {
+            final long[] open = openIds.get(a);     // ascending
+            out.writeInt(accountRefs.get(openAccounts.get(a)));
+            out.writeInt(open.length);
+            SnapshotCodec.writeLongs(out, buffers.block, open, 0, open.length);
         }
 
         final int retained = (int) Math.min(finalCount, finalOrders.length);
@@ -472,7 +472,7 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
      */
     public void restoreSnapshot(final DataInput in) throws IOException {
         if (slotsUsed != 0 || fillsUsed != 0 || finalCount != 0 || appliedSequence != 0
-                || !openByAccount.isEmpty()) {
+                || openLists.accounts() != 0) {
             throw new IllegalStateException("a snapshot is restored only into a fresh view");
         }
         final int version = in.readInt();
@@ -808,7 +808,7 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
                     + accountNames.size());
         }
         final String account = accountNames.get(ref);
-        if (openByAccount.containsKey(account)) {
+        if (openLists.hasAccount(account)) {
             throw new IOException("order view snapshot: open orders of account " + account + " twice");
         }
         final int count = SnapshotCodec.count(in.readInt(), orders, "open orders of account " + account);
@@ -817,7 +817,6 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
         }
         final byte[] block = buffers.block;
         final int[] slots = buffers.slots;
-        final NavigableSet<Long> open = new ConcurrentSkipListSet<>();
         long previous = 0;
         for (int done = 0; done < count; ) {
             final int listed = Math.min(SnapshotCodec.BLOCK, count - done);
@@ -840,10 +839,9 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
                 }
             }
             for (int k = 0; k < listed; k++, done++) {
-                open.add(SnapshotCodec.getLong(block, k * Long.BYTES));
+                openLists.open(slots[k], SnapshotCodec.getLong(block, k * Long.BYTES), account);
             }
         }
-        openByAccount.put(account, open);
     }
 
     /** Gives {@code account} the next index if it has none yet. */
@@ -891,7 +889,7 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
         final int maker = index.find(e.makerOrderId);
         filledBy(maker, e, false, e.makerFilledQuantity, e.makerStatus);
         if (!e.makerStatus.isOpen()) {
-            closed(accounts[maker >>> SHIFT][maker & MASK], e.makerOrderId);
+            closed(maker, e.makerOrderId);
         }
     }
 
@@ -930,22 +928,15 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
         sequences[c][i] = e.eventSequence;
         updatedAt[c][i] = e.timestampMicros;
         endSlot(c, i);
-        final String account = accounts[c][i];
         if (e.status.isOpen()) {
-            openByAccount.computeIfAbsent(account, a -> new ConcurrentSkipListSet<>()).add(e.orderId);
+            openLists.open(slot, e.orderId, accounts[c][i]);
         } else {
-            closed(account, e.orderId);
+            closed(slot, e.orderId);
         }
     }
 
-    private void closed(final String accountId, final long orderId) {
-        final NavigableSet<Long> open = openByAccount.get(accountId);
-        if (open != null) {
-            open.remove(orderId);
-            if (open.isEmpty()) {
-                openByAccount.remove(accountId, open);
-            }
-        }
+    private void closed(final int orderSlot, final long orderId) {
+        openLists.close(orderSlot);
         final int slot = (int) (finalCount % finalOrders.length);
         if (finalCount >= finalOrders.length) {
             final long oldest = finalOrders[slot];

@@ -50,6 +50,14 @@ class OrderStateViewTest {
                         assertEquals(reference.openOrders(account, 0, 1000), view.openOrders(account, 0, 1000),
                                 account);
                         assertEquals(reference.openOrders(account, 50, 3), view.openOrders(account, 50, 3), account);
+                        final List<OrderState> all = reference.openOrders(account, 0, 1000);
+                        if (!all.isEmpty()) {
+                            // paging from an open order starts right after its slot; from a final one, at the head
+                            final long open = all.get(all.size() / 2).orderId();
+                            assertEquals(reference.openOrders(account, open, 4), view.openOrders(account, open, 4));
+                            assertEquals(reference.openOrders(account, open - 1, 4),
+                                    view.openOrders(account, open - 1, 4));
+                        }
                     }
                     assertEquals(reference.size(), view.size(), "orders held after event " + n);
                 }
