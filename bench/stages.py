@@ -22,7 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 from benchlib import arg, free_port, metric, metrics, service_env, stop, wait_http  # noqa: E402
 
 SECONDS = int(arg("seconds", "30"))
-WARMUP = int(arg("warmup", "30"))
+WARMUP = int(arg("warmup", "60"))
 MODE = arg("mode", "durable")          # durable: fsync + audit + PostgreSQL; memory: journal none, no database
 BASELINE = arg("baseline", "yes") == "yes"
 WRK_THREADS, WRK_CONNECTIONS = arg("wrk", "2x64").split("x")

@@ -45,7 +45,13 @@ public final class PersistenceWriter implements Runnable {
 
     private static final Logger LOG = LoggerFactory.getLogger(PersistenceWriter.class);
     private static final long FIRST_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-    private static final long IDLE_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /**
+     * How long the writer sleeps when the spool has nothing new. Batches wait up to {@code persistence.batch.millis}
+     * (100 ms) anyway, so 5 ms adds little to the database's lag; at 1 ms the idle writer woke a thousand times a
+     * second (2.3% of a core with no order coming in) and under load read the spool in smaller pieces.
+     */
+    private static final long IDLE_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    private static final long NOT_STARTED_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long STILL_DOWN_LOG_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final long STOP_FLUSH_NANOS = TimeUnit.SECONDS.toNanos(10);
 
@@ -161,7 +167,7 @@ public final class PersistenceWriter implements Runnable {
                     }
                 }
                 if (stage == null) {
-                    pause(IDLE_PAUSE_NANOS * 10);
+                    pause(NOT_STARTED_PAUSE_NANOS);
                 } else if (!started) {
                     started = true;
                     onStartedOrConnected("startup");
