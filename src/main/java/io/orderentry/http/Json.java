@@ -7,6 +7,8 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.orderentry.app.Instrument;
 import io.orderentry.query.OrderState;
 import io.vertx.core.buffer.Buffer;
@@ -96,6 +98,17 @@ public final class Json {
         final JsonBytes out = renderer.start();
         renderer.write(out, order);
         return out.toBuffer();
+    }
+
+    /**
+     * @return one order in a pooled direct buffer from {@code allocator}, which the caller owns: answered through
+     *         {@link DirectBody}, which releases it
+     */
+    ByteBuf order(final OrderState order, final ByteBufAllocator allocator) {
+        final OrderJson renderer = orderJson.get();
+        final JsonBytes out = renderer.start();
+        renderer.write(out, order);
+        return out.toDirect(allocator);
     }
 
     /** @return a page of an order's fills, oldest first */

@@ -1,5 +1,7 @@
 package io.orderentry.http;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -40,6 +42,15 @@ final class JsonBytes {
     /** @return a copy of the bytes written, as a Vert.x buffer of exactly that size */
     Buffer toBuffer() {
         return Buffer.buffer(length).appendBytes(bytes, 0, length);
+    }
+
+    /**
+     * @param allocator where the buffer comes from (the event loops' pooled allocator)
+     * @return a copy of the bytes written in a direct buffer of exactly that size; the caller owns it (see
+     *         {@link DirectBody})
+     */
+    ByteBuf toDirect(final ByteBufAllocator allocator) {
+        return allocator.directBuffer(length, length).writeBytes(bytes, 0, length);
     }
 
     /** @return the bytes written, as text (tests, logs) */

@@ -1,5 +1,6 @@
 package io.orderentry.http;
 
+import io.netty.buffer.ByteBufAllocator;
 import io.orderentry.engine.CommandResult;
 import io.orderentry.pipeline.CommandType;
 import io.orderentry.query.OrderState;
@@ -546,7 +547,8 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
                 if (result == CommandResult.PLACED) {
                     request.response().putHeader("Location", "/api/v1/orders/" + reply.orderId());
                 }
-                respond(request, answer.status(), settings.json().order(order));
+                DirectBody.respond(request, answer.status(), JSON_TYPE,
+                        settings.json().order(order, ByteBufAllocator.DEFAULT));
             }
             case "ORDER_NOT_RETAINED" -> fail(request, new ApiError(answer.status(), answer.code(), "order "
                     + reply.orderId() + " is older than the retained window; its state is no longer held in memory",
