@@ -25,8 +25,8 @@ import java.util.function.BiConsumer;
  *       against the order's current state, as it would have to anyway.</li>
  * </ul>
  *
- * <p>How a reader stays safe: every change of a slot's links happens under that slot's version (odd while it
- * changes), and a reader takes a slot's id, account and next link only when the version was even and unchanged
+ * <p>How a reader stays safe: every change of a slot's links happens under that slot's version in the order view
+ * (odd while it changes; the view changes a slot's order id and account under the same version), and a reader takes a slot's id, account and next link only when the version was even and unchanged
  * around the three reads. An unlinked slot keeps its next link, so a reader standing on it walks on to later
  * orders; if the slot was reused meanwhile, its id or account no longer match and the reader starts again after
  * the last id it returned. A slot's id only grows over its reuses and ids grow along a list, so every step of a
@@ -60,28 +60,52 @@ final class OpenOrderLists {
     }
 
     private final int maxChunks;
+    /** Shared with the order view: its per-slot versions, order ids and accounts (chunks it allocates). */
     private final int[][] versions;
-    private final int[][] next;
-    private final int[][] prev;
     private final long[][] ids;
     private final String[][] accounts;
+    /** Whether the three arrays above are this object's own (tests), so that it allocates their chunks. */
+    private final boolean ownsSlots;
+    private final int[][] next;
+    private final int[][] prev;
     private final Map<String, Heads> heads = new ConcurrentHashMap<>();
 
-    /** @param maxChunks the order view's slot capacity in chunks of {@value #CHUNK} */
+    /**
+     * Lists over the order view's slots: links are changed under the view's per-slot versions, and a slot's order id
+     * and account are the view's own, so that a slot costs 8 bytes more here, not a copy of what the view holds.
+     *
+     * @param versions the view's per-slot versions, in chunks of {@value #CHUNK}, allocated by the view
+     * @param ids      the view's order id per slot
+     * @param accounts the view's account per slot (one String instance per account)
+     */
+    OpenOrderLists(final int[][] versions, final long[][] ids, final String[][] accounts) {
+        this(versions, ids, accounts, false);
+    }
+
+    /** Standalone lists with slot storage of their own, for tests: {@code maxChunks} chunks of {@value #CHUNK}. */
     OpenOrderLists(final int maxChunks) {
-        this.maxChunks = maxChunks;
-        this.versions = new int[maxChunks][];
+        this(new int[maxChunks][], new long[maxChunks][], new String[maxChunks][], true);
+    }
+
+    private OpenOrderLists(final int[][] versions, final long[][] ids, final String[][] accounts,
+                           final boolean ownsSlots) {
+        if (versions.length != ids.length || versions.length != accounts.length) {
+            throw new IllegalArgumentException("slot arrays of different capacities");
+        }
+        this.maxChunks = versions.length;
+        this.versions = versions;
+        this.ids = ids;
+        this.accounts = accounts;
+        this.ownsSlots = ownsSlots;
         this.next = new int[maxChunks][];
         this.prev = new int[maxChunks][];
-        this.ids = new long[maxChunks][];
-        this.accounts = new String[maxChunks][];
     }
 
     /** Links {@code slot}, holding order {@code orderId} of {@code account}, into the account's list; writer only. */
     void open(final int slot, final long orderId, final String account) {
         final int c = slot >>> SHIFT;
         final int i = slot & MASK;
-        if (versions[c] == null) {
+        if (next[c] == null) {
             allocate(c);
         }
         if (prev[c][i] != UNLINKED && ids[c][i] == orderId) {
@@ -117,7 +141,7 @@ final class OpenOrderLists {
     void close(final int slot) {
         final int c = slot >>> SHIFT;
         final int i = slot & MASK;
-        if (versions[c] == null || prev[c][i] == UNLINKED) {
+        if (next[c] == null || prev[c][i] == UNLINKED) {
             return;
         }
         final String account = accounts[c][i];
@@ -278,13 +302,17 @@ final class OpenOrderLists {
         if (c >= maxChunks) {
             throw new IllegalStateException("open order lists are full: chunk " + c);
         }
-        next[c] = new int[CHUNK];
+        if (ownsSlots) {
+            ids[c] = new long[CHUNK];
+            accounts[c] = new String[CHUNK];
+            versions[c] = new int[CHUNK];
+        } else if (versions[c] == null) {
+            throw new IllegalStateException("slot " + (c << SHIFT) + " was linked before the view allocated it");
+        }
         final int[] back = new int[CHUNK];
         Arrays.fill(back, UNLINKED);
         prev[c] = back;
-        ids[c] = new long[CHUNK];
-        accounts[c] = new String[CHUNK];
-        versions[c] = new int[CHUNK];   // last: readers test the others for null, and this one before use
+        next[c] = new int[CHUNK];   // readers test both for null before use
     }
 
     private void begin(final int c, final int i) {

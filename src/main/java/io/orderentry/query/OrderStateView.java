@@ -106,7 +106,7 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
     private volatile long indexVersion;
 
     /** Each account's open orders, threaded through the slots (no object per open order). */
-    private final OpenOrderLists openLists = new OpenOrderLists(MAX_CHUNKS);
+    private final OpenOrderLists openLists = new OpenOrderLists(versions, ids, accounts);
     private final long[] finalOrders;
     /** Advances by one per final order retained and per pinned order kept past the ring's oldest end. */
     private long finalCount;

@@ -142,4 +142,60 @@ class OrderStateViewTest {
         assertNull(broken.get(), broken.get());
         assertTrue(reads.get() > 0, "the readers must have read orders");
     }
+
+    /**
+     * Readers page through each account's open orders while the writer opens, fills, closes and forgets orders and
+     * reuses their slots: every page is ascending and holds only open orders of that account.
+     */
+    @Test
+    void shouldListOnlyAnAccountsOpenOrdersToAReaderWhileTheWriterChangesThem() throws Exception {
+        final List<EngineEvent> events = GeneratedEvents.generate(13, 60_000);
+        final Set<String> accountSet = new TreeSet<>();
+        for (final EngineEvent event : events) {
+            if (event.type == EventType.ORDER_ACCEPTED) {
+                accountSet.add(event.accountId);
+            }
+        }
+        final String[] accounts = accountSet.toArray(new String[0]);
+        final OrderStateView view = new OrderStateView(RETAINED);
+        final AtomicBoolean done = new AtomicBoolean();
+        final AtomicReference<String> broken = new AtomicReference<>();
+        final AtomicLong pages = new AtomicLong();
+        final List<Thread> readers = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            final int pageSize = r == 0 ? 1000 : 5;
+            final Thread reader = new Thread(() -> {
+                long n = 0;
+                while (!done.get() && broken.get() == null) {
+                    final String account = accounts[(int) (n++ % accounts.length)];
+                    long after = 0;
+                    while (true) {
+                        final List<OrderState> page = view.openOrders(account, after, pageSize);
+                        pages.incrementAndGet();
+                        for (final OrderState order : page) {
+                            if (order.orderId() <= after || !account.equals(order.accountId())
+                                    || !order.status().isOpen()) {
+                                broken.compareAndSet(null, "after " + after + " of " + account + ": " + order);
+                            }
+                            after = order.orderId();
+                        }
+                        if (page.size() < pageSize) {
+                            break;
+                        }
+                    }
+                }
+            }, "open-orders-reader-" + r);
+            reader.start();
+            readers.add(reader);
+        }
+        for (int n = 0; n < events.size(); n++) {
+            view.onEvent(events.get(n), n, n % 16 == 15);
+        }
+        done.set(true);
+        for (final Thread reader : readers) {
+            reader.join(60_000);
+        }
+        assertNull(broken.get(), broken.get());
+        assertTrue(pages.get() > 0, "the readers must have read pages");
+    }
 }
