@@ -96,25 +96,21 @@ public final class StageWaitStrategy implements WaitStrategy {
      */
     @Override
     public void signalAllWhenBlocking() {
-        if (publisherWaiters.get() == 0) {
-            return;
-        }
-        lock.lock();
-        try {
-            published.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        signal(publisherWaiters, published);
     }
 
     /** Wakes the stages waiting for an upstream stage, which has just published its sequence ({@link #signalling}). */
     private void signalStageDone() {
-        if (stageWaiters.get() == 0) {
+        signal(stageWaiters, stageDone);
+    }
+
+    private void signal(final AtomicInteger waiters, final Condition condition) {
+        if (waiters.get() == 0) {
             return;
         }
         lock.lock();
         try {
-            stageDone.signalAll();
+            condition.signalAll();
         } finally {
             lock.unlock();
         }

@@ -34,13 +34,13 @@ import java.util.function.BiConsumer;
  */
 final class OpenOrderLists {
 
-    private static final int SHIFT = 14;
-    private static final int CHUNK = 1 << SHIFT;
-    private static final int MASK = CHUNK - 1;
+    private static final int SHIFT = SlotVersions.SHIFT;
+    private static final int CHUNK = SlotVersions.CHUNK;
+    private static final int MASK = SlotVersions.MASK;
     static final int NONE = -1;
     /** {@code prev} of a slot in no list. */
     private static final int UNLINKED = -2;
-    private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final VarHandle INTS = SlotVersions.INTS;
     private static final VarHandle HEAD;
 
     static {
@@ -316,13 +316,10 @@ final class OpenOrderLists {
     }
 
     private void begin(final int c, final int i) {
-        final int[] version = versions[c];
-        INTS.setOpaque(version, i, version[i] + 1);
-        VarHandle.storeStoreFence();
+        SlotVersions.begin(versions[c], i);
     }
 
     private void end(final int c, final int i) {
-        final int[] version = versions[c];
-        INTS.setRelease(version, i, version[i] + 1);
+        SlotVersions.end(versions[c], i);
     }
 }

@@ -47,13 +47,13 @@ import java.util.Map;
  */
 public final class OrderStateView implements BatchStage<EngineEvent> {
 
-    private static final int SHIFT = 14;
-    private static final int CHUNK = 1 << SHIFT;
-    private static final int MASK = CHUNK - 1;
+    private static final int SHIFT = SlotVersions.SHIFT;
+    private static final int CHUNK = SlotVersions.CHUNK;
+    private static final int MASK = SlotVersions.MASK;
     /** Chunks per array: 4096 x 16384 = 67M slots, far above what the engine's limits let live at once. */
     private static final int MAX_CHUNKS = 4096;
     private static final int NONE = -1;
-    private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final VarHandle INTS = SlotVersions.INTS;
     private static final VarHandle INDEX_VERSION;
 
     static {
@@ -1029,14 +1029,11 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
 
     /** The slot becomes odd: readers that see it, or see it change, retry. */
     private void beginSlot(final int c, final int i) {
-        final int[] version = versions[c];
-        INTS.setOpaque(version, i, version[i] + 1);
-        VarHandle.storeStoreFence();
+        SlotVersions.begin(versions[c], i);
     }
 
     private void endSlot(final int c, final int i) {
-        final int[] version = versions[c];
-        INTS.setRelease(version, i, version[i] + 1);
+        SlotVersions.end(versions[c], i);
     }
 
     private void beginIndex() {
