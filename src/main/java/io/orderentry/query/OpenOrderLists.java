@@ -124,16 +124,7 @@ final class OpenOrderLists {
         prev[c][i] = before;
         next[c][i] = after;
         end(c, i);
-        if (before == NONE) {
-            HEAD.setRelease(list, slot);
-        } else {
-            setNext(before, slot);
-        }
-        if (after == NONE) {
-            list.tail = slot;
-        } else {
-            setPrev(after, slot);
-        }
+        join(list, before, after, slot, slot);
         list.count++;
     }
 
@@ -148,16 +139,7 @@ final class OpenOrderLists {
         final Heads list = heads.get(account);
         final int before = prev[c][i];
         final int after = next[c][i];
-        if (before == NONE) {
-            HEAD.setRelease(list, after);
-        } else {
-            setNext(before, after);
-        }
-        if (after == NONE) {
-            list.tail = before;
-        } else {
-            setPrev(after, before);
-        }
+        join(list, before, after, after, before);
         begin(c, i);
         prev[c][i] = UNLINKED;     // next stays: a reader standing here walks on to later orders
         end(c, i);
@@ -284,6 +266,24 @@ final class OpenOrderLists {
     /** @return how many accounts have open orders */
     int accounts() {
         return heads.size();
+    }
+
+    /**
+     * Points the link after {@code before} (the head when it is NONE) at {@code forward}, and the link before
+     * {@code after} (the tail when it is NONE) at {@code backward}: with the new slot to link it in, or with each other
+     * to unlink what was between them.
+     */
+    private void join(final Heads list, final int before, final int after, final int forward, final int backward) {
+        if (before == NONE) {
+            HEAD.setRelease(list, forward);
+        } else {
+            setNext(before, forward);
+        }
+        if (after == NONE) {
+            list.tail = backward;
+        } else {
+            setPrev(after, backward);
+        }
     }
 
     private void setNext(final int slot, final int value) {
