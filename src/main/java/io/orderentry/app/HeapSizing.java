@@ -8,10 +8,14 @@ package io.orderentry.app;
  */
 final class HeapSizing {
 
-    /** A resting order: the engine's order, its level entry, and the order view's open order (529 B measured). */
+    /** A resting order: the engine's order, its level entry, and the order view's open order (529 B measured, 477 B
+     *  since the open lists moved into the view's slots). */
     static final long RESTING_ORDER_BYTES = 560;
-    /** A final order kept by the order view, with its fills. */
-    static final long FINAL_ORDER_BYTES = 250;
+    /**
+     * A final order kept by the order view, with its fills: 250 B measured, plus the 8 B of open-order links every
+     * view slot has had since the open lists moved into the slots (2026-11-25).
+     */
+    static final long FINAL_ORDER_BYTES = 260;
     /** A pair in the engine's dedup window (its strings and ring entries) and the view's copy of its id. */
     static final long DEDUP_ENTRY_BYTES = 150;
     /** The rest: rings, buffers, market data, HTTP, class data on the heap. */
