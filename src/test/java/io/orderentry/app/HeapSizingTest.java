@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class HeapSizingTest {
 
     @Test
-    void theDefaultLimitsNeedAbout3Point8GibWithTheSnapshotWriterAndFitTheImagesHeap() {
+    void theDefaultLimitsNeedAbout3Point7GibWithTheSnapshotWriterAndFitTheImagesHeap() {
         final Config defaults = ConfigLoader.load(Map.of());
         final long needed = HeapSizing.neededBytes(defaults);
         assertTrue(needed > (3L << 30) && needed < (4L << 30), "needed " + needed);
