@@ -1,5 +1,9 @@
 """Helpers the bench scripts share: their arguments, free loopback ports, /metrics, waiting for and stopping a process."""
-import os, signal, socket, subprocess, sys, time, urllib.request
+import os, re, signal, socket, subprocess, sys, time, urllib.request
+
+
+# The Dockerfile's heap and collector flags, which the benchmarks run the service (and its ceilings) with.
+DOCKERFILE_OPTS = "-Xms3g -Xmx3g -Xmn24m -XX:+AlwaysPreTouch -XX:+UseG1GC -XX:+PerfDisableSharedMem"
 
 
 def arg(name, default):
@@ -65,3 +69,26 @@ def stop(proc):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+def threads(pid):
+    """name -> [cpu_ticks, context_switches, kernel_ticks] for every thread of pid."""
+    out = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                stat = f.read()
+            with open(f"/proc/{pid}/task/{tid}/status") as f:
+                status = f.read()
+        except OSError:
+            continue
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat[stat.rindex(")") + 2:].split()
+        cpu = int(fields[11]) + int(fields[12])
+        switches = sum(int(m) for m in re.findall(r"ctxt_switches:\s+(\d+)", status))
+        name = re.sub(r"\d+$", "N", name)
+        acc = out.setdefault(name, [0, 0, 0])
+        acc[0] += cpu
+        acc[1] += switches
+        acc[2] += int(fields[12])
+    return out

@@ -17,7 +17,7 @@ import os, re, socket, subprocess, sys, tempfile, time, urllib.request, shutil
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from benchlib import arg, free_port, metric, metrics, service_env, stop, wait_http  # noqa: E402
+from benchlib import DOCKERFILE_OPTS, arg, free_port, metric, metrics, service_env, stop, wait_http  # noqa: E402
 
 SUBSCRIBERS = [int(n) for n in arg("subscribers", "0,10,100,1000").split(",")]
 SECONDS = int(arg("seconds", "20"))
@@ -27,8 +27,7 @@ MODE = arg("mode", "memory")
 JAVA = os.environ.get("JAVA", "java")
 JAR = os.environ.get("ORDERS_JAR", os.path.join(ROOT, "target", "order-entry.jar"))   # another build, for A/B runs
 VERIFY = os.environ.get("FANOUT_VERIFY", "5")   # connections that keep books and check checksums
-JAVA_OPTS = os.environ.get("JAVA_OPTS", "-Xms3g -Xmx3g -Xmn24m -XX:+AlwaysPreTouch -XX:+UseG1GC "
-                                        "-XX:+PerfDisableSharedMem").split()
+JAVA_OPTS = os.environ.get("JAVA_OPTS", DOCKERFILE_OPTS).split()
 
 
 def thread_cpu(text):

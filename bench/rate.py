@@ -13,10 +13,10 @@ requests it sent. Prints FixedRateLoad's line (latency corrected for coordinated
 The service runs with the Dockerfile's flags (JAVA_OPTS to change them; ORDERS_JAR for another build) against a
 fresh PostgreSQL database in durable mode, dropped afterwards. Only loopback addresses are used.
 """
-import collections, os, re, subprocess, sys, tempfile, time
+import os, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import arg, free_port, service_env, stop, wait_http  # noqa: E402
+from benchlib import DOCKERFILE_OPTS, arg, free_port, service_env, stop, threads, wait_http  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HZ = os.sysconf("SC_CLK_TCK")
@@ -26,22 +26,7 @@ SECONDS = int(arg("seconds", "20"))
 WARM = int(arg("warm", "10"))
 WRK_WARMUP = int(arg("wrkwarmup", "40"))
 MODE = arg("mode", "durable")
-JAVA_OPTS = os.environ.get("JAVA_OPTS", "-Xms3g -Xmx3g -Xmn24m -XX:+AlwaysPreTouch -XX:+UseG1GC "
-                                        "-XX:+PerfDisableSharedMem").split()
-
-
-def by_thread(pid):
-    ticks = collections.Counter()
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/stat") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        name = re.sub(r"[0-9#]+$", "", stat[stat.index("(") + 1:stat.rindex(")")])
-        fields = stat[stat.rindex(")") + 2:].split()
-        ticks[name] += int(fields[11]) + int(fields[12])
-    return ticks
+JAVA_OPTS = os.environ.get("JAVA_OPTS", DOCKERFILE_OPTS).split()
 
 
 def main():
@@ -66,18 +51,18 @@ def main():
                        env=dict(os.environ, ORDERS_LOADTEST_DIR=f"{ROOT}/loadtest"), stdout=subprocess.DEVNULL,
                        check=True)
         time.sleep(2)
-        before = by_thread(proc.pid)
+        before = threads(proc.pid)
         out = subprocess.run(["java", "-Xmx512m", "-XX:TieredStopAtLevel=1", "-cp", classpath,
                               "io.orderentry.bench.http.FixedRateLoad", url, str(RATE), str(SECONDS), "64", str(WARM)],
                              capture_output=True, text=True, check=True).stdout.strip()
-        after = by_thread(proc.pid)
+        after = threads(proc.pid)
     finally:
         stop(proc)
         if TARGET != "json":
             subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", db],
                            stderr=subprocess.DEVNULL)
     requests = RATE * (SECONDS + WARM)
-    per = {k: (after[k] - before[k]) / HZ * 1e6 / requests for k in after}
+    per = {k: (after[k][0] - before.get(k, [0])[0]) / HZ * 1e6 / requests for k in after}
     loops = sum(v for k, v in per.items() if k.startswith("vert.x-eventloo"))
     print(f"# {TARGET} at {RATE}/s ({SECONDS} s after {WARM} s at that rate, {WRK_WARMUP} s of wrk before)")
     print(f"event loops {loops:.1f} µs per request; process {sum(per.values()):.1f} µs per request")

@@ -20,7 +20,7 @@ import os, re, resource, signal, socket, subprocess, sys, tempfile, time, urllib
 HZ = os.sysconf("SC_CLK_TCK")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from benchlib import arg, free_port, metric, metrics, service_env, stop, wait_http  # noqa: E402
+from benchlib import DOCKERFILE_OPTS, arg, free_port, metric, metrics, service_env, stop, threads, wait_http  # noqa: E402
 
 SECONDS = int(arg("seconds", "30"))
 WARMUP = int(arg("warmup", "60"))
@@ -28,31 +28,7 @@ MODE = arg("mode", "durable")          # durable: fsync + audit + PostgreSQL; me
 BASELINE = arg("baseline", "yes") == "yes"
 WRK_THREADS, WRK_CONNECTIONS = arg("wrk", "2x64").split("x")
 JAVA = os.environ.get("JAVA", "java")
-JAVA_OPTS = os.environ.get("JAVA_OPTS", "-Xms3g -Xmx3g -Xmn24m -XX:+AlwaysPreTouch -XX:+UseG1GC "
-                                        "-XX:+PerfDisableSharedMem").split()   # the Dockerfile's flags
-
-
-def threads(pid):
-    """name -> [cpu_ticks, context_switches, kernel_ticks] for every thread of pid."""
-    out = {}
-    for tid in os.listdir(f"/proc/{pid}/task"):
-        try:
-            with open(f"/proc/{pid}/task/{tid}/stat") as f:
-                stat = f.read()
-            with open(f"/proc/{pid}/task/{tid}/status") as f:
-                status = f.read()
-        except OSError:
-            continue
-        name = stat[stat.index("(") + 1:stat.rindex(")")]
-        fields = stat[stat.rindex(")") + 2:].split()
-        cpu = int(fields[11]) + int(fields[12])
-        switches = sum(int(m) for m in re.findall(r"ctxt_switches:\s+(\d+)", status))
-        name = re.sub(r"\d+$", "N", name)
-        acc = out.setdefault(name, [0, 0, 0])
-        acc[0] += cpu
-        acc[1] += switches
-        acc[2] += int(fields[12])
-    return out
+JAVA_OPTS = os.environ.get("JAVA_OPTS", DOCKERFILE_OPTS).split()
 
 
 def postgres_ticks():
