@@ -94,10 +94,7 @@ public final class Json {
 
     /** @return one order */
     public Buffer order(final OrderState order) {
-        final OrderJson renderer = orderJson.get();
-        final JsonBytes out = renderer.start();
-        renderer.write(out, order);
-        return out.toBuffer();
+        return rendered(order).toBuffer();
     }
 
     /**
@@ -105,10 +102,15 @@ public final class Json {
      *         {@link DirectBody}, which releases it
      */
     ByteBuf order(final OrderState order, final ByteBufAllocator allocator) {
+        return rendered(order).toDirect(allocator);
+    }
+
+    /** @return the order written into this thread's reused bytes, valid until the next rendering on this thread */
+    private JsonBytes rendered(final OrderState order) {
         final OrderJson renderer = orderJson.get();
         final JsonBytes out = renderer.start();
         renderer.write(out, order);
-        return out.toDirect(allocator);
+        return out;
     }
 
     /** @return a page of an order's fills, oldest first */

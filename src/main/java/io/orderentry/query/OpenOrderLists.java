@@ -64,8 +64,6 @@ final class OpenOrderLists {
     private final int[][] versions;
     private final long[][] ids;
     private final String[][] accounts;
-    /** Whether the three arrays above are this object's own (tests), so that it allocates their chunks. */
-    private final boolean ownsSlots;
     private final int[][] next;
     private final int[][] prev;
     private final Map<String, Heads> heads = new ConcurrentHashMap<>();
@@ -79,16 +77,6 @@ final class OpenOrderLists {
      * @param accounts the view's account per slot (one String instance per account)
      */
     OpenOrderLists(final int[][] versions, final long[][] ids, final String[][] accounts) {
-        this(versions, ids, accounts, false);
-    }
-
-    /** Standalone lists with slot storage of their own, for tests: {@code maxChunks} chunks of {@value #CHUNK}. */
-    OpenOrderLists(final int maxChunks) {
-        this(new int[maxChunks][], new long[maxChunks][], new String[maxChunks][], true);
-    }
-
-    private OpenOrderLists(final int[][] versions, final long[][] ids, final String[][] accounts,
-                           final boolean ownsSlots) {
         if (versions.length != ids.length || versions.length != accounts.length) {
             throw new IllegalArgumentException("slot arrays of different capacities");
         }
@@ -96,19 +84,21 @@ final class OpenOrderLists {
         this.versions = versions;
         this.ids = ids;
         this.accounts = accounts;
-        this.ownsSlots = ownsSlots;
         this.next = new int[maxChunks][];
         this.prev = new int[maxChunks][];
     }
 
-    /** Links {@code slot}, holding order {@code orderId} of {@code account}, into the account's list; writer only. */
+    /**
+     * Links {@code slot} into its account's list; writer only. The view has already put {@code orderId} and
+     * {@code account} in the slot (they are passed so that the list need not read them back).
+     */
     void open(final int slot, final long orderId, final String account) {
         final int c = slot >>> SHIFT;
         final int i = slot & MASK;
         if (next[c] == null) {
             allocate(c);
         }
-        if (prev[c][i] != UNLINKED && ids[c][i] == orderId) {
+        if (prev[c][i] != UNLINKED) {
             return;     // already open
         }
         final Heads list = heads.computeIfAbsent(account, a -> new Heads());
@@ -119,8 +109,6 @@ final class OpenOrderLists {
         }
         final int after = before == NONE ? (int) HEAD.getOpaque(list) : next[before >>> SHIFT][before & MASK];
         begin(c, i);
-        ids[c][i] = orderId;
-        accounts[c][i] = account;
         prev[c][i] = before;
         next[c][i] = after;
         end(c, i);
@@ -302,11 +290,7 @@ final class OpenOrderLists {
         if (c >= maxChunks) {
             throw new IllegalStateException("open order lists are full: chunk " + c);
         }
-        if (ownsSlots) {
-            ids[c] = new long[CHUNK];
-            accounts[c] = new String[CHUNK];
-            versions[c] = new int[CHUNK];
-        } else if (versions[c] == null) {
+        if (versions[c] == null) {
             throw new IllegalStateException("slot " + (c << SHIFT) + " was linked before the view allocated it");
         }
         final int[] back = new int[CHUNK];

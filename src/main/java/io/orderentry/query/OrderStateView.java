@@ -327,7 +327,7 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
             final long[] open = openLists.read(accountId, after, after > 0 ? slotOf(after) : NONE, wanted);
             for (final long id : open) {
                 final OrderState state = get(id);
-                if (state != null && state.status().isOpen() && accountId.equals(state.accountId())) {
+                if (state != null && state.status().isOpen()) {     // closed since the list was read
                     result.add(state);
                 }
             }

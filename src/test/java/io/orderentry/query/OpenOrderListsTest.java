@@ -30,7 +30,7 @@ class OpenOrderListsTest {
     @Test
     void shouldListEveryAccountsOpenOrdersInIdOrderAsASortedSetWould() {
         final Random random = new Random(5);
-        final OpenOrderLists lists = new OpenOrderLists(16);
+        final ViewSlots lists = new ViewSlots(16);
         final Map<String, TreeSet<Long>> reference = new HashMap<>();
         final TreeMap<Integer, Long> slotIds = new TreeMap<>();
         final Map<Integer, String> slotAccounts = new HashMap<>();
@@ -53,6 +53,7 @@ class OpenOrderListsTest {
                 lists.close(slot);
                 lists.close(slot);                  // closing twice changes nothing
                 reference.get(slotAccounts.get(slot)).remove(slotIds.remove(slot));
+                lists.forget(slot);
                 freeSlots.add(slot);
             }
             if (step % 997 == 0) {
@@ -83,7 +84,7 @@ class OpenOrderListsTest {
 
     @Test
     void shouldKeepIdOrderWhenAnOrderOpensAfterANewerOne() {
-        final OpenOrderLists lists = new OpenOrderLists(1);
+        final ViewSlots lists = new ViewSlots(1);
         lists.open(0, 10, "a");
         lists.open(1, 30, "a");
         lists.open(2, 20, "a");
@@ -106,7 +107,7 @@ class OpenOrderListsTest {
      */
     @Test
     void shouldNeverShowAReaderAnotherAccountsOrderNorMissOneThatStaysOpen() throws Exception {
-        final OpenOrderLists lists = new OpenOrderLists(4);
+        final ViewSlots lists = new ViewSlots(4);
         final long[] stay = new long[50];
         final TreeMap<Long, String> owners = new TreeMap<>();
         long nextId = 1;
@@ -171,6 +172,7 @@ class OpenOrderListsTest {
         for (int step = 0; step < 400_000 && broken.get() == null; step++) {
             final int slot = churn.get(random.nextInt(churn.size()));
             lists.close(slot);
+            lists.forget(slot);
             final long id = nextId++;
             final String account = ACCOUNTS[random.nextInt(ACCOUNTS.length)];
             ownersSeen.put(id, account);     // before the list can show it
@@ -184,7 +186,7 @@ class OpenOrderListsTest {
         assertTrue(reads.get() > 10, "the readers must have read: " + reads.get());
     }
 
-    private static long[] pageThrough(final OpenOrderLists lists, final String account,
+    private static long[] pageThrough(final ViewSlots lists, final String account,
                                       final TreeMap<Integer, Long> slotIds, final int pageSize) {
         final List<Long> all = new ArrayList<>();
         long after = 0;
@@ -206,5 +208,69 @@ class OpenOrderListsTest {
             }
         }
         return all.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /**
+     * The slot storage the order view gives the lists, kept as the view keeps it: an order's id and account are put in
+     * its slot (under the slot's version) before the slot is linked, and cleared when the view forgets the order and
+     * reuses the slot. Calls go through to the lists under test.
+     */
+    private static final class ViewSlots {
+        private final int[][] versions;
+        private final long[][] ids;
+        private final String[][] accounts;
+        private final OpenOrderLists lists;
+
+        ViewSlots(final int chunks) {
+            versions = new int[chunks][];
+            ids = new long[chunks][];
+            accounts = new String[chunks][];
+            lists = new OpenOrderLists(versions, ids, accounts);
+        }
+
+        /** The view accepting order {@code id} into {@code slot} and the order resting: links it. */
+        void open(final int slot, final long id, final String account) {
+            final int c = slot >>> SlotVersions.SHIFT;
+            final int i = slot & SlotVersions.MASK;
+            if (versions[c] == null) {
+                ids[c] = new long[SlotVersions.CHUNK];
+                accounts[c] = new String[SlotVersions.CHUNK];
+                versions[c] = new int[SlotVersions.CHUNK];
+            }
+            if (ids[c][i] != id) {
+                SlotVersions.begin(versions[c], i);
+                ids[c][i] = id;
+                accounts[c][i] = account;
+                SlotVersions.end(versions[c], i);
+            }
+            lists.open(slot, id, account);
+        }
+
+        /** The order becoming final: unlinks it; the view forgets it later, and then the slot can be reused. */
+        void close(final int slot) {
+            lists.close(slot);
+        }
+
+        /** The view forgetting the final order in {@code slot}, so that the slot can take another order. */
+        void forget(final int slot) {
+            final int c = slot >>> SlotVersions.SHIFT;
+            final int i = slot & SlotVersions.MASK;
+            SlotVersions.begin(versions[c], i);
+            ids[c][i] = 0;
+            accounts[c][i] = null;
+            SlotVersions.end(versions[c], i);
+        }
+
+        long[] read(final String account, final long after, final int afterSlot, final int limit) {
+            return lists.read(account, after, afterSlot, limit);
+        }
+
+        void forEach(final java.util.function.BiConsumer<String, long[]> action) {
+            lists.forEach(action);
+        }
+
+        int accounts() {
+            return lists.accounts();
+        }
     }
 }
