@@ -229,7 +229,8 @@ public final class ConfigLoader {
                 longValue("ws.total.queued.bytes", 4096, 1L << 40),
                 longValue("marketdata.max.delivery.wait.millis", 1, 10_000),
                 intValue("ws.fanout.cpu.percent", 1, 100),
-                intValue("ws.send.buffer.bytes", 0, 64 << 20));
+                intValue("ws.send.buffer.bytes", 0, 64 << 20),
+                bool("ws.deflate"));
     }
 
     private Optional<Config.Database> database() {

@@ -120,7 +120,13 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         vertx.setPeriodic(1000, id -> failWaitingIfStopped());
         // HTTP/1.1 only: with cleartext HTTP/2 on (Vert.x's default), a connection is set up, and counted by admit(),
         // only once its first bytes tell the two apart, so sockets that never send anything escaped the cap
+        // WebSocket compression: permessage-deflate only (the stream compresses each update once for every client that
+        // negotiated it, see PerMessageDeflate); the old per-frame extension is off, and a client that asks the server
+        // not to keep its window between messages is accepted, since the stream never does
         return vertx.createHttpServer(new HttpServerOptions().setTcpNoDelay(true).setHttp2ClearTextEnabled(false)
+                        .setPerFrameWebSocketCompressionSupported(false)
+                        .setPerMessageWebSocketCompressionSupported(settings.marketData().config().deflate())
+                        .setWebSocketAllowServerNoContext(true)
                         .setIdleTimeout(settings.limits().idleTimeoutSeconds()))
                 .connectionHandler(this::admit)
                 .invalidRequestHandler(this::invalidRequest)

@@ -10,6 +10,7 @@ import io.orderentry.marketdata.StreamTarget;
 import io.orderentry.marketdata.StreamUpdate;
 import io.orderentry.marketdata.Ticker;
 import io.orderentry.marketdata.TradeBatch;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,7 +19,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The WebSocket fan-out as the market data consumer sees it. Each update of a batch is rendered once, on
- * the consumer thread, into a complete WebSocket frame; the event loops that have subscribers to any of them
+ * the consumer thread, into a complete WebSocket frame, and, while any connection negotiated permessage-deflate,
+ * compressed once into a second frame for all of those ({@link PerMessageDeflate}); the event loops that have subscribers to any of them
  * get the frames, and each connection receives everything of the batch it subscribed to in one write (see
  * {@link StreamSession#deliver}). The consumer then waits until every loop has written the batch
  * ({@link #awaitDelivered}), so that the events arriving meanwhile leave as the next batch, in one update per
@@ -32,18 +34,29 @@ import java.util.concurrent.locks.LockSupport;
 public final class StreamFanOut implements StreamTarget {
 
     /**
-     * One update, rendered once, as it goes to every subscriber of its slot: a read-only direct buffer that every
-     * connection's write shares (as a duplicate), so its bytes are not copied per subscriber. Each loop handed it
-     * holds one reference until its round is written.
+     * One update, rendered once, as it goes to every subscriber of its slot: read-only direct buffers that every
+     * connection's write shares (as duplicates), so its bytes are not copied per subscriber. {@code bytes} is the
+     * plain frame; {@code deflated} the same message compressed once for the connections that negotiated
+     * permessage-deflate, or null (none did, or it did not get shorter). Each loop handed it holds one reference to
+     * each until its round is written.
      */
-    record Frame(int slot, long sequence, ByteBuf bytes) {
+    record Frame(int slot, long sequence, ByteBuf bytes, ByteBuf deflated) {
+
+        /** @return the bytes for a connection that does, or does not, take compressed messages */
+        ByteBuf bytesFor(final boolean compressing) {
+            return compressing && deflated != null ? deflated : bytes;
+        }
     }
+
+    /** zlib's level for updates: compressed once per update, not per subscriber, so the default level costs little. */
+    static final int DEFLATE_LEVEL = 6;
 
     private final AtomicReferenceArray<StreamHub> hubs;
     private final MarketDataJson json;
     private final StreamMetrics metrics;
     private final AtomicInteger loopsWriting = new AtomicInteger();
     private final AtomicLong roundCpuNanos = new AtomicLong();
+    private final PerMessageDeflate deflate = new PerMessageDeflate(DEFLATE_LEVEL);
     private final double cpuShare;
     private volatile Thread waiter;
     private long roundStartNanos;
@@ -74,11 +87,14 @@ public final class StreamFanOut implements StreamTarget {
         roundStartNanos = System.nanoTime();
         final Frame[] frames = new Frame[updates.size()];
         try {
+            final boolean compress = metrics.deflateClients() > 0;
             for (int i = 0; i < frames.length; i++) {
                 final StreamUpdate update = updates.get(i);
-                final byte[] frame = StreamFrames.text(render(update));
+                final byte[] message = render(update).getBytes(StandardCharsets.UTF_8);
+                final byte[] compressed = compress ? deflate.compress(message) : null;
                 frames[i] = new Frame(update.symbol() * Channel.COUNT + update.channel().ordinal(), update.sequence(),
-                        Unpooled.directBuffer(frame.length).writeBytes(frame).asReadOnly());
+                        shared(StreamFrames.frames(message, false)),
+                        compressed == null ? null : shared(StreamFrames.frames(compressed, true)));
             }
             for (int loop = 0; loop < hubs.length(); loop++) {
                 final StreamHub hub = hubs.get(loop);
@@ -124,6 +140,10 @@ public final class StreamFanOut implements StreamTarget {
         }
     }
 
+    private static ByteBuf shared(final byte[] frame) {
+        return Unpooled.directBuffer(frame.length).writeBytes(frame).asReadOnly();
+    }
+
     /** A loop's CPU for writing its part of the current round. */
     void roundCpu(final long nanos) {
         roundCpuNanos.addAndGet(nanos);
@@ -144,6 +164,9 @@ public final class StreamFanOut implements StreamTarget {
         for (final Frame frame : frames) {
             if (frame != null) {
                 frame.bytes().release();
+                if (frame.deflated() != null) {
+                    frame.deflated().release();
+                }
             }
         }
     }
@@ -152,6 +175,9 @@ public final class StreamFanOut implements StreamTarget {
     static void retain(final Frame[] frames) {
         for (final Frame frame : frames) {
             frame.bytes().retain();
+            if (frame.deflated() != null) {
+                frame.deflated().retain();
+            }
         }
     }
 

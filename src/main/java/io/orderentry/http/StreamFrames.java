@@ -7,7 +7,8 @@ import java.nio.charset.StandardCharsets;
  * serves every subscriber and a connection's messages of one batch leave in one write (RFC 6455, section 5.2:
  * a server's frames are not masked). A message longer than {@link #MAX_FRAME_PAYLOAD} (a deep book snapshot)
  * is split into a text frame and continuation frames of at most that size, as Vert.x does, so that clients
- * with the usual 64 KiB frame limit read it.
+ * with the usual 64 KiB frame limit read it. A message compressed with permessage-deflate (RFC 7692,
+ * {@link PerMessageDeflate}) is framed the same way, with RSV1 set on its first frame only.
  */
 final class StreamFrames {
 
@@ -17,13 +18,24 @@ final class StreamFrames {
     private static final int FIN = 0x80;
     private static final int TEXT = 0x1;
     private static final int CONTINUATION = 0x0;
+    /** RSV1: the message is compressed (RFC 7692, section 6); set on a message's first frame only. */
+    private static final int COMPRESSED = 0x40;
 
     private StreamFrames() {
     }
 
     /** @return the complete, unmasked frame or frames of one text message */
     static byte[] text(final String text) {
-        final byte[] payload = text.getBytes(StandardCharsets.UTF_8);
+        return frames(text.getBytes(StandardCharsets.UTF_8), false);
+    }
+
+    /**
+     * @param payload    the message's bytes as they go on the wire: UTF-8 text, or that text compressed by
+     *                   {@link PerMessageDeflate#compress}
+     * @param compressed whether {@code payload} is compressed: sets RSV1 on the first frame
+     * @return the complete, unmasked frame or frames of one text message
+     */
+    static byte[] frames(final byte[] payload, final boolean compressed) {
         int size = 0;
         for (int from = 0; from == 0 || from < payload.length; from += MAX_FRAME_PAYLOAD) {
             final int length = Math.min(MAX_FRAME_PAYLOAD, payload.length - from);
@@ -34,7 +46,8 @@ final class StreamFrames {
         for (int from = 0; from == 0 || from < payload.length; from += MAX_FRAME_PAYLOAD) {
             final int length = Math.min(MAX_FRAME_PAYLOAD, payload.length - from);
             final boolean last = from + length == payload.length;
-            at = header(frames, at, (last ? FIN : 0) | (from == 0 ? TEXT : CONTINUATION), length);
+            final int kind = from == 0 ? TEXT | (compressed ? COMPRESSED : 0) : CONTINUATION;
+            at = header(frames, at, (last ? FIN : 0) | kind, length);
             System.arraycopy(payload, from, frames, at, length);
             at += length;
         }

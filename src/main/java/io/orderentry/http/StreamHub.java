@@ -219,6 +219,9 @@ final class StreamHub {
         if (!sessions.remove(session)) {
             return;
         }
+        if (session.compressing()) {
+            access.metrics().deflateClients(-1);
+        }
         for (int slot = 0; slot < subscribers.size(); slot++) {
             if (session.isSubscribed(slot)) {
                 remove(session, slot);
@@ -238,6 +241,9 @@ final class StreamHub {
                 session.send(StreamFrames.text(json.error(ApiError.badRequest("TOO_MANY_SUBSCRIPTIONS", "at most "
                         + access.config().maxSubscriptions() + " subscriptions per connection", null))));
                 return;
+            }
+            if (session.learnCompression()) {
+                access.metrics().deflateClients(1);
             }
             counts.increment(loop, slot / Channel.COUNT, Channel.of(slot % Channel.COUNT));
             subscribers.get(slot).add(session);

@@ -16,6 +16,8 @@ import org.HdrHistogram.Recorder;
 public final class StreamMetrics {
 
     private final AtomicInteger clients = new AtomicInteger();
+    private final AtomicInteger deflateClients = new AtomicInteger();
+    private final LongAdder bytesSent = new LongAdder();
     private final LongAdder connections = new LongAdder();
     private final LongAdder conflations = new LongAdder();
     private final LongAdder slowDisconnects = new LongAdder();
@@ -46,6 +48,12 @@ public final class StreamMetrics {
         metrics.counter("orders_ws_loop_overruns_total",
                 "Times an event loop fell so far behind the market data consumer that its sessions were resent snapshots",
                 overruns::sum);
+        metrics.gauge("orders_ws_clients_deflate",
+                "Open stream connections that negotiated permessage-deflate and get updates compressed",
+                deflateClients::get);
+        metrics.counter("orders_ws_bytes_total",
+                "Bytes of stream messages handed to WebSocket connections since start, as sent (compressed or not)",
+                bytesSent::sum);
         metrics.counter("orders_ws_writes_total",
                 "Socket writes of stream messages (a connection's messages of one batch leave in one write)",
                 writes::sum);
@@ -67,6 +75,16 @@ public final class StreamMetrics {
                 () -> deliveries.sum());
         metrics.gauge("orders_marketdata_last_event_sequence",
                 "Last engine event sequence the market data views reflect", view::lastEventSequence);
+    }
+
+    /** A connection that takes compressed updates opened (+1) or closed (-1). */
+    void deflateClients(final int change) {
+        deflateClients.addAndGet(change);
+    }
+
+    /** @return open connections that take compressed updates: while there are any, updates are compressed */
+    int deflateClients() {
+        return deflateClients.get();
     }
 
     /**
@@ -104,9 +122,10 @@ public final class StreamMetrics {
         overruns.increment();
     }
 
-    /** {@code count} messages left for one connection in one write. */
-    void sent(final int count) {
+    /** {@code count} messages of {@code bytes} bytes (as sent) left for one connection in one write. */
+    void sent(final int count, final int bytes) {
         messages.add(count);
+        bytesSent.add(bytes);
         writes.increment();
     }
 

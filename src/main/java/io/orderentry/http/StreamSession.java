@@ -18,7 +18,9 @@ import java.util.ArrayDeque;
  * channel, on its event loop: every message of one market data batch that this connection subscribed to
  * leaves in one buffer, one write and one system call, and the bytes of an update were rendered once for
  * all subscribers. Each message is still its own text frame, so clients see exactly the messages of the
- * contract. Vert.x itself only writes control frames (pong, close) on this connection.
+ * contract. A connection that negotiated permessage-deflate gets each update compressed, the same compressed bytes
+ * as every other such connection ({@link PerMessageDeflate}); its snapshots, heartbeats and answers go uncompressed,
+ * which the extension allows. Vert.x itself only writes control frames (pong, close) on this connection.
  *
  * <h2>Slow clients</h2>
  * Writes go to the socket while its channel is writable (below {@code ws.write.queue.bytes} of unsent
@@ -57,6 +59,8 @@ final class StreamSession {
     private int subscriptions;
     private boolean conflated;
     private boolean closed;
+    private boolean compressionKnown;
+    private boolean compressing;
     private long behindSinceNanos;
 
     /**
@@ -106,6 +110,28 @@ final class StreamSession {
         channel.channel().config().setOption(io.netty.channel.ChannelOption.SO_SNDBUF, bytes);
     }
 
+    /**
+     * Finds out, once, whether this connection takes compressed updates (permessage-deflate negotiated at the
+     * upgrade, see {@link PerMessageDeflate#negotiated}). Called on a subscription: by the time a client's message
+     * arrives the upgrade's answer has been written and its handshake has set up the extension's handlers.
+     *
+     * @return true the first time it finds that it does, so that the caller counts the session
+     */
+    boolean learnCompression() {
+        if (compressionKnown) {
+            return false;
+        }
+        compressionKnown = true;
+        compressing = PerMessageDeflate.negotiated(channel.pipeline(),
+                String.join(",", socket.headers().getAll("Sec-WebSocket-Extensions")));
+        return compressing;
+    }
+
+    /** @return whether this connection gets updates compressed (permessage-deflate) */
+    boolean compressing() {
+        return compressing;
+    }
+
     boolean isSubscribed(final int slot) {
         return subscribed[slot];
     }
@@ -151,7 +177,7 @@ final class StreamSession {
         int messages = 0;
         for (final StreamFanOut.Frame frame : frames) {
             if (wanted(frame)) {
-                bytes += frame.bytes().readableBytes();
+                bytes += frame.bytesFor(compressing).readableBytes();
                 messages++;
             }
         }
@@ -166,7 +192,7 @@ final class StreamSession {
             for (final StreamFanOut.Frame frame : frames) {
                 if (wanted(frame)) {
                     lastSequence[frame.slot()] = frame.sequence();
-                    parts.addComponent(true, frame.bytes().retainedDuplicate());
+                    parts.addComponent(true, frame.bytesFor(compressing).retainedDuplicate());
                 }
             }
             out = parts;
@@ -231,7 +257,7 @@ final class StreamSession {
         for (final StreamFanOut.Frame frame : frames) {
             if (wanted(frame)) {
                 lastSequence[frame.slot()] = frame.sequence();
-                return frame.bytes().retainedDuplicate();
+                return frame.bytesFor(compressing).retainedDuplicate();
             }
         }
         throw new IllegalStateException("no wanted frame");
@@ -256,8 +282,8 @@ final class StreamSession {
             return;
         }
         if (backlog.isEmpty() && channel.channel().isWritable()) {
+            metrics.sent(messages, out.readableBytes());
             channel.writeAndFlush(out, channel.voidPromise());
-            metrics.sent(messages);
             return;
         }
         if (behindSinceNanos == 0) {
@@ -289,7 +315,7 @@ final class StreamSession {
             queuedBytes -= bytes;
             metrics.dequeued(bytes);
             channel.writeAndFlush(next.bytes(), channel.voidPromise());
-            metrics.sent(next.messages());
+            metrics.sent(next.messages(), bytes);
         }
         if (!backlog.isEmpty() || !channel.channel().isWritable()) {
             return;

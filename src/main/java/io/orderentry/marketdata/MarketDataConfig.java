@@ -23,11 +23,14 @@ package io.orderentry.marketdata;
  *                              subscribers, on average
  * @param sendBufferBytes       the kernel's send buffer of each stream connection ({@code SO_SNDBUF}, which Linux
  *                              doubles); 0 leaves it to the kernel's autotuning (up to 4 MiB a socket)
+ * @param deflate               whether the stream accepts permessage-deflate from clients that offer it, and then
+ *                              sends them updates compressed once for all
  */
 public record MarketDataConfig(int tradesHistory, long snapshotMillis, int maxConnections, int maxSubscriptions,
                                int maxQueuedMessages, int writeQueueBytes, long heartbeatMillis,
                                long slowClientMillis, long maxQueuedBytes, long totalQueuedBytes,
-                               long maxDeliveryWaitMillis, int fanOutCpuPercent, int sendBufferBytes) {
+                               long maxDeliveryWaitMillis, int fanOutCpuPercent, int sendBufferBytes,
+                               boolean deflate) {
 
     /** Longest heartbeat interval API.md allows. */
     public static final long MAX_HEARTBEAT_MILLIS = 5_000;
@@ -36,14 +39,14 @@ public record MarketDataConfig(int tradesHistory, long snapshotMillis, int maxCo
     /** The smallest {@code sendBufferBytes} other than 0. */
     public static final int MIN_SEND_BUFFER_BYTES = 4096;
 
-    /** As the canonical constructor, with the default {@code sendBufferBytes}. */
+    /** As the canonical constructor, with the default {@code sendBufferBytes} and compression accepted. */
     public MarketDataConfig(final int tradesHistory, final long snapshotMillis, final int maxConnections,
                             final int maxSubscriptions, final int maxQueuedMessages, final int writeQueueBytes,
                             final long heartbeatMillis, final long slowClientMillis, final long maxQueuedBytes,
                             final long totalQueuedBytes, final long maxDeliveryWaitMillis, final int fanOutCpuPercent) {
         this(tradesHistory, snapshotMillis, maxConnections, maxSubscriptions, maxQueuedMessages, writeQueueBytes,
                 heartbeatMillis, slowClientMillis, maxQueuedBytes, totalQueuedBytes, maxDeliveryWaitMillis,
-                fanOutCpuPercent, DEFAULT_SEND_BUFFER_BYTES);
+                fanOutCpuPercent, DEFAULT_SEND_BUFFER_BYTES, true);
     }
 
 
@@ -51,7 +54,7 @@ public record MarketDataConfig(int tradesHistory, long snapshotMillis, int maxCo
     public MarketDataConfig withMaxConnections(final int connections) {
         return new MarketDataConfig(tradesHistory, snapshotMillis, connections, maxSubscriptions, maxQueuedMessages,
                 writeQueueBytes, heartbeatMillis, slowClientMillis, maxQueuedBytes, totalQueuedBytes,
-                maxDeliveryWaitMillis, fanOutCpuPercent, sendBufferBytes);
+                maxDeliveryWaitMillis, fanOutCpuPercent, sendBufferBytes, deflate);
     }
 
     public MarketDataConfig {

@@ -70,6 +70,16 @@ public final class ApiClient {
         }
     }
 
+    /** @return the value of an unlabelled metric at {@code /metrics}; fails if it is not there */
+    public double metric(final String name) {
+        for (final String line : get("/metrics").body().split("\n")) {
+            if (line.startsWith(name + " ")) {
+                return Double.parseDouble(line.substring(name.length() + 1).trim());
+            }
+        }
+        throw new AssertionError(name + " is not in /metrics");
+    }
+
     /** @return a LIMIT order body */
     public static String limit(final String account, final String clientOrderId, final String symbol,
                                final String side, final String price, final String quantity, final String extra) {

@@ -6,6 +6,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
+import io.vertx.core.http.WebSocketClientOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -57,8 +58,25 @@ public final class StreamClient implements AutoCloseable {
 
     /** Connects to the service's stream; fails if the upgrade is refused. */
     public static StreamClient connect(final Vertx vertx, final int port) {
-        final WebSocketClient client = vertx.createWebSocketClient();
+        return connect(vertx.createWebSocketClient(), port);
+    }
+
+    /**
+     * Connects offering permessage-deflate, as browsers do; Vert.x's client then inflates compressed messages,
+     * keeping its window between them (the extension's default).
+     */
+    public static StreamClient connectCompressed(final Vertx vertx, final int port) {
+        return connect(vertx.createWebSocketClient(new WebSocketClientOptions().setTryUsePerMessageCompression(true)),
+                port);
+    }
+
+    private static StreamClient connect(final WebSocketClient client, final int port) {
         return new StreamClient(client, await(client.connect(port, "127.0.0.1", "/api/v1/stream")));
+    }
+
+    /** @return every message received so far, in order */
+    public synchronized List<JsonNode> messages() {
+        return new ArrayList<>(messages);
     }
 
     /** @return the failure of a connection attempt that should be refused */
