@@ -27,6 +27,7 @@ MODE = arg("mode", "memory")
 JAVA = os.environ.get("JAVA", "java")
 JAR = os.environ.get("ORDERS_JAR", os.path.join(ROOT, "target", "order-entry.jar"))   # another build, for A/B runs
 VERIFY = os.environ.get("FANOUT_VERIFY", "5")   # connections that keep books and check checksums
+DEFLATE = arg("deflate", "yes") == "yes"   # subscribers offer permessage-deflate, as browsers do
 JAVA_OPTS = os.environ.get("JAVA_OPTS", DOCKERFILE_OPTS).split()
 
 
@@ -76,7 +77,7 @@ def run(n):
         if n > 0:
             cp = ":".join([os.path.join(ROOT, "target", "test-classes"), os.path.join(ROOT, "target", "classes"),
                            open(os.path.join(ROOT, "target", "test-cp.txt")).read().strip()])
-            harness = subprocess.Popen(["java", "-Xmx1g", "-XX:+UseSerialGC", "-cp", cp,
+            harness = subprocess.Popen(["java", "-Xmx1g", "-XX:+UseSerialGC", f"-Ddeflate={str(DEFLATE).lower()}", "-cp", cp,
                                         "io.orderentry.bench.marketdata.StreamSubscriberHarness", url, str(n),
                                         str(WARMUP + SECONDS + 15), VERIFY],
                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -130,7 +131,9 @@ def main():
     if base:
         b = sorted(r["rps"] for r in base)[len(base) // 2]
         bp = sorted(r["p99"] for r in base)[len(base) // 2]
-        print(f"# {MODE}, wrk -t2 -c64 {SECONDS} s after {WARMUP} s warm-up; medians over {RUNS} run(s), as ratios to 0 subscribers")
+        print(f"# {MODE}, wrk -t2 -c64 {SECONDS} s after {WARMUP} s warm-up; subscribers"
+              f" {'offering permessage-deflate' if DEFLATE else 'without compression'}; medians over {RUNS} run(s),"
+              f" as ratios to 0 subscribers")
         for n in SUBSCRIBERS:
             mine = [r for r in rows if r["n"] == n]
             rps = sorted(r["rps"] for r in mine)[len(mine) // 2]

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.zip.CRC32;
+import java.util.zip.Inflater;
 
 /**
  * Many stream subscribers in one thread, cheap enough that a measurement is of the server, not of its clients:
@@ -34,11 +35,21 @@ import java.util.zip.CRC32;
  * {@code checksum} against their own copy (docs/marketdata.md, "Book checksum"), so a wrong book is found
  * too, not only a gap.
  *
+ * <p>With {@code -Ddeflate=true} every connection offers permessage-deflate, as browsers do. The verifying
+ * connections then inflate every compressed message as a browser does (one inflater per connection, keeping its
+ * window). The others would cost this one thread more than the server they measure if each inflated every message,
+ * so they rely on what the server promises, that an update is compressed once and the same bytes go to every client:
+ * a compressed message already inflated for another connection is looked up by its bytes, and only one not seen
+ * before is inflated (from an empty window, which must work: {@code undecodable} counts those that do not). Every
+ * connection still checks every sequence.
+ *
  * <pre>
  * java -cp ... io.orderentry.bench.marketdata.StreamSubscriberHarness URL CONNECTIONS SECONDS [VERIFY] [SYMBOLS]
  * </pre>
- * Prints {@code SUBSCRIBED n} once every connection has its snapshots, runs SECONDS from the start and prints one {@code RESULT} line: messages, bytes, sequence gaps, checksum checks and mismatches,
- * connections closed by the server, and this process's CPU. Exits 1 on a gap or a mismatch.
+ * Prints {@code SUBSCRIBED n} once every connection has its snapshots, runs SECONDS from the start and prints one
+ * {@code RESULT} line: messages, bytes as received (compressed, if so), sequence gaps, checksum checks and mismatches,
+ * messages that did not inflate, connections closed by the server, and this process's CPU; and a {@code BYTES} line
+ * with the messages' own (inflated) bytes by channel. Exits 1 on a gap, a mismatch or an undecodable message.
  */
 public final class StreamSubscriberHarness {
 
@@ -46,6 +57,16 @@ public final class StreamSubscriberHarness {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     /** Bytes of a message read for its head: type, channel, symbol and sequence come first. */
     private static final int HEAD_BYTES = 160;
+    /** Whether connections offer permessage-deflate ({@code -Ddeflate=true}). */
+    private static final boolean DEFLATE = Boolean.getBoolean("deflate");
+    /** Compressed messages inflated so far, by {@link #sampleHash}: the compressed bytes, then the message. */
+    private static final Map<Long, byte[][]> INFLATED = new HashMap<>();
+    /** Inflates the messages not seen before, each from an empty window. */
+    private static final Inflater FRESH = new Inflater(true);
+    private static final byte[] FLUSH_TAIL = {0, 0, (byte) 0xFF, (byte) 0xFF};
+    private static long undecodable;
+    private static long compressedMessages;
+    private static long freshInflations;
 
     private StreamSubscriberHarness() {
     }
@@ -91,6 +112,7 @@ public final class StreamSubscriberHarness {
         long checks = 0;
         long mismatches = 0;
         long closed = 0;
+        long accepted = 0;
         final long[] byChannel = new long[CHANNELS.length];
         for (final Connection connection : all) {
             for (int c = 0; c < CHANNELS.length; c++) {
@@ -102,6 +124,7 @@ public final class StreamSubscriberHarness {
             checks += connection.checks;
             mismatches += connection.mismatches;
             closed += connection.closedByServer ? 1 : 0;
+            accepted += connection.deflateAccepted ? 1 : 0;
             connection.channel.close();
         }
         final double elapsed = (System.nanoTime() - started) / 1e9;
@@ -109,9 +132,14 @@ public final class StreamSubscriberHarness {
                         + " mismatches %d, closed by server %d, harness CPU %.2f s (%.0f%% of a core)%n",
                 connections, messages, messages / elapsed, bytes, bytes / elapsed / 1e6, gaps, checks, mismatches,
                 closed, (cpuNanos() - cpuStart) / 1e9, (cpuNanos() - cpuStart) / 1e7 / elapsed);
+        if (DEFLATE) {
+            System.out.printf("DEFLATE accepted by %d of %d connections; %d messages came compressed, %d distinct ones"
+                    + " inflated from an empty window, %d undecodable%n", accepted, connections, compressedMessages,
+                    freshInflations, undecodable);
+        }
         System.out.printf("BYTES by channel (message payloads): book %.1f MB/s, trades %.1f MB/s, ticker %.1f MB/s%n",
                 byChannel[0] / elapsed / 1e6, byChannel[1] / elapsed / 1e6, byChannel[2] / elapsed / 1e6);
-        System.exit(gaps == 0 && mismatches == 0 ? 0 : 1);
+        System.exit(gaps == 0 && mismatches == 0 && undecodable == 0 ? 0 : 1);
     }
 
     /** @return the configured symbols, from {@code GET /api/v1/symbols} */
@@ -141,6 +169,10 @@ public final class StreamSubscriberHarness {
         private ByteBuffer in = ByteBuffer.allocateDirect(128 * 1024);
         private final byte[] head = new byte[HEAD_BYTES];
         private java.io.ByteArrayOutputStream fragments;
+        private boolean fragmentsCompressed;
+        /** A verifying connection's own inflater, keeping its window between messages as browsers do. */
+        private final Inflater inflater = new Inflater(true);
+        private boolean deflateAccepted;
         private boolean upgraded;
         private int snapshots;
         private long messages;
@@ -166,7 +198,8 @@ public final class StreamSubscriberHarness {
             new Random().nextBytes(key);
             final String request = "GET /api/v1/stream HTTP/1.1\r\nHost: " + url.getHost() + ":" + url.getPort()
                     + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-                    + "Sec-WebSocket-Key: " + Base64.getEncoder().encodeToString(key) + "\r\n\r\n";
+                    + "Sec-WebSocket-Key: " + Base64.getEncoder().encodeToString(key) + "\r\n"
+                    + (DEFLATE ? "Sec-WebSocket-Extensions: permessage-deflate\r\n" : "") + "\r\n";
             writeFully(ByteBuffer.wrap(request.getBytes(StandardCharsets.US_ASCII)));
         }
 
@@ -213,6 +246,7 @@ public final class StreamSubscriberHarness {
                     }
                     in.position(i + 1);
                     upgraded = true;
+                    deflateAccepted = text.toLowerCase(java.util.Locale.ROOT).contains("permessage-deflate");
                     for (final String symbol : symbols) {
                         for (final String channelName : CHANNELS) {
                             sendText("{\"op\":\"subscribe\",\"channel\":\"" + channelName + "\",\"symbol\":\""
@@ -251,13 +285,17 @@ public final class StreamSubscriberHarness {
                 return false;
             }
             final boolean fin = (in.get(start) & 0x80) != 0;
+            final boolean compressed = (in.get(start) & 0x40) != 0;
             if (opcode == 0x8) {
                 closedByServer = true;
-            } else if (opcode == 0x1 && fin) {
+            } else if (opcode == 0x1 && fin && !compressed) {
                 message(in, start + header, length);
+            } else if (opcode == 0x1 && fin) {
+                inflated(in.slice(start + header, length));
             } else if (opcode == 0x1 || opcode == 0x0 && fragments != null) {
                 if (opcode == 0x1) {
                     fragments = new java.io.ByteArrayOutputStream();
+                    fragmentsCompressed = compressed;
                 }
                 final byte[] part = new byte[length];
                 in.get(start + header, part, 0, length);
@@ -265,11 +303,47 @@ public final class StreamSubscriberHarness {
                 if (fin) {
                     final byte[] whole = fragments.toByteArray();
                     fragments = null;
-                    message(ByteBuffer.wrap(whole), 0, whole.length);
+                    if (fragmentsCompressed) {
+                        inflated(ByteBuffer.wrap(whole));
+                    } else {
+                        message(ByteBuffer.wrap(whole), 0, whole.length);
+                    }
                 }
             }
             in.position(start + header + length);
             return true;
+        }
+
+        /** A compressed message, its payload between the buffer's position and limit: inflated, then read. */
+        private void inflated(final ByteBuffer payload) {
+            compressedMessages++;
+            final byte[] message;
+            if (verify) {
+                message = inflate(inflater, payload.duplicate());
+            } else {
+                final long hash = sampleHash(payload);
+                final byte[][] known = INFLATED.get(hash);
+                if (known != null && payload.mismatch(ByteBuffer.wrap(known[0])) == -1) {
+                    message = known[1];
+                } else {
+                    FRESH.reset();
+                    freshInflations++;
+                    message = inflate(FRESH, payload.duplicate());
+                    if (message != null) {
+                        if (INFLATED.size() > 50_000) {
+                            INFLATED.clear();
+                        }
+                        final byte[] bytes = new byte[payload.remaining()];
+                        payload.duplicate().get(bytes);
+                        INFLATED.put(hash, new byte[][] {bytes, message});
+                    }
+                }
+            }
+            if (message == null) {
+                undecodable++;
+                return;
+            }
+            message(ByteBuffer.wrap(message), 0, message.length);
         }
 
         /** One complete text message of {@code length} bytes at {@code at} in {@code from}: only its head is read. */
@@ -396,6 +470,41 @@ public final class StreamSubscriberHarness {
             }
             return digits.substring(i);
         }
+    }
+
+    /** @return the message inflated as RFC 7692 says (the payload, then 00 00 FF FF), or null if it does not inflate */
+    private static byte[] inflate(final Inflater inflater, final ByteBuffer payload) {
+        final byte[] input = new byte[payload.remaining() + FLUSH_TAIL.length];
+        payload.get(input, 0, input.length - FLUSH_TAIL.length);
+        System.arraycopy(FLUSH_TAIL, 0, input, input.length - FLUSH_TAIL.length, FLUSH_TAIL.length);
+        inflater.setInput(input);
+        final java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(input.length * 8);
+        final byte[] chunk = new byte[64 * 1024];
+        try {
+            while (true) {
+                final int n = inflater.inflate(chunk);
+                out.write(chunk, 0, n);
+                if (n == 0 && (inflater.needsInput() || inflater.finished())) {
+                    return out.toByteArray();
+                }
+            }
+        } catch (final java.util.zip.DataFormatException e) {
+            return null;
+        }
+    }
+
+    /** A hash of a compressed payload's length and up to 64 bytes at each end: the bytes are then compared whole. */
+    private static long sampleHash(final ByteBuffer payload) {
+        final int from = payload.position();
+        final int to = payload.limit();
+        long hash = to - from;
+        for (int i = from; i < Math.min(to, from + 64); i++) {
+            hash = hash * 31 + payload.get(i);
+        }
+        for (int i = Math.max(from + 64, to - 64); i < to; i++) {
+            hash = hash * 31 + payload.get(i);
+        }
+        return hash;
     }
 
     /** @return the string value after {@code key} within the message, or null */
