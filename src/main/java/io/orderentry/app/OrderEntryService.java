@@ -38,6 +38,8 @@ import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.MatcherMetrics;
 import io.orderentry.pipeline.MatcherStage;
 import io.orderentry.pipeline.OrderCommand;
+import io.orderentry.pipeline.RingShutdown;
+import io.orderentry.persistence.PersistenceService;
 import io.orderentry.query.OrderStateView;
 import io.orderentry.snapshot.ServiceState;
 import io.orderentry.snapshot.SnapshotConfig;
@@ -77,14 +79,20 @@ import org.slf4j.LoggerFactory;
 public final class OrderEntryService {
 
     private static final Logger LOG = LoggerFactory.getLogger(OrderEntryService.class);
-    private static final long STOP_TIMEOUT_SECONDS = 10;
+    /** The longest one step of a stop may take: a ring's drain, the answers' writing, the recovery's abort. */
+    private static final long STOP_STEP_MILLIS = 10_000;
     /**
-     * The whole stop, drain to last snapshot, within this, under compose's {@code stop_grace_period} (45 s) so that a
-     * stop is never cut short by a SIGKILL.
+     * The whole stop, from the signal to the last snapshot, within this: every step takes at most what is left of it
+     * (and at least {@link #MIN_STOP_STEP_MILLIS}), so the worst case is this plus one such minimum per step, 45 s,
+     * under compose's {@code stop_grace_period} (60 s) and so never cut short by a SIGKILL.
      */
-    private static final long STOP_BUDGET_SECONDS = 38;
-    /** How long a halted stage thread may take to leave its batch. */
-    private static final long STAGE_JOIN_SECONDS = 5;
+    static final long STOP_BUDGET_MILLIS = 38_000;
+    /** What a step of the stop gets even when the budget is spent, so that no step is skipped outright. */
+    static final long MIN_STOP_STEP_MILLIS = 1_000;
+    /** The steps of a stop that wait: see {@link #stop}. */
+    static final int STOP_STEPS = 7;
+    /** How long a halted ring's stage threads may take to leave their batch. */
+    private static final long STAGE_JOIN_MILLIS = 5_000;
     private final List<Thread> inputThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean starting;
     private volatile boolean abortStart;
@@ -92,7 +100,7 @@ public final class OrderEntryService {
     private final java.util.concurrent.CountDownLatch startEnded = new java.util.concurrent.CountDownLatch(1);
     private final List<Thread> outputThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Longest a graceful stop waits for the final snapshot. */
-    private static final long SNAPSHOT_STOP_TIMEOUT_SECONDS = 20;
+    private static final long SNAPSHOT_STOP_MILLIS = 20_000;
 
     private final Config config;
     private final ServiceStatus status = new ServiceStatus();
@@ -220,19 +228,22 @@ public final class OrderEntryService {
             return;
         }
         stopped = true;
-        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_BUDGET_SECONDS);
+        // the steps that wait, each bounded by what is left of the budget (STOP_STEPS counts them): the recovery's
+        // abort, the input ring (drain, then its stages' join), the output ring (the same), the answers, persistence,
+        // the final snapshot, the HTTP server
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_BUDGET_MILLIS);
         abortStart = true;
         if (starting && Thread.currentThread() != startThread) {
             LOG.info("stopping during recovery: the replay stops at its next record");
             try {
-                if (!startEnded.await(STOP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                    LOG.warn("recovery did not stop within {} s; stopping anyway", STOP_TIMEOUT_SECONDS);
+                if (!startEnded.await(millisLeft(deadline, STOP_STEP_MILLIS), TimeUnit.MILLISECONDS)) {
+                    LOG.warn("recovery did not stop in time; stopping anyway");
                 }
             } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
-        LOG.info("stopping: refusing new orders, draining the rings (at most {} s in all)", STOP_BUDGET_SECONDS);
+        LOG.info("stopping: refusing new orders, draining the rings (at most {} s in all)", STOP_BUDGET_MILLIS / 1000);
         status.phase(ServiceStatus.Phase.STOPPING);
         if (gateway != null) {
             // a request that passed the readiness check just before STOPPING may still be publishing: wait for it, and
@@ -241,14 +252,16 @@ public final class OrderEntryService {
         }
         boolean stagesStopped = true;
         if (input != null && input.hasStarted()) {
-            stagesStopped = shutdown(input, "input", inputThreads, secondsLeft(deadline, STOP_TIMEOUT_SECONDS));
+            stagesStopped = RingShutdown.drainOrHalt(input, "input", inputThreads,
+                    millisLeft(deadline, STOP_STEP_MILLIS), millisLeft(deadline, STAGE_JOIN_MILLIS));
         }
         if (output != null && output.hasStarted()) {
-            stagesStopped &= shutdown(output, "output", outputThreads, secondsLeft(deadline, STOP_TIMEOUT_SECONDS));
+            stagesStopped &= RingShutdown.drainOrHalt(output, "output", outputThreads,
+                    millisLeft(deadline, STOP_STEP_MILLIS), millisLeft(deadline, STAGE_JOIN_MILLIS));
         }
-        awaitAnswersWritten(Math.min(deadline, System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_TIMEOUT_SECONDS)));
+        awaitAnswersWritten(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millisLeft(deadline, STOP_STEP_MILLIS)));
         if (persistence != null) {
-            persistence.stop();
+            persistence.stop(millisLeft(deadline, PersistenceService.STOP_WAIT_MILLIS));
         }
         if (!stagesStopped) {
             // a stage thread is still inside a batch (a write or force that does not return): closing the journal or
@@ -275,7 +288,7 @@ public final class OrderEntryService {
             }
         }
         if (snapshotter != null) {
-            snapshotter.close(TimeUnit.SECONDS.toMillis(secondsLeft(deadline, SNAPSHOT_STOP_TIMEOUT_SECONDS)));
+            snapshotter.close(millisLeft(deadline, SNAPSHOT_STOP_MILLIS));
         }
         if (auditArchiving != null) {
             auditArchiving.shutdownNow();
@@ -288,15 +301,26 @@ public final class OrderEntryService {
             }
         }
         if (vertx != null) {
-            await(vertx.close().toCompletionStage().toCompletableFuture(), "closing the HTTP server");
+            try {
+                vertx.close().toCompletionStage().toCompletableFuture()
+                        .get(millisLeft(deadline, STOP_STEP_MILLIS), TimeUnit.MILLISECONDS);
+            } catch (final ExecutionException | TimeoutException e) {
+                LOG.error("closing the HTTP server did not finish: {}", e.toString());
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         metrics.close();
         LOG.info("stopped");
     }
 
-    /** @return the seconds of the stop's budget left before {@code deadline}, at most {@code most}, at least 1 */
-    private static long secondsLeft(final long deadline, final long most) {
-        return Math.max(1, Math.min(most, TimeUnit.NANOSECONDS.toSeconds(deadline - System.nanoTime())));
+    /**
+     * @return the milliseconds of the stop's budget left before {@code deadline}, at most {@code most}, at least
+     *     {@link #MIN_STOP_STEP_MILLIS}
+     */
+    static long millisLeft(final long deadline, final long most) {
+        return Math.max(MIN_STOP_STEP_MILLIS,
+                Math.min(most, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
     }
 
     /** Lets the event loops write the answers the drained rings produced before the server closes. */
@@ -310,8 +334,8 @@ public final class OrderEntryService {
             }
         }
         if (status.waitingRequests() > 0) {
-            LOG.warn("{} request(s) still unanswered after {} s; their commands are journaled and will be found by"
-                    + " clientOrderId after restart", status.waitingRequests(), STOP_TIMEOUT_SECONDS);
+            LOG.warn("{} request(s) still unanswered at the stop's deadline; their commands are journaled and will be"
+                    + " found by clientOrderId after restart", status.waitingRequests());
         } else {
             LOG.info("drained: every accepted command is journaled, executed and answered");
         }
@@ -776,36 +800,6 @@ public final class OrderEntryService {
             Runtime.getRuntime().halt(70);
         }, "fail-fast-stop");
         stopper.start();
-    }
-
-    /**
-     * Drains the ring, or halts it when it does not drain in time, and waits for its stage threads to end.
-     *
-     * @return true if every stage thread has ended, so the files they write may be closed
-     */
-    private static boolean shutdown(final Disruptor<?> disruptor, final String name, final List<Thread> stageThreads,
-                                    final long seconds) {
-        try {
-            disruptor.shutdown(seconds, TimeUnit.SECONDS);
-        } catch (final com.lmax.disruptor.TimeoutException e) {
-            LOG.error("the {} ring did not drain in {} s; halting it", name, seconds);
-            disruptor.halt();
-        }
-        final long joinUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(STAGE_JOIN_SECONDS);
-        for (final Thread thread : stageThreads) {
-            try {
-                thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(joinUntil - System.nanoTime())));
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
-            if (thread.isAlive()) {
-                LOG.error("{} did not stop within {} s of the {} ring's halt", thread.getName(), STAGE_JOIN_SECONDS,
-                        name);
-                return false;
-            }
-        }
-        return true;
     }
 
     /** @return a factory of the ring's stage threads, each added to {@code created} so that a stop can join them */

@@ -74,9 +74,10 @@ final class PersistenceWiring {
     }
 
     /** Writes what is spooled (bounded) and stops; call after the output ring has drained. */
-    void stop() {
+    /** Stops persistence, waiting at most {@code waitMillis} for its writer (see {@link PersistenceService#stop(long)}). */
+    void stop(final long waitMillis) {
         if (persistence != null) {
-            persistence.stop();
+            persistence.stop(waitMillis);
         }
     }
 

@@ -135,9 +135,20 @@ public final class PersistenceService {
 
     /** Writes what was spooled (at most 10 s), stops the writer and closes the pool. Call after the rings drained. */
     public void stop() {
-        writer.stop();
+        stop(STOP_WAIT_MILLIS);
+    }
+
+    /**
+     * As {@link #stop()}, waiting at most {@code waitMillis} for the writer: what it has not written by then is
+     * written from the journal at the next start (its high-water mark commits with each batch).
+     */
+    public void stop(final long waitMillis) {
+        writer.stop(Math.min(waitMillis, STOP_WAIT_MILLIS));
         pool.close();
     }
+
+    /** The longest {@link #stop()} waits: the writer's 10 s to write what was spooled, and 5 s to close. */
+    public static final long STOP_WAIT_MILLIS = 15_000;
 
     /** @return where persistence stands */
     public PersistenceWriter.State state() {

@@ -139,11 +139,12 @@ public final class PersistenceWriter implements Runnable {
      * Asks the writer to write what the stage has spooled (bounded by 10 s) and to stop, and waits for it.
      * Call it after the output ring has drained.
      */
-    void stop() {
+    void stop(final long waitMillis) {
         stopRequested = true;
         wake();
         try {
-            if (!finished.await(STOP_FLUSH_NANOS + TimeUnit.SECONDS.toNanos(5), TimeUnit.NANOSECONDS)) {
+            if (!finished.await(Math.min(STOP_FLUSH_NANOS + TimeUnit.SECONDS.toNanos(5),
+                    TimeUnit.MILLISECONDS.toNanos(waitMillis)), TimeUnit.NANOSECONDS)) {
                 LOG.warn("persistence: the writer did not stop in time; events it did not write are rewritten "
                         + "from the journal at the next start");
             }

@@ -64,6 +64,18 @@ class ContainerSetupTest {
     }
 
     @Test
+    void worstCaseGracefulStopEndsWithinTheComposeGracePeriod() throws Exception {
+        final String grace = compose().get("services").get("app").get("stop_grace_period").asText();
+        assertTrue(grace.matches("\\d+s"), "stop_grace_period in seconds: " + grace);
+        final long graceMillis = Long.parseLong(grace.substring(0, grace.length() - 1)) * 1000;
+        final long worstStop = OrderEntryService.STOP_BUDGET_MILLIS
+                + OrderEntryService.STOP_STEPS * OrderEntryService.MIN_STOP_STEP_MILLIS;
+        assertTrue(worstStop + 5_000 <= graceMillis, "a stop takes at most " + worstStop
+                + " ms (its budget, then one minimum per step), which must leave compose's " + graceMillis
+                + " ms grace 5 s for the JVM's exit before the SIGKILL");
+    }
+
+    @Test
     void appIsConfiguredOnlyThroughVariablesTheServiceReads() throws Exception {
         final JsonNode app = compose().get("services").get("app");
         final Set<String> known = knownVariables();
