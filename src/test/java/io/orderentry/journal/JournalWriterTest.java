@@ -69,7 +69,7 @@ class JournalWriterTest {
     }
 
     @Test
-    void shouldTruncateTheFailedBatchAndFailForGoodWhenAWriteFails() throws IOException {
+    void shouldTruncateTheFailedBatchAndRefuseAppendsUntilResumedWhenAWriteFails() throws IOException {
         final List<FailingFileChannel> channels = new ArrayList<>();
         final JournalWriter writer = JournalWriter.open(TestJournal.config(dir), Commands.SYMBOLS,
                 JournalReader.recover(dir, Commands.SYMBOL_INDEX, c -> { }), FailingFileChannel.factory(channels));
@@ -90,7 +90,7 @@ class JournalWriterTest {
         assertEquals(10, writer.lastSequence());
         final OrderCommand next = Commands.nth(12);
         next.sequence = 11;
-        assertFalse(writer.append(next), "appends fail fast once failed");
+        assertFalse(writer.append(next), "appends fail fast while failed, until resume()");
         assertFalse(writer.flush());
         writer.close();
 
@@ -200,7 +200,7 @@ class JournalWriterTest {
     }
 
     @Test
-    void shouldFailForGoodWhenForceFails() throws IOException {
+    void shouldFailAndTruncateTheUnforcedBatchWhenForceFails() throws IOException {
         final List<FailingFileChannel> channels = new ArrayList<>();
         final JournalConfig config = new JournalConfig(dir, JournalSync.FSYNC, JournalConfig.DEFAULT_SEGMENT_SIZE, 4096);
         final JournalWriter writer = JournalWriter.open(config, Commands.SYMBOLS,

@@ -63,8 +63,13 @@ class SegmentRollTest {
         assertEquals(500, TestJournal.replay(dir).records().size());
     }
 
+    /**
+     * Only what the failed roll leaves behind: the append that needed the next segment fails with the cause, and every
+     * record before the roll is durable, with no torn tail. The failure is not final: {@code resume()} creates
+     * the segment afresh once it can (JournalWriterTest#shouldResumeAfterAFailedRollByCreatingTheNextSegmentAfresh).
+     */
     @Test
-    void shouldFailForGoodWhenTheNextSegmentCannotBeCreated() throws IOException {
+    void shouldFailTheAppendThatRollsWhenTheNextSegmentCannotBeCreatedKeepingEverythingBeforeIt() throws IOException {
         final int[] created = {0};
         final SegmentChannelFactory secondCreateFails = (path, create) -> {
             if (create && ++created[0] == 2) {
