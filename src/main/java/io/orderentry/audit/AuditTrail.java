@@ -515,7 +515,8 @@ public final class AuditTrail implements AutoCloseable {
      * Forces and closes a file the trail has moved on from, on a thread of its own. Its records are written
      * (all that {@link AuditSync#NONE} promises before an answer), so nothing waits for the force; done inline it
      * held every answer for the force's whole length, 50 ms on this project's machine once every 64 MiB of trail
-     * (loadtest/RESULTS.md). A failure stops the trail at its next append or flush, as a failed write would.
+     * (loadtest/RESULTS.md). A failure stops the trail at its next append or flush, and, unlike a failed write, until
+     * a restart ({@link #takeBackgroundFailure}).
      */
     private void retire(final FileChannel previous) {
         writtenSinceForce = 0;
