@@ -150,10 +150,14 @@ public final class PersistenceService {
     /** The longest {@link #stop()} waits: the writer's 10 s to write what was spooled, and 5 s to close. */
     public static final long STOP_WAIT_MILLIS = 15_000;
 
-    /** @return where persistence stands */
+    /**
+     * @return where persistence stands; FAILED once the spool stopped, also while the database is down or not reached
+     *         yet: only a restart resumes persistence then, whatever the database does (docs/persistence.md)
+     */
     public PersistenceWriter.State state() {
         final PersistenceWriter.State state = writer.state();
-        return state == PersistenceWriter.State.UP && stage.failure() != null ? PersistenceWriter.State.FAILED : state;
+        return stage.failure() != null && state != PersistenceWriter.State.STOPPED ? PersistenceWriter.State.FAILED
+                : state;
     }
 
     /** @return why the database is down or persistence failed; null while all works */
