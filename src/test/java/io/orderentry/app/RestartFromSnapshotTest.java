@@ -168,12 +168,7 @@ class RestartFromSnapshotTest {
     }
 
     private static long metric(final ApiClient api, final String name) {
-        for (final String line : api.get("/metrics").body().split("\n")) {
-            if (line.startsWith(name + " ")) {
-                return (long) Double.parseDouble(line.substring(name.length() + 1).trim());
-            }
-        }
-        throw new AssertionError(name + " is not in /metrics");
+        return (long) api.metric(name);
     }
 
     /** Places resting, crossing and IOC orders and cancels some, as several accounts with clientOrderIds. */
