@@ -113,22 +113,11 @@ class SpoolDiskFullIT {
     @Test
     void kernelEnospcOnASpoolWriteStopsSpoolingNotTradingIsReportedAndARestartStoresEveryAnsweredOrderOnce()
             throws Exception {
-        spool = dir.resolve("spool");
-        mounted = Tmpfs.mount(spool, "4m");
-        assumeTrue(mounted, NOT_ROOT);
-        final Map<String, String> env = enospcEnv();
-        final Set<Long> answered = new HashSet<>();
-        try (ServiceProcess first = ServiceProcess.start(dir, env, "first")) {
-            final ApiClient api = first.client();
-            final MixedOrderLoad load = new MixedOrderLoad(api, 3, 0);
-            final long mark = failSpoolWithKernelEnospc(first, load);
-
+        afterKernelEnospc((api, load, mark) -> {
             final int before = load.placed().size();
             load.awaitPlaced(before + 200, 60);
             load.stop();
-            assertEquals(0, load.unexpectedAnswers(), () -> "orders were refused: " + load.someUnexpectedAnswers());
             assertTrue(load.placed().size() >= before + 200, "trading went on after the spool stopped");
-            answered.addAll(load.placed().keySet());
 
             final ApiClient.Answer ready = api.get("/ready");
             assertEquals(200, ready.status(), "order entry does not depend on the spool: " + ready.body());
@@ -142,12 +131,7 @@ class SpoolDiskFullIT {
             assertEquals(1.0, api.metric("orders_persistence_failed"));
             assertEquals(200, api.get("/health").status(), "trading goes on: not a reason to restart the process");
             assertEquals(mark, assertGaplessPrefix(), "the database stays where the spool stopped");
-            first.terminate();
-        }
-        assertTrue(Tmpfs.resize(spool, "64m"), "growing the tmpfs (the other writer's file stays)");
-        try (ServiceProcess second = ServiceProcess.start(dir, env, "second")) {
-            assertAllStoredOnce(second.client(), answered);
-        }
+        });
     }
 
     /**
@@ -158,17 +142,8 @@ class SpoolDiskFullIT {
      */
     @Test
     void spoolingStaysStoppedAfterTheDiskHasRoomAgainAndARestartStoresEveryEventExactlyOnce() throws Exception {
-        spool = dir.resolve("spool");
-        mounted = Tmpfs.mount(spool, "4m");
-        assumeTrue(mounted, NOT_ROOT);
-        final Map<String, String> env = enospcEnv();
-        final Set<Long> answered = new HashSet<>();
-        try (ServiceProcess first = ServiceProcess.start(dir, env, "first")) {
-            final ApiClient api = first.client();
-            final MixedOrderLoad load = new MixedOrderLoad(api, 3, 0);
-            final long mark = failSpoolWithKernelEnospc(first, load);
+        afterKernelEnospc((api, load, mark) -> {
             final long spooled = spoolSegmentBytes();
-
             Files.delete(spool.resolve("filler"));
             assertTrue(Files.getFileStore(spool).getUsableSpace() >= 2 << 20, "the space is free again");
             final int before = load.placed().size();
@@ -181,16 +156,40 @@ class SpoolDiskFullIT {
                 Thread.sleep(200);
             }
             load.stop();
-            assertEquals(0, load.unexpectedAnswers(), () -> "orders were refused: " + load.someUnexpectedAnswers());
             assertTrue(load.placed().size() >= before + 300, "orders were taken after the space was freed");
-            answered.addAll(load.placed().keySet());
             assertEquals(spooled, spoolSegmentBytes(), "nothing was spooled after the failure");
             assertEquals(mark, assertGaplessPrefix(), "the database did not move past where the spool stopped");
             assertTrue(api.get("/ready").json().get("components").get("persistence").get("engineSequence").asLong()
                     > mark, "the engine went on");
             assertEquals(1.0, api.metric("orders_persistence_failed"));
+        });
+    }
+
+    /** What a kernel-ENOSPC test checks while the first service runs on after the spool failed; it stops the load. */
+    private interface AfterSpoolFailure {
+        void check(ApiClient api, MixedOrderLoad load, long mark) throws Exception;
+    }
+
+    /**
+     * Runs a service on a 4 MiB tmpfs spool under load until a spool write gets the kernel's ENOSPC
+     * ({@link #failSpoolWithKernelEnospc}), lets {@code check} look at it, then requires that no order was refused,
+     * restarts with room on the disk and requires every answered order in PostgreSQL exactly once.
+     */
+    private void afterKernelEnospc(final AfterSpoolFailure check) throws Exception {
+        spool = dir.resolve("spool");
+        mounted = Tmpfs.mount(spool, "4m");
+        assumeTrue(mounted, NOT_ROOT);
+        final Map<String, String> env = enospcEnv();
+        final Set<Long> answered = new HashSet<>();
+        try (ServiceProcess first = ServiceProcess.start(dir, env, "first")) {
+            final MixedOrderLoad load = new MixedOrderLoad(first.client(), 3, 0);
+            final long mark = failSpoolWithKernelEnospc(first, load);
+            check.check(first.client(), load, mark);
+            assertEquals(0, load.unexpectedAnswers(), () -> "orders were refused: " + load.someUnexpectedAnswers());
+            answered.addAll(load.placed().keySet());
             first.terminate();
         }
+        assertTrue(Tmpfs.resize(spool, "64m"), "growing the tmpfs (another writer's file may stay)");
         try (ServiceProcess second = ServiceProcess.start(dir, env, "second")) {
             assertAllStoredOnce(second.client(), answered);
         }
