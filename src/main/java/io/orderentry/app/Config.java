@@ -28,13 +28,15 @@ import java.util.Optional;
  * @param marketData        market data views and the WebSocket stream
  * @param snapshots         when and where snapshots of the state are written
  * @param auditRetention    how long audit files stay in the trail's directory before they are archived
+ * @param auth              API keys, rate limits and TLS
  */
 public record Config(String httpHost, int httpPort, int httpInstances, Path journalDir, JournalSync journalSync,
                      long journalSegmentBytes, int inputRingSize, int outputRingSize, String waitStrategy,
                      List<Instrument> instruments, EngineLimits engineLimits, int retainedFinalOrders,
                      Optional<Database> database, AuditConfig audit,
                      MarketDataConfig marketData, SnapshotConfig snapshots,
-                     AuditRetention auditRetention, io.orderentry.http.HttpLimits httpLimits) {
+                     AuditRetention auditRetention, io.orderentry.http.HttpLimits httpLimits,
+                     io.orderentry.auth.AuthConfig auth) {
 
     /**
      * PostgreSQL settings.

@@ -135,13 +135,55 @@ public final class ConfigLoader {
                 new io.orderentry.http.HttpLimits(intValue("http.idle.timeout.seconds", 0, 86_400),
                         intValue("http.max.connections", 1, 10_000_000),
                         intValue("audit.refusals.per.second", 1, 1_000_000),
-                        intValue("http.body.timeout.seconds", 0, 3_600)));
+                        intValue("http.body.timeout.seconds", 0, 3_600)),
+                auth());
         if (config.httpLimits().maxConnections() < config.marketData().maxConnections() + 100) {
             throw new ConfigException(envName("http.max.connections") + " (" + config.httpLimits().maxConnections()
                     + ") must be at least " + envName("ws.max.connections") + " (" + config.marketData().maxConnections()
                     + ") + 100, so that stream subscribers can never take every connection from order entry");
         }
         return config;
+    }
+
+    private io.orderentry.auth.AuthConfig auth() {
+        final String mode = string("auth").toLowerCase(Locale.ROOT);
+        if (!mode.equals("keys") && !mode.equals("none")) {
+            throw new ConfigException(envName("auth") + " must be 'keys' or 'none', was '" + mode + "'");
+        }
+        final String ops = string("auth.ops").toLowerCase(Locale.ROOT);
+        if (!ops.equals("open") && !ops.equals("admin")) {
+            throw new ConfigException(envName("auth.ops") + " must be 'open' or 'admin', was '" + ops + "'");
+        }
+        final String keys = string("auth.keys.file");
+        final Path journal = Path.of(string("journal.dir")).toAbsolutePath().normalize();
+        final Path parent = journal.getParent() == null ? journal : journal.getParent();
+        final String cert = string("tls.cert");
+        final String key = string("tls.key");
+        if (cert.isEmpty() != key.isEmpty()) {
+            throw new ConfigException(envName("tls.cert") + " and " + envName("tls.key")
+                    + " must be set together (PEM certificate chain and its private key) or both left empty");
+        }
+        for (final String file : List.of(cert, key)) {
+            if (!file.isEmpty() && !Files.isReadable(Path.of(file))) {
+                throw new ConfigException("the TLS file " + file + " cannot be read");
+            }
+        }
+        return new io.orderentry.auth.AuthConfig(mode.equals("keys"),
+                keys.isEmpty() ? parent.resolve("keys") : Path.of(keys),
+                ops.equals("admin"),
+                limit("rate.limit.requests.per.second", "rate.limit.requests.burst"),
+                limit("rate.limit.orders.per.second", "rate.limit.orders.burst"),
+                limit("rate.limit.address.per.second", "rate.limit.address.burst"),
+                cert.isEmpty() ? null : Path.of(cert), key.isEmpty() ? null : Path.of(key));
+    }
+
+    private io.orderentry.auth.RateLimits.Limit limit(final String rateKey, final String burstKey) {
+        final int rate = intValue(rateKey, 0, 10_000_000);
+        final int burst = intValue(burstKey, 1, 100_000_000);
+        if (rate > 0 && burst < 1) {
+            throw new ConfigException(envName(burstKey) + " must be at least 1");
+        }
+        return new io.orderentry.auth.RateLimits.Limit(rate, burst);
     }
 
     private AuditRetention auditRetention() {

@@ -1,6 +1,8 @@
 package io.orderentry.app;
 
 import io.orderentry.audit.AuditVerifyCommand;
+import io.orderentry.auth.KeysCommand;
+import io.orderentry.auth.KeysFile;
 import io.orderentry.snapshot.SnapshotStore;
 import io.orderentry.snapshot.VerifySnapshotCommand;
 import java.nio.file.Path;
@@ -69,6 +71,17 @@ public final class Main {
     }
 
     private static int command(final String[] args) {
+        if (args[0].equals("keys")) {
+            final Config config;
+            try {
+                config = ConfigLoader.load();
+            } catch (final ConfigException e) {
+                System.err.println("invalid configuration: " + e.getMessage());
+                return 2;
+            }
+            return KeysCommand.run(java.util.Arrays.asList(args).subList(1, args.length),
+                    new KeysFile(config.auth().keysFile()), System.out, System.err);
+        }
         final boolean audit = args[0].equals("audit-verify");
         final boolean snapshot = args[0].equals("verify-snapshot");
         if (!audit && !snapshot || args.length > (audit ? 3 : 2)) {
@@ -76,6 +89,7 @@ public final class Main {
             System.err.println("       java -jar order-entry.jar audit-verify [dir [archive-dir]]   verify the audit trail");
             System.err.println("       java -jar order-entry.jar verify-snapshot [dir]   check the newest snapshot against"
                     + " a replay of the journal");
+            System.err.println("       java -jar order-entry.jar keys create|list|revoke ...   manage API keys");
             return 2;
         }
         if (audit && args.length >= 2) {

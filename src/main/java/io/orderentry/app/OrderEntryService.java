@@ -114,6 +114,7 @@ public final class OrderEntryService {
     private DirectoryLock journalLock;
     private JournalWriter journal;
     private OrderStateView view;
+    private AuthWiring auth;
     private AuditHandler audit;
     private AuditTrail auditTrail;
     private InputGateway gateway;
@@ -292,6 +293,9 @@ public final class OrderEntryService {
         }
         if (auditArchiving != null) {
             auditArchiving.shutdownNow();
+        }
+        if (auth != null) {
+            auth.close();
         }
         if (journalLock != null) {
             try {
@@ -639,6 +643,7 @@ public final class OrderEntryService {
     }
 
     private void startHttp(final ReplyStage replies, final InputGateway gateway) {
+        auth = AuthWiring.open(config.auth(), metrics);
         vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(config.httpInstances()));
         // the refusals answered beyond the audit trail's per-second budget, recorded as one summary record a second;
         // and the tick that lets a failed journal or audit trail try again without waiting for a request
@@ -652,7 +657,7 @@ public final class OrderEntryService {
                 new OrderRequestParser(json.mapper(), config.instrumentsBySymbol()), gateway, view, replies, status,
                 metrics, new HttpMetrics(metrics.registry()), openApi(), LoggerFactory.getLogger(OrderVerticle.class),
                 new MarketDataAccess(config.instruments(), marketData, streamFanOut, streamConfig(connections),
-                        streamMetrics), this::snapshotNow, config.httpLimits(), connections);
+                        streamMetrics), this::snapshotNow, config.httpLimits(), connections, auth.access());
         final AtomicInteger index = new AtomicInteger();
         await(vertx.deployVerticle(() -> new OrderVerticle(index.getAndIncrement(), settings),
                 new DeploymentOptions().setInstances(config.httpInstances())).toCompletionStage().toCompletableFuture(),

@@ -18,6 +18,8 @@ public final class AuditEntry {
     public CommandType action;
     public String requestId;
     public String remoteAddress;
+    /** The id of the API key the request authenticated with (never the secret), or null. */
+    public String keyId;
     public String accountId;
     public String clientOrderId;
     public long orderId;
@@ -47,6 +49,7 @@ public final class AuditEntry {
         action = null;
         requestId = null;
         remoteAddress = null;
+        keyId = null;
         accountId = null;
         clientOrderId = null;
         orderId = 0;
@@ -64,7 +67,7 @@ public final class AuditEntry {
     /** @return a readable one-line summary, for the log when the entry could not be written */
     @Override
     public String toString() {
-        return kind + " action=" + action + " requestId=" + requestId + " remoteAddress=" + remoteAddress
+        return kind + " action=" + action + " requestId=" + requestId + " remoteAddress=" + remoteAddress + " keyId=" + keyId
                 + " accountId=" + accountId + " clientOrderId=" + clientOrderId + " orderId=" + orderId
                 + " journalSequence=" + journalSequence + " recovered=" + recovered + " result=" + result
                 + " status=" + status + " rejectReason=" + rejectReason + " httpStatus=" + httpStatus

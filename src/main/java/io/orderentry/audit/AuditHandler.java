@@ -158,6 +158,7 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
         entry.action = event.commandType;
         entry.requestId = event.requestTag;
         entry.remoteAddress = event.remoteAddress;
+        entry.keyId = event.keyId;
         entry.accountId = event.accountId;
         entry.clientOrderId = event.clientOrderId;
         entry.orderId = event.orderId;
@@ -198,6 +199,7 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
         entry.action = refusal.request();
         entry.requestId = event.requestTag;
         entry.remoteAddress = event.remoteAddress;
+        entry.keyId = event.keyId;
         entry.accountId = event.accountId;
         entry.clientOrderId = event.clientOrderId;
         entry.orderId = event.orderId;

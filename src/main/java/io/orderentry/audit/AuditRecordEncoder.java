@@ -20,6 +20,7 @@ final class AuditRecordEncoder {
     private static final byte[] TIME = ascii(",\"time\":\"");
     private static final byte[] REQUEST_ID = ascii("\",\"requestId\":");
     private static final byte[] REMOTE_ADDRESS = ascii(",\"remoteAddress\":");
+    private static final byte[] KEY_ID = ascii(",\"keyId\":");
     private static final byte[] KIND = ascii(",\"kind\":");
     private static final byte[] ACTION = ascii(",\"action\":");
     private static final byte[] ACCOUNT_ID = ascii(",\"accountId\":");
@@ -64,6 +65,8 @@ final class AuditRecordEncoder {
         string(e.requestId, false);
         put(REMOTE_ADDRESS);
         string(e.remoteAddress, false);
+        put(KEY_ID);
+        string(e.keyId, false);
         put(KIND);
         name(e.kind);
         put(ACTION);

@@ -33,12 +33,24 @@ final class EdgeRefusals {
      */
     void publish(final String requestTag, final String remoteAddress, final CommandType action, final ApiError error,
                  final byte[] body, final long orderId) {
+        publish(requestTag, remoteAddress, action, error, body, orderId, null, null);
+    }
+
+    /**
+     * As above, for a request whose API key is known.
+     *
+     * @param action    PLACE, CANCEL, or null for a read (a failed authentication of a GET)
+     * @param keyId     the id of the key the request presented, or null
+     * @param accountId the key's account, or null to take the one the body names
+     */
+    void publish(final String requestTag, final String remoteAddress, final CommandType action, final ApiError error,
+                 final byte[] body, final long orderId, final String keyId, final String accountId) {
         if (status.phase() != ServiceStatus.Phase.READY || status.auditFailure() != null) {
             return;
         }
         final JsonNode root = readQuietly(body);
         input.tryReject(new Refusal(action, error.status(), error.code(), error.message(), error.field()), requestTag,
-                remoteAddress, text(root, "accountId", OrderRequestParser.ACCOUNT_ID),
+                remoteAddress, keyId, accountId != null ? accountId : text(root, "accountId", OrderRequestParser.ACCOUNT_ID),
                 text(root, "clientOrderId", OrderRequestParser.CLIENT_ORDER_ID), orderId);
     }
 

@@ -95,8 +95,13 @@ final class FastOrderParser {
      *         subset read here (the caller then uses the full parser)
      */
     PlaceOrder parse(final byte[] body) {
+        return parse(body, true);
+    }
+
+    /** As {@link #parse(byte[])}; with {@code accountRequired} false a body without accountId is read too. */
+    PlaceOrder parse(final byte[] body, final boolean accountRequired) {
         final Reader in = new Reader(body);
-        return in.order(this);
+        return in.order(this, accountRequired ? REQUIRED : REQUIRED & ~(1 << ACCOUNT));
     }
 
     private String account(final byte[] bytes, final int from, final int to) {
@@ -141,7 +146,7 @@ final class FastOrderParser {
             this.b = body;
         }
 
-        PlaceOrder order(final FastOrderParser parser) {
+        PlaceOrder order(final FastOrderParser parser, final int required) {
             if (!skipWhitespaceTo('{')) {
                 return null;
             }
@@ -240,7 +245,7 @@ final class FastOrderParser {
                 pos++;
             }
             skipWhitespace();
-            if (pos != b.length || (seen & REQUIRED) != REQUIRED || market == null || side < 0 || type < 0) {
+            if (pos != b.length || (seen & required) != required || market == null || side < 0 || type < 0) {
                 return null;
             }
             final OrderType orderType = TYPE_VALUES[type];

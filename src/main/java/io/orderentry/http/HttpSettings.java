@@ -11,5 +11,11 @@ import org.slf4j.Logger;
 public record HttpSettings(String host, int port, Json json, OrderRequestParser parser, InputGateway input,
                            OrderStateView view, ReplyStage replies, ServiceStatus status, MetricsText metrics,
                            HttpMetrics httpMetrics, Buffer openApi, Logger log, MarketDataAccess marketData,
-                           SnapshotTrigger snapshots, HttpLimits limits, ConnectionLimit connections) {
+                           SnapshotTrigger snapshots, HttpLimits limits, ConnectionLimit connections,
+                           AccessControl access) {
+
+    /** @return the TLS settings when HTTPS is on, else null */
+    public io.orderentry.auth.AuthConfig tls() {
+        return access.tlsConfig();
+    }
 }

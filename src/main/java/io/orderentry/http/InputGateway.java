@@ -69,6 +69,15 @@ public final class InputGateway {
     /** @return false if the ring is full and nothing was published */
     public boolean tryPlace(final PlaceOrder order, final long requestId, final int replyTo, final String requestTag,
                             final String remoteAddress) {
+        return tryPlace(order, requestId, replyTo, requestTag, remoteAddress, null);
+    }
+
+    /**
+     * @param keyId the API key the request authenticated with, for the audit trail, or null
+     * @return false if the ring is full and nothing was published
+     */
+    public boolean tryPlace(final PlaceOrder order, final long requestId, final int replyTo, final String requestTag,
+                            final String remoteAddress, final String keyId) {
         final long seq = claim(ring.getBufferSize());
         if (seq < 0) {
             return false;
@@ -81,6 +90,7 @@ public final class InputGateway {
             command.replyTo = replyTo;
             command.requestTag = requestTag;
             command.remoteAddress = remoteAddress;
+            command.keyId = keyId;
             command.accountId = order.accountId();
             command.clientOrderId = order.clientOrderId();
             command.symbol = order.instrument().index();
@@ -99,6 +109,16 @@ public final class InputGateway {
     /** @return false if the ring is full and nothing was published */
     public boolean tryCancel(final long orderId, final long requestId, final int replyTo, final String requestTag,
                              final String remoteAddress) {
+        return tryCancel(orderId, requestId, replyTo, requestTag, remoteAddress, null, null);
+    }
+
+    /**
+     * @param keyId     the API key the request authenticated with, for the audit trail, or null
+     * @param accountId the key's account (the edge checked it owns the order), for the audit trail, or null
+     * @return false if the ring is full and nothing was published
+     */
+    public boolean tryCancel(final long orderId, final long requestId, final int replyTo, final String requestTag,
+                             final String remoteAddress, final String keyId, final String accountId) {
         final long seq = claim(ring.getBufferSize());
         if (seq < 0) {
             return false;
@@ -111,6 +131,8 @@ public final class InputGateway {
             command.replyTo = replyTo;
             command.requestTag = requestTag;
             command.remoteAddress = remoteAddress;
+            command.keyId = keyId;
+            command.accountId = accountId;
             command.orderId = orderId;
         } finally {
             release(seq);
@@ -128,10 +150,17 @@ public final class InputGateway {
      */
     public boolean tryReject(final Refusal refusal, final String requestTag, final String remoteAddress,
                              final String accountId, final String clientOrderId, final long orderId) {
+        return tryReject(refusal, requestTag, remoteAddress, null, accountId, clientOrderId, orderId);
+    }
+
+    /** As {@link #tryReject(Refusal, String, String, String, String, long)}, with the request's API key id or null. */
+    public boolean tryReject(final Refusal refusal, final String requestTag, final String remoteAddress,
+                             final String keyId, final String accountId, final String clientOrderId,
+                             final long orderId) {
         if (!takeRefusalToken()) {
             return false;
         }
-        return publishRefusal(refusal, requestTag, remoteAddress, accountId, clientOrderId, orderId);
+        return publishRefusal(refusal, requestTag, remoteAddress, keyId, accountId, clientOrderId, orderId);
     }
 
     /**
@@ -154,7 +183,7 @@ public final class InputGateway {
         final Refusal summary = new Refusal(CommandType.PLACE, 0, "REFUSALS_NOT_RECORDED", count + " refused request(s)"
                 + " in the last " + seconds + " s were answered as usual but not recorded one by one: more than "
                 + refusalsPerSecond + " a second (ORDERS_AUDIT_REFUSALS_PER_SECOND)", null);
-        if (!publishRefusal(summary, null, null, null, null, 0)) {
+        if (!publishRefusal(summary, null, null, null, null, null, 0)) {
             suppressedNotYetRecorded.addAndGet(count);   // the next call tries again
             return false;
         }
@@ -204,7 +233,8 @@ public final class InputGateway {
     }
 
     private boolean publishRefusal(final Refusal refusal, final String requestTag, final String remoteAddress,
-                                   final String accountId, final String clientOrderId, final long orderId) {
+                                   final String keyId, final String accountId, final String clientOrderId,
+                                   final long orderId) {
         final long seq = claim(ring.getBufferSize() / 2);   // the other half of the ring is kept for orders
         if (seq < 0) {
             if (!closed) {
@@ -218,6 +248,7 @@ public final class InputGateway {
             command.type = CommandType.REJECTED;
             command.requestTag = requestTag;
             command.remoteAddress = remoteAddress;
+            command.keyId = keyId;
             command.accountId = accountId;
             command.clientOrderId = clientOrderId;
             command.orderId = orderId;

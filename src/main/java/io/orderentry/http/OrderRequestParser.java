@@ -50,12 +50,24 @@ public final class OrderRequestParser {
      *         is read by {@link FastOrderParser}; anything it does not take is read here, which answers every error
      */
     public PlaceOrder parse(final byte[] body) {
-        final PlaceOrder common = fast.parse(body);
-        return common != null ? common : parseFully(body);
+        return parse(body, true);
+    }
+
+    /**
+     * As {@link #parse(byte[])}; with {@code accountRequired} false (the account comes from the API key) a body may
+     * leave out accountId, and the order's account is then null. A present accountId is checked either way.
+     */
+    public PlaceOrder parse(final byte[] body, final boolean accountRequired) {
+        final PlaceOrder common = fast.parse(body, accountRequired);
+        return common != null ? common : parseFully(body, accountRequired);
     }
 
     /** The full parser alone, for tests that compare it with the fast path. */
     PlaceOrder parseFully(final byte[] body) {
+        return parseFully(body, true);
+    }
+
+    private PlaceOrder parseFully(final byte[] body, final boolean accountRequired) {
         final JsonNode root = readObject(body);
         for (final Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
             final String name = names.next();
@@ -63,7 +75,8 @@ public final class OrderRequestParser {
                 throw ApiError.badRequest("UNKNOWN_FIELD", "unknown field '" + name + "'", name).toException();
             }
         }
-        final String accountId = accountId(requiredText(root, "accountId"));
+        final String accountId = accountRequired || root.has("accountId")
+                ? accountId(requiredText(root, "accountId")) : null;
         final String clientOrderId = clientOrderId(optionalText(root, "clientOrderId"));
         final String symbol = requiredText(root, "symbol");
         final Side side = enumValue(Side.class, requiredText(root, "side"), "side");

@@ -1,6 +1,7 @@
 package io.orderentry.http;
 
 import io.netty.buffer.ByteBufAllocator;
+import io.orderentry.auth.ApiKey;
 import io.orderentry.engine.CommandResult;
 import io.orderentry.pipeline.CommandType;
 import io.orderentry.query.OrderState;
@@ -66,6 +67,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     /** The audit's {@code host:port} of each open connection, computed once per connection. */
     private final Map<HttpConnection, String> remotes = new IdentityHashMap<>();
     private final EdgeRefusals refusals;
+    private final AccessControl.Gate gate;
     private long nextRequestId;
     private long nextRequestTag;
     private Context eventLoop;
@@ -79,6 +81,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         this.index = index;
         this.settings = settings;
         this.refusals = new EdgeRefusals(settings.input(), settings.json().mapper(), settings.status());
+        this.gate = settings.access().gate();
     }
 
     @Override
@@ -100,11 +103,11 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         router.get("/api/v1/orders/:orderId").handler(this::getOrder);
         router.get("/api/v1/orders/:orderId/fills").handler(this::getFills);
         router.delete("/api/v1/orders/:orderId").handler(this::cancel);
-        router.get("/api/v1/symbols").handler(this::symbols);
-        router.get("/api/v1/orderbook/:symbol").handler(marketData::orderBook);
-        router.get("/api/v1/trades/:symbol").handler(marketData::trades);
-        router.get(STREAM_PATH).handler(marketData::stream);
-        router.get("/api/v1/openapi.yaml").handler(this::openApi);
+        router.get("/api/v1/symbols").handler(this::limitAnonymous).handler(this::symbols);
+        router.get("/api/v1/orderbook/:symbol").handler(this::limitAnonymous).handler(marketData::orderBook);
+        router.get("/api/v1/trades/:symbol").handler(this::limitAnonymous).handler(marketData::trades);
+        router.get(STREAM_PATH).handler(this::limitAnonymous).handler(marketData::stream);
+        router.get("/api/v1/openapi.yaml").handler(this::limitAnonymous).handler(this::openApi);
         router.get("/health").handler(this::health);
         router.get("/ready").handler(this::ready);
         router.get("/metrics").handler(this::metrics);
@@ -123,11 +126,17 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         // WebSocket compression: permessage-deflate only (the stream compresses each update once for every client that
         // negotiated it, see PerMessageDeflate); the old per-frame extension is off, and a client that asks the server
         // not to keep its window between messages is accepted, since the stream never does
-        return vertx.createHttpServer(new HttpServerOptions().setTcpNoDelay(true).setHttp2ClearTextEnabled(false)
-                        .setPerFrameWebSocketCompressionSupported(false)
-                        .setPerMessageWebSocketCompressionSupported(settings.marketData().config().deflate())
-                        .setWebSocketAllowServerNoContext(true)
-                        .setIdleTimeout(settings.limits().idleTimeoutSeconds()))
+        final HttpServerOptions options = new HttpServerOptions().setTcpNoDelay(true).setHttp2ClearTextEnabled(false)
+                .setPerFrameWebSocketCompressionSupported(false)
+                .setPerMessageWebSocketCompressionSupported(settings.marketData().config().deflate())
+                .setWebSocketAllowServerNoContext(true)
+                .setIdleTimeout(settings.limits().idleTimeoutSeconds());
+        if (settings.tls() != null) {
+            // HTTPS and WSS on the same port, HTTP/1.1 only (no ALPN): the same server, the same limits
+            options.setSsl(true).setKeyCertOptions(new io.vertx.core.net.PemKeyCertOptions()
+                    .setCertPath(settings.tls().tlsCert().toString()).setKeyPath(settings.tls().tlsKey().toString()));
+        }
+        return vertx.createHttpServer(options)
                 .connectionHandler(this::admit)
                 .invalidRequestHandler(this::invalidRequest)
                 .requestHandler(this::dispatch)
@@ -191,6 +200,10 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
             response.headersEndHandler(ignored -> settings.httpMetrics().record("GET", STREAM_PATH,
                     response.getStatusCode(), System.nanoTime() - start));
             tag(response);
+            if (!gate.admitAnonymous(request)) {
+                fail(request, gate.refusal());
+                return;
+            }
             marketData.stream(request, this::fail);
         } else {
             router.handle(request);
@@ -353,19 +366,34 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     }
 
     private void place(final HttpServerRequest request, final String tag, final byte[] body) {
+        final ApiKey key = gate.admit(request, AccessControl.Need.ORDER);
+        if (key == null) {
+            refuseAccess(request, tag, CommandType.PLACE, body, 0);
+            return;
+        }
         if (refuseUnlessAccepting(request)) {
             return;
         }
-        final PlaceOrder order;
+        PlaceOrder order;
         try {
-            order = settings.parser().parse(body);
+            order = settings.parser().parse(body, key == AccessControl.OPEN);
         } catch (final ApiException e) {
-            refusals.publish(tag, remote(request), CommandType.PLACE, e.error(), body, 0);
+            refusals.publish(tag, remote(request), CommandType.PLACE, e.error(), body, 0, key.keyId(), key.account());
             fail(request, e.error());
             return;
         }
+        if (key != AccessControl.OPEN) {
+            if (order.accountId() == null) {
+                order = order.withAccount(key.account());
+            } else if (!order.accountId().equals(key.account())) {
+                final ApiError mismatch = accountMismatch(order.accountId(), key);
+                refusals.publish(tag, remote(request), CommandType.PLACE, mismatch, body, 0, key.keyId(), key.account());
+                fail(request, mismatch);
+                return;
+            }
+        }
         final long requestId = ++nextRequestId;
-        if (!settings.input().tryPlace(order, requestId, index, tag, remote(request))) {
+        if (!settings.input().tryPlace(order, requestId, index, tag, remote(request), key.keyId())) {
             overloaded(request);
             return;
         }
@@ -373,16 +401,31 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     }
 
     private void cancel(final RoutingContext ctx) {
+        final ApiKey key = gate.admit(ctx.request(), AccessControl.Need.ORDER);
+        if (key == null) {
+            refuseAccess(ctx.request(), ctx.get(REQUEST_TAG), CommandType.CANCEL, null, 0);
+            return;
+        }
         if (refuseUnlessAccepting(ctx.request())) {
             return;
         }
         final long orderId = orderId(ctx);
         if (orderId <= 0) {
-            refusals.publish(ctx.get(REQUEST_TAG), remote(ctx.request()), CommandType.CANCEL, INVALID_ORDER_ID, null, 0);
+            refusals.publish(ctx.get(REQUEST_TAG), remote(ctx.request()), CommandType.CANCEL, INVALID_ORDER_ID, null, 0,
+                    key.keyId(), key.account());
+            return;
+        }
+        if (key != AccessControl.OPEN && !owns(key, settings.view().get(orderId))) {
+            // another account's order, or one the view no longer holds (it could not be shown to be the key's):
+            // answered exactly as an unknown id, and never sent to the engine
+            refusals.publish(ctx.get(REQUEST_TAG), remote(ctx.request()), CommandType.CANCEL, notFound(orderId), null,
+                    orderId, key.keyId(), key.account());
+            fail(ctx.request(), notFound(orderId));
             return;
         }
         final long requestId = ++nextRequestId;
-        if (!settings.input().tryCancel(orderId, requestId, index, ctx.get(REQUEST_TAG), remote(ctx.request()))) {
+        if (!settings.input().tryCancel(orderId, requestId, index, ctx.get(REQUEST_TAG), remote(ctx.request()),
+                key.keyId(), key.account())) {
             overloaded(ctx.request());
             return;
         }
@@ -390,6 +433,11 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     }
 
     private void getOrder(final RoutingContext ctx) {
+        final ApiKey key = gate.admit(ctx.request(), AccessControl.Need.READ);
+        if (key == null) {
+            refuseAccess(ctx.request(), ctx.get(REQUEST_TAG), null, null, 0);
+            return;
+        }
         if (refuseUnlessReady(ctx.request())) {
             return;
         }
@@ -398,7 +446,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
             return;
         }
         final OrderState order = settings.view().get(orderId);
-        if (order == null) {
+        if (order == null || !owns(key, order)) {
             fail(ctx.request(), notFound(orderId));
             return;
         }
@@ -410,6 +458,11 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
      * (an answer carries at most {@value OrderJson#MAX_FILLS_PER_ANSWER}; one order can sweep many more makers).
      */
     private void getFills(final RoutingContext ctx) {
+        final ApiKey key = gate.admit(ctx.request(), AccessControl.Need.READ);
+        if (key == null) {
+            refuseAccess(ctx.request(), ctx.get(REQUEST_TAG), null, null, 0);
+            return;
+        }
         if (refuseUnlessReady(ctx.request())) {
             return;
         }
@@ -423,7 +476,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
             return;
         }
         final OrderState order = settings.view().get(orderId);
-        if (order == null) {
+        if (order == null || !owns(key, order)) {
             fail(ctx.request(), notFound(orderId));
             return;
         }
@@ -431,10 +484,23 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     }
 
     private void openOrders(final RoutingContext ctx) {
+        final ApiKey key = gate.admit(ctx.request(), AccessControl.Need.READ);
+        if (key == null) {
+            refuseAccess(ctx.request(), ctx.get(REQUEST_TAG), null, null, 0);
+            return;
+        }
         if (refuseUnlessReady(ctx.request())) {
             return;
         }
-        final String accountId = ctx.request().getParam("accountId");
+        String accountId = ctx.request().getParam("accountId");
+        if (key != AccessControl.OPEN) {
+            if (accountId == null) {
+                accountId = key.account();
+            } else if (!accountId.equals(key.account())) {
+                fail(ctx.request(), accountMismatch(accountId, key));
+                return;
+            }
+        }
         if (accountId == null) {
             fail(ctx.request(), ApiError.badRequest("MISSING_PARAMETER", "accountId is required", "accountId"));
             return;
@@ -450,6 +516,44 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
             return;
         }
         respond(ctx.request(), 200, settings.json().orders(settings.view().openOrders(accountId, after, (int) limit)));
+    }
+
+    /** Takes a token of the address's budget for requests without a key; answers 429 when there is none. */
+    private void limitAnonymous(final RoutingContext ctx) {
+        if (gate.admitAnonymous(ctx.request())) {
+            ctx.next();
+        } else {
+            fail(ctx.request(), gate.refusal());
+        }
+    }
+
+    /**
+     * Answers the refusal of the last {@link AccessControl.Gate#admit} (401, 403 or 429) and audits it: every
+     * refused order command, and every failed authentication (of a read too, with no action).
+     *
+     * @param action PLACE or CANCEL for order commands, null for reads and the operations endpoints
+     */
+    private void refuseAccess(final HttpServerRequest request, final String tag, final CommandType action,
+                              final byte[] body, final long orderId) {
+        final ApiError error = gate.refusal();
+        if (action != null || error.status() == 401) {
+            final ApiKey known = gate.refusedKeyId() == null ? null : settings.access().keys().byId(gate.refusedKeyId());
+            refusals.publish(tag, remote(request), action, action != null ? error : new ApiError(error.status(),
+                    error.code(), request.method().name() + " " + request.path() + ": " + error.message(), error.field()),
+                    body, orderId, gate.refusedKeyId(), known == null ? null : known.account());
+        }
+        fail(request, error);
+    }
+
+    /** @return whether the key may see the order: authentication is off, or the order is the key's account's */
+    private static boolean owns(final ApiKey key, final OrderState order) {
+        return key == AccessControl.OPEN || order != null && key.account().equals(order.accountId());
+    }
+
+    private ApiError accountMismatch(final String named, final ApiKey key) {
+        settings.access().accountMismatch();
+        return new ApiError(403, "ACCOUNT_MISMATCH", "accountId '" + named + "' is not the account of this API key ("
+                + key.account() + ")", "accountId");
     }
 
     private void symbols(final RoutingContext ctx) {
@@ -491,16 +595,28 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
             parts.put(component.name(), part);
             up &= component.up() || !component.required();
         }
-        body.put("status", up ? "UP" : "DOWN");
-        body.put("components", parts);
-        final Buffer json = settings.json().write(g -> settings.json().mapper().writeValue(g, body));
         if (!up) {
             ctx.response().putHeader("Retry-After", "1");
         }
-        respond(ctx.request(), up ? 200 : 503, json);
+        if (settings.access().adminOnlyOps() && !settings.access().isAdmin(ctx.request())) {
+            // the parts' details are for operators (ORDERS_AUTH_OPS=admin): others learn only whether it is ready
+            respond(ctx.request(), up ? 200 : 503, Buffer.buffer(up ? "{\"status\":\"UP\"}" : "{\"status\":\"DOWN\"}"));
+            return;
+        }
+        body.put("status", up ? "UP" : "DOWN");
+        if (!settings.access().enabled()) {
+            body.put("warnings", List.of("authentication is off (ORDERS_AUTH=none): anyone who can reach this port may"
+                    + " place, cancel and read orders of any account"));
+        }
+        body.put("components", parts);
+        respond(ctx.request(), up ? 200 : 503, settings.json().write(g -> settings.json().mapper().writeValue(g, body)));
     }
 
     private void metrics(final RoutingContext ctx) {
+        if (settings.access().adminOnlyOps() && gate.admit(ctx.request(), AccessControl.Need.ADMIN) == null) {
+            refuseAccess(ctx.request(), ctx.get(REQUEST_TAG), null, null, 0);
+            return;
+        }
         ctx.response().setStatusCode(200).putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
                 .end(settings.metrics().render());
     }
@@ -508,6 +624,10 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     /** Writes a snapshot now (README, "Snapshots") and answers once it is on disk. */
     private void snapshot(final RoutingContext ctx) {
         final HttpServerRequest request = ctx.request();
+        if (gate.admit(request, AccessControl.Need.ADMIN) == null) {
+            refuseAccess(request, ctx.get(REQUEST_TAG), null, null, 0);
+            return;
+        }
         settings.snapshots().snapshot().whenComplete((details, failure) -> eventLoop.runOnContext(ignored -> {
             if (failure == null) {
                 respond(request, 200, settings.json().write(g -> settings.json().mapper().writeValue(g, details)));

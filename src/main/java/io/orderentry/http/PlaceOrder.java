@@ -13,4 +13,9 @@ import io.orderentry.engine.TimeInForce;
  */
 public record PlaceOrder(String accountId, String clientOrderId, Instrument instrument, Side side, OrderType type,
                          TimeInForce timeInForce, boolean postOnly, long price, long quantity) {
+
+    /** @return this order for {@code account} (the API key's, when the body left accountId out) */
+    public PlaceOrder withAccount(final String account) {
+        return new PlaceOrder(account, clientOrderId, instrument, side, type, timeInForce, postOnly, price, quantity);
+    }
 }

@@ -32,6 +32,8 @@ public final class EngineEvent {
     public String requestTag;
     /** COMMAND_COMPLETED, REQUEST_REJECTED: the command's {@link OrderCommand#remoteAddress}; null when replayed. */
     public String remoteAddress;
+    /** COMMAND_COMPLETED, REQUEST_REJECTED: the command's {@link OrderCommand#keyId}; null when replayed or unknown. */
+    public String keyId;
     /** COMMAND_COMPLETED: the command's type (PLACE or CANCEL). */
     public CommandType commandType;
 
@@ -84,6 +86,7 @@ public final class EngineEvent {
         replyTo = -1;
         requestTag = null;
         remoteAddress = null;
+        keyId = null;
         commandType = null;
         orderId = 0;
         accountId = null;

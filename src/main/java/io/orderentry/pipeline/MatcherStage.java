@@ -154,6 +154,7 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             event.clientOrderId = command.clientOrderId;
             event.requestTag = command.requestTag;
             event.remoteAddress = command.remoteAddress;
+            event.keyId = command.keyId;
             event.refusal = command.refusal;
         } finally {
             output.publish(seq);
@@ -167,6 +168,7 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
         event.clientOrderId = command.clientOrderId;
         event.requestTag = command.requestTag;
         event.remoteAddress = command.remoteAddress;
+        event.keyId = command.keyId;
     }
 
     private EngineEvent claim(final long seq, final EventType type) {
@@ -272,6 +274,7 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             if (replaying) {
                 event.requestTag = null;
                 event.remoteAddress = null;
+                event.keyId = null;
             }
         } finally {
             output.publish(seq);

@@ -28,6 +28,8 @@ public final class OrderCommand {
     public String requestTag;
     /** The client's address as {@code host:port}; null for commands replayed from the journal. */
     public String remoteAddress;
+    /** The id of the API key the request authenticated with, or null (authentication off, or replayed). Audit only. */
+    public String keyId;
 
     /** Journal sequence, assigned by the journal stage: 1, 2, 3, ... across restarts. */
     public long sequence;
@@ -69,6 +71,7 @@ public final class OrderCommand {
     public void releaseReferences() {
         requestTag = null;
         remoteAddress = null;
+        keyId = null;
         accountId = null;
         clientOrderId = null;
         refusal = null;
@@ -81,6 +84,7 @@ public final class OrderCommand {
         replyTo = -1;
         requestTag = null;
         remoteAddress = null;
+        keyId = null;
         sequence = 0;
         timestampMicros = 0;
         journalFailed = false;

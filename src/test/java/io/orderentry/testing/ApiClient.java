@@ -32,9 +32,21 @@ public final class ApiClient {
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
             .version(HttpClient.Version.HTTP_1_1).build();
     private final String base;
+    private final String secret;
 
     public ApiClient(final int port) {
+        this(port, null);
+    }
+
+    /** A client that sends {@code Authorization: Bearer <secret>} with every request (null: no header). */
+    public ApiClient(final int port, final String secret) {
         this.base = "http://127.0.0.1:" + port;
+        this.secret = secret;
+    }
+
+    /** @return a client of the same service that authenticates with {@code secret} (null: none) */
+    public ApiClient withKey(final String secret) {
+        return new ApiClient(Integer.parseInt(base.substring(base.lastIndexOf(':') + 1)), secret);
     }
 
     public Answer post(final String path, final String body) {
@@ -52,6 +64,9 @@ public final class ApiClient {
     }
 
     public Answer send(final HttpRequest.Builder request) {
+        if (secret != null) {
+            request.setHeader("Authorization", "Bearer " + secret);
+        }
         try {
             final HttpResponse<String> response = client.send(request.timeout(Duration.ofSeconds(30)).build(),
                     HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));

@@ -37,6 +37,7 @@ public final class RunningService implements AutoCloseable {
         env.put("ORDERS_INPUT_RING_SIZE", "1024");
         env.put("ORDERS_OUTPUT_RING_SIZE", "4096");
         env.put("ORDERS_DB_URL", "");
+        env.put("ORDERS_AUTH", "none");   // tests of authentication turn it on; the others name their accounts
         env.putAll(overrides);
         final Config config = ConfigLoader.load(env);
         final OrderEntryService service = new OrderEntryService(config);

@@ -64,12 +64,52 @@ public final class ServiceProcess implements AutoCloseable {
         defaults.put("ORDERS_AUDIT_DIR", workDir.resolve("audit").toString());
         defaults.put("ORDERS_PERSISTENCE_SPOOL_DIR", workDir.resolve("spool").toString());
         defaults.put("ORDERS_DB_URL", "");
+        // authentication is tested where a test asks for it (ORDERS_AUTH=keys and createKey); other tests name accounts
+        defaults.put("ORDERS_AUTH", "none");
         defaults.putAll(env);
         environment.putAll(defaults);
         try {
             return new ServiceProcess(builder.start(), port, log);
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot start " + command, e);
+        }
+    }
+
+    /**
+     * Runs {@code java -jar order-entry.jar keys create --account ACCOUNT [flags]} against {@code keysFile}, as an
+     * operator would.
+     *
+     * @param flags {@code --read-only} or {@code --admin}, or none
+     * @return the secret it printed
+     */
+    public static String createKey(final Path keysFile, final String account, final String... flags) {
+        final List<String> command = new ArrayList<>(List.of(javaBinary(), "-jar", jar().toAbsolutePath().toString(),
+                "keys", "create", "--account", account));
+        command.addAll(List.of(flags));
+        return keysCommand(keysFile, command).strip();
+    }
+
+    /** Runs {@code keys revoke KEY_ID} against {@code keysFile}. */
+    public static void revokeKey(final Path keysFile, final String keyId) {
+        keysCommand(keysFile, List.of(javaBinary(), "-jar", jar().toAbsolutePath().toString(), "keys", "revoke", keyId));
+    }
+
+    private static String keysCommand(final Path keysFile, final List<String> command) {
+        final ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().keySet().removeIf(key -> key.startsWith("ORDERS_"));
+        builder.environment().put("ORDERS_AUTH_KEYS_FILE", keysFile.toAbsolutePath().toString());
+        try {
+            final Process process = builder.start();
+            final String out = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (process.waitFor() != 0) {
+                throw new IllegalStateException(command + " exited with " + process.exitValue());
+            }
+            return out;
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot run " + command, e);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 

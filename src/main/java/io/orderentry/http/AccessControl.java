@@ -1,0 +1,303 @@
+package io.orderentry.http;
+
+import io.orderentry.auth.ApiKey;
+import io.orderentry.auth.AuthConfig;
+import io.orderentry.auth.KeyRing;
+import io.orderentry.auth.Permission;
+import io.orderentry.auth.RateLimits;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.net.SocketAddress;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Who may do what at the edge (API.md, "Accounts and authentication"): the {@code Authorization: Bearer} key, its
+ * permission and its rate limits, and the per-address limit of requests without a key. Shared by the event loops;
+ * thread-safe. Each verticle asks through its own {@link Gate}, which keeps the last refusal for the caller to answer.
+ *
+ * <p>Order of the checks, so that each refusal costs the least and says the most: the header's shape (401
+ * {@code UNAUTHENTICATED}), the key (401 {@code INVALID_API_KEY}, unknown and revoked alike), the key's request budget
+ * and, for order commands, its order budget (429 {@code RATE_LIMITED}), then the permission (403
+ * {@code PERMISSION_DENIED}). A request refused for its key also takes a token of its address, so that guessing keys
+ * is limited like any unauthenticated traffic. Every answer to a request with a valid key carries
+ * {@code RateLimit-Limit}, {@code RateLimit-Remaining} and {@code RateLimit-Reset} of the budget the request took from
+ * last (the order budget for an order command).
+ */
+public final class AccessControl {
+
+    /** What a request needs. */
+    public enum Need {
+        /** Read the key's account's orders: a {@code read} or {@code trade} key. */
+        READ,
+        /** Place, amend or cancel: a {@code trade} key, and a token of its order budget. */
+        ORDER,
+        /** The operations endpoints: an {@code admin} key. */
+        ADMIN
+    }
+
+    /** The caller of every request while authentication is off ({@code ORDERS_AUTH=none}): no key, no account. */
+    public static final ApiKey OPEN = new ApiKey(null, null, Permission.TRADE, Instant.EPOCH, null, new byte[32]);
+
+    private static final String BEARER = "bearer ";
+
+    private final AuthConfig config;
+    private final KeyRing keys;
+    private final RateLimits limits;
+    private final AtomicLong unauthenticated = new AtomicLong();
+    private final AtomicLong invalidKey = new AtomicLong();
+    private final AtomicLong permissionDenied = new AtomicLong();
+    private final AtomicLong accountMismatch = new AtomicLong();
+    private final AtomicLong limitedRequests = new AtomicLong();
+    private final AtomicLong limitedOrders = new AtomicLong();
+    private final AtomicLong limitedAddresses = new AtomicLong();
+
+    /** @param keys the key ring, or null when authentication is off */
+    public AccessControl(final AuthConfig config, final KeyRing keys) {
+        if (config.enabled() && keys == null) {
+            throw new IllegalArgumentException("authentication is on but there is no key ring");
+        }
+        this.config = config;
+        this.keys = keys;
+        this.limits = config.rateLimits();
+    }
+
+    /** @return the configuration when it turns TLS on, else null */
+    public AuthConfig tlsConfig() {
+        return config.tls() ? config : null;
+    }
+
+    /** @return whether requests must carry a key */
+    public boolean enabled() {
+        return config.enabled();
+    }
+
+    /** @return whether {@code /metrics} and the detailed {@code /ready} need an admin key */
+    public boolean adminOnlyOps() {
+        return config.enabled() && config.adminOnlyOps();
+    }
+
+    public KeyRing keys() {
+        return keys;
+    }
+
+    public RateLimits limits() {
+        return limits;
+    }
+
+    /** @return refusals by code since start, for metrics */
+    public long unauthenticated() {
+        return unauthenticated.get();
+    }
+
+    public long invalidKeys() {
+        return invalidKey.get();
+    }
+
+    public long permissionDenied() {
+        return permissionDenied.get();
+    }
+
+    public long accountMismatches() {
+        return accountMismatch.get();
+    }
+
+    /** @return 429s by budget since start, for metrics */
+    public long limitedRequests() {
+        return limitedRequests.get();
+    }
+
+    public long limitedOrders() {
+        return limitedOrders.get();
+    }
+
+    public long limitedAddresses() {
+        return limitedAddresses.get();
+    }
+
+    /** Counts an {@code ACCOUNT_MISMATCH} answered by the caller. */
+    public void accountMismatch() {
+        accountMismatch.incrementAndGet();
+    }
+
+    /**
+     * @return whether the request carries a valid {@code admin} key; refuses nothing and takes no token (the detailed
+     *         {@code /ready} body is shown to such requests, the bare status to others)
+     */
+    public boolean isAdmin(final HttpServerRequest request) {
+        if (!config.enabled()) {
+            return true;
+        }
+        final String secret = bearer(request.getHeader(HttpHeaders.AUTHORIZATION));
+        final ApiKey key = secret == null ? null : keys.find(secret);
+        return key != null && key.active() && key.permission() == Permission.ADMIN;
+    }
+
+    /** @return a gate for one event loop */
+    public Gate gate() {
+        return new Gate();
+    }
+
+    /** One event loop's way in; not thread-safe (one per verticle). */
+    public final class Gate {
+
+        private ApiError refusal;
+        private ApiKey refusedKey;
+
+        private Gate() {
+        }
+
+        /**
+         * Checks the request's key for {@code need}, and sets the rate-limit headers on its response.
+         *
+         * @return the caller's key ({@link #OPEN} while authentication is off), or null when the request is refused:
+         *         then {@link #refusal()} says how to answer (its headers are already set on the response)
+         */
+        public ApiKey admit(final HttpServerRequest request, final Need need) {
+            refusal = null;
+            refusedKey = null;
+            if (!config.enabled()) {
+                return OPEN;
+            }
+            final long now = System.nanoTime();
+            final HttpServerResponse response = request.response();
+            final String header = request.getHeader(HttpHeaders.AUTHORIZATION);
+            final String secret = bearer(header);
+            if (secret == null) {
+                unauthenticated.incrementAndGet();
+                return refuseWithoutKey(request, now, new ApiError(401, "UNAUTHENTICATED", header == null
+                        ? "this endpoint needs an API key: send 'Authorization: Bearer <secret>'"
+                        : "the Authorization header is not 'Bearer <secret>'", null), "Bearer");
+            }
+            final ApiKey key = keys.find(secret);
+            if (key == null || !key.active()) {
+                invalidKey.incrementAndGet();
+                refusedKey = key;
+                return refuseWithoutKey(request, now, new ApiError(401, "INVALID_API_KEY", key == null
+                        ? "the API key is not known" : "the API key was revoked", null),
+                        "Bearer error=\"invalid_token\"");
+            }
+            RateLimits.Verdict verdict = limits.request(key.keyId(), now);
+            boolean orderBudget = false;
+            if (!verdict.allowed()) {
+                limitedRequests.incrementAndGet();
+            } else if (need == Need.ORDER && key.permission().mayTrade()) {
+                final RateLimits.Verdict orders = limits.order(key.keyId(), now);
+                if (orders != RateLimits.UNLIMITED) {
+                    verdict = orders;
+                    orderBudget = true;
+                }
+                if (!orders.allowed()) {
+                    limitedOrders.incrementAndGet();
+                }
+            }
+            headers(response, verdict);
+            if (!verdict.allowed()) {
+                refusedKey = key;
+                response.putHeader(HttpHeaders.RETRY_AFTER, Long.toString(verdict.retryAfterSeconds()));
+                refusal = new ApiError(429, "RATE_LIMITED", "over this key's " + (orderBudget ? "order" : "request")
+                        + " rate limit; retry after " + verdict.retryAfterSeconds() + " s", null);
+                return null;
+            }
+            final boolean allowed = switch (need) {
+                case READ -> key.permission().mayRead();
+                case ORDER -> key.permission().mayTrade();
+                case ADMIN -> key.permission() == Permission.ADMIN;
+            };
+            if (!allowed) {
+                permissionDenied.incrementAndGet();
+                refusedKey = key;
+                refusal = new ApiError(403, "PERMISSION_DENIED", "this key is '" + key.permission().wireName()
+                        + "' and may not " + switch (need) {
+                            case READ -> "read orders";
+                            case ORDER -> "place, amend or cancel orders";
+                            case ADMIN -> "use the operations endpoints (an admin key may)";
+                        }, null);
+                return null;
+            }
+            return key;
+        }
+
+        /**
+         * Takes a token of the request's address, for a request that needs no key.
+         *
+         * @return true if it may go on; false when refused ({@link #refusal()} is a 429, its headers set)
+         */
+        public boolean admitAnonymous(final HttpServerRequest request) {
+            refusal = null;
+            refusedKey = null;
+            if (!config.enabled()) {
+                return true;
+            }
+            final RateLimits.Verdict verdict = limits.unauthenticated(host(request.remoteAddress()), System.nanoTime());
+            if (verdict.allowed()) {
+                return true;
+            }
+            limitedAddresses.incrementAndGet();
+            request.response().putHeader(HttpHeaders.RETRY_AFTER, Long.toString(verdict.retryAfterSeconds()));
+            refusal = new ApiError(429, "RATE_LIMITED", "over the rate limit of requests without an API key from this"
+                    + " address; retry after " + verdict.retryAfterSeconds() + " s", null);
+            return false;
+        }
+
+        /** @return how to answer the request the last {@link #admit} or {@link #admitAnonymous} refused */
+        public ApiError refusal() {
+            return refusal;
+        }
+
+        /** @return the key of the last refused request when one was found (revoked, over budget, no permission) */
+        public String refusedKeyId() {
+            return refusedKey == null ? null : refusedKey.keyId();
+        }
+
+        private ApiKey refuseWithoutKey(final HttpServerRequest request, final long now, final ApiError error,
+                                        final String challenge) {
+            final RateLimits.Verdict verdict = limits.unauthenticated(host(request.remoteAddress()), now);
+            if (!verdict.allowed()) {
+                limitedAddresses.incrementAndGet();
+                request.response().putHeader(HttpHeaders.RETRY_AFTER, Long.toString(verdict.retryAfterSeconds()));
+                refusal = new ApiError(429, "RATE_LIMITED", "too many requests without a valid API key from this"
+                        + " address; retry after " + verdict.retryAfterSeconds() + " s", null);
+                return null;
+            }
+            request.response().putHeader("WWW-Authenticate", challenge);
+            refusal = error;
+            return null;
+        }
+    }
+
+    /**
+     * @return the secret of an {@code Authorization: Bearer <secret>} header (scheme case-insensitive), or null when
+     *         the header is absent or of another shape
+     */
+    static String bearer(final String header) {
+        if (header == null || header.length() <= BEARER.length()
+                || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return null;
+        }
+        final String secret = header.substring(BEARER.length()).strip();
+        if (secret.isEmpty() || secret.indexOf(' ') >= 0) {
+            return null;
+        }
+        return secret;
+    }
+
+    private static void headers(final HttpServerResponse response, final RateLimits.Verdict verdict) {
+        if (verdict == RateLimits.UNLIMITED) {
+            return;
+        }
+        response.putHeader("RateLimit-Limit", Long.toString(verdict.limit()));
+        response.putHeader("RateLimit-Remaining", Long.toString(verdict.remaining()));
+        response.putHeader("RateLimit-Reset", Long.toString(verdict.reset()));
+    }
+
+    private static String host(final SocketAddress address) {
+        if (address == null) {
+            return "unknown";
+        }
+        final String host = address.hostAddress();
+        return host == null ? address.toString().toLowerCase(Locale.ROOT) : host;
+    }
+}
