@@ -67,7 +67,8 @@ public final class OrderRequestParser {
         return parseFully(body, true);
     }
 
-    private PlaceOrder parseFully(final byte[] body, final boolean accountRequired) {
+    /** The full parser alone, with the account optional or not. */
+    PlaceOrder parseFully(final byte[] body, final boolean accountRequired) {
         final JsonNode root = readObject(body);
         for (final Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
             final String name = names.next();

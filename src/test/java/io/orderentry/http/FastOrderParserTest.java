@@ -119,6 +119,37 @@ class FastOrderParserTest {
                 + valid + " valid bodies");
     }
 
+    @Test
+    void shouldAgreeWithTheFullParserWhenTheAccountComesFromTheKeyAndMayBeLeftOut() {
+        final SplittableRandom random = new SplittableRandom(20261125L);
+        int withoutAccount = 0;
+        for (int i = 0; i < 50_000; i++) {
+            final boolean account = random.nextBoolean();
+            final String generated = generate(random, account);
+            final String body = i % 4 == 0 ? mutate(generated, random) : generated;
+            final byte[] bytes = bytes(body);
+            PlaceOrder expected;
+            try {
+                expected = full.parseFully(bytes, false);
+            } catch (final ApiException refused) {
+                expected = null;
+            }
+            final PlaceOrder actual = fast.parse(bytes, false);
+            if (expected != null && expected.accountId() == null) {
+                withoutAccount++;
+            }
+            if (actual != null && !actual.equals(expected)) {
+                fail("fast path read " + actual + " but the full parser " + (expected == null ? "refuses"
+                        : "reads " + expected) + ": " + body);
+            }
+            if (!account && expected != null) {
+                assertNull(fullOrNull(bytes), "a body without accountId is refused when the account is required: "
+                        + body);
+            }
+        }
+        assertTrue(withoutAccount > 2_000, "enough valid bodies without accountId: " + withoutAccount);
+    }
+
     private PlaceOrder fullOrNull(final byte[] body) {
         try {
             return full.parseFully(body);
@@ -136,8 +167,14 @@ class FastOrderParserTest {
     private static final String[] WHITESPACE = {"", "", "", " ", "\n", "\t", "\r\n  "};
 
     private static String generate(final SplittableRandom random) {
+        return generate(random, true);
+    }
+
+    private static String generate(final SplittableRandom random, final boolean withAccount) {
         final List<String> fields = new ArrayList<>();
-        fields.add(field("accountId", quoted(pick(IDS, random, 0.8)), random));
+        if (withAccount) {
+            fields.add(field("accountId", quoted(pick(IDS, random, 0.8)), random));
+        }
         if (random.nextInt(3) == 0) {
             fields.add(field("clientOrderId", random.nextInt(10) == 0 ? "null" : quoted(pick(IDS, random, 0.8)),
                     random));
