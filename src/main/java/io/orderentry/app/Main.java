@@ -71,20 +71,10 @@ public final class Main {
     }
 
     private static int command(final String[] args) {
-        if (args[0].equals("keys")) {
-            final Config config;
-            try {
-                config = ConfigLoader.load();
-            } catch (final ConfigException e) {
-                System.err.println("invalid configuration: " + e.getMessage());
-                return 2;
-            }
-            return KeysCommand.run(java.util.Arrays.asList(args).subList(1, args.length),
-                    new KeysFile(config.auth().keysFile()), System.out, System.err);
-        }
+        final boolean keys = args[0].equals("keys");
         final boolean audit = args[0].equals("audit-verify");
         final boolean snapshot = args[0].equals("verify-snapshot");
-        if (!audit && !snapshot || args.length > (audit ? 3 : 2)) {
+        if (!keys && (!audit && !snapshot || args.length > (audit ? 3 : 2))) {
             System.err.println("usage: java -jar order-entry.jar                         start the service");
             System.err.println("       java -jar order-entry.jar audit-verify [dir [archive-dir]]   verify the audit trail");
             System.err.println("       java -jar order-entry.jar verify-snapshot [dir]   check the newest snapshot against"
@@ -102,6 +92,10 @@ public final class Main {
         } catch (final ConfigException e) {
             System.err.println("invalid configuration: " + e.getMessage());
             return 2;
+        }
+        if (keys) {
+            return KeysCommand.run(java.util.Arrays.asList(args).subList(1, args.length),
+                    new KeysFile(config.auth().keysFile()), System.out, System.err);
         }
         if (audit) {
             return AuditVerifyCommand.run(config.audit().directory(), config.auditRetention().archive(), System.out,
