@@ -529,14 +529,15 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
 
     /**
      * Answers the refusal of the last {@link AccessControl.Gate#admit} (401, 403 or 429) and audits it: every
-     * refused order command, and every failed authentication (of a read too, with no action).
+     * failed authentication (of a read too, with no action) and every order command refused for its permission. A
+     * 429 is only counted: a rate-limited request never reaches the input ring, not even as an audit record.
      *
      * @param action PLACE or CANCEL for order commands, null for reads and the operations endpoints
      */
     private void refuseAccess(final HttpServerRequest request, final String tag, final CommandType action,
                               final byte[] body, final long orderId) {
         final ApiError error = gate.refusal();
-        if (action != null || error.status() == 401) {
+        if (error.status() != 429 && (action != null || error.status() == 401)) {
             final ApiKey known = gate.refusedKeyId() == null ? null : settings.access().keys().byId(gate.refusedKeyId());
             refusals.publish(tag, remote(request), action, action != null ? error : new ApiError(error.status(),
                     error.code(), request.method().name() + " " + request.path() + ": " + error.message(), error.field()),

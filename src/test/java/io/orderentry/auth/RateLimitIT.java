@@ -87,6 +87,14 @@ class RateLimitIT {
             assertEquals(created.get() + otherCreated.get(), placed(service),
                     "every order the engine placed was answered 201; none refused with 429 reached it");
             assertTrue(metric(service, "orders_rate_limited_total{budget=\"orders\"}") >= limited.get());
+            final StringBuilder trail = new StringBuilder();
+            try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir.resolve("audit"))) {
+                for (final Path file : files.filter(java.nio.file.Files::isRegularFile).toList()) {
+                    trail.append(java.nio.file.Files.readString(file));
+                }
+            }
+            assertTrue(trail.indexOf("\"PLACE\"") >= 0, "the placed orders are audited");
+            assertEquals(-1, trail.indexOf("RATE_LIMITED"), "no 429 went through the input ring, not even for the audit");
         }
     }
 
