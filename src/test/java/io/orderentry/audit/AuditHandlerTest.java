@@ -77,6 +77,7 @@ class AuditHandlerTest {
         assertEquals("PLACE", record.get("action").asText());
         assertEquals("req-7", record.get("requestId").asText());
         assertEquals("127.0.0.1:50000", record.get("remoteAddress").asText());
+        assertEquals("k0000000000000007", record.get("keyId").asText(), "the key the request authenticated with");
         assertEquals("acct-1", record.get("accountId").asText());
         assertEquals("c-7", record.get("clientOrderId").asText());
         assertEquals(7, record.get("orderId").asLong());
@@ -170,11 +171,28 @@ class AuditHandlerTest {
         assertEquals("REJECTED_AT_EDGE", record.get("kind").asText());
         assertEquals("PLACE", record.get("action").asText());
         assertEquals("req-r", record.get("requestId").asText());
+        assertTrue(record.get("keyId").isNull(), "no key was presented");
         assertEquals("acct-2", record.get("accountId").asText());
         assertTrue(record.get("journalSequence").isNull());
         assertOutcome(record, 422, "PRICE_NOT_ON_TICK");
         assertEquals("price", record.get("outcome").get("field").asText());
         assertEquals("price 1.001 is not a multiple", record.get("outcome").get("message").asText());
+    }
+
+    @Test
+    void shouldRecordTheKeyOfARequestRefusedForItsPermission() throws IOException {
+        start();
+        final EngineEvent event = event(EventType.REQUEST_REJECTED);
+        event.requestTag = "req-k";
+        event.remoteAddress = "10.1.2.3:999";
+        event.keyId = "k0123456789abcdef";
+        event.accountId = "acct-3";
+        event.refusal = new Refusal(CommandType.PLACE, 403, "PERMISSION_DENIED", "this key is 'read'", null);
+        feed(true, event);
+        final JsonNode record = only();
+        assertEquals("k0123456789abcdef", record.get("keyId").asText());
+        assertEquals("acct-3", record.get("accountId").asText());
+        assertOutcome(record, 403, "PERMISSION_DENIED");
     }
 
     @Test
@@ -228,6 +246,7 @@ class AuditHandlerTest {
         for (final JsonNode recovered : records.subList(5, 7)) {
             assertTrue(recovered.get("recovered").asBoolean());
             assertTrue(recovered.get("requestId").isNull());
+            assertTrue(recovered.get("keyId").isNull(), "the journal does not keep the key: unknown on replay");
             assertTrue(recovered.get("outcome").get("httpStatus").isNull(), "no answer is known to have been sent");
             assertEquals("NEW", recovered.get("outcome").get("status").asText());
         }
@@ -356,6 +375,7 @@ class AuditHandlerTest {
         if (!replay) {
             event.requestTag = "req-" + orderId;
             event.remoteAddress = "127.0.0.1:50000";
+            event.keyId = "k00000000000000" + String.format("%02x", orderId & 0xff);
         }
         event.accountId = "acct-1";
         event.clientOrderId = "c-" + orderId;

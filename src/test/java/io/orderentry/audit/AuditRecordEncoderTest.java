@@ -41,12 +41,13 @@ class AuditRecordEncoderTest {
         final JsonNode record = MAPPER.readTree(line);
         final List<String> fields = new ArrayList<>();
         record.fieldNames().forEachRemaining(fields::add);
-        assertEquals(List.of("seq", "time", "requestId", "remoteAddress", "kind", "action", "accountId",
+        assertEquals(List.of("seq", "time", "requestId", "remoteAddress", "keyId", "kind", "action", "accountId",
                 "clientOrderId", "orderId", "journalSequence", "recovered", "outcome", "prevHash", "hash"), fields);
         final List<String> outcome = new ArrayList<>();
         record.get("outcome").fieldNames().forEachRemaining(outcome::add);
         assertEquals(List.of("result", "status", "rejectReason", "httpStatus", "code", "message", "field"), outcome);
         assertEquals(42, record.get("seq").asLong());
+        assertTrue(record.get("keyId").isNull(), "a request without an API key (authentication off) has no key id");
         assertEquals("2026-11-22T10:15:30.123456Z", record.get("time").asText());
         assertEquals("PLACE", record.get("kind").asText());
         assertEquals("REJECTED", record.get("outcome").get("status").asText());
@@ -54,6 +55,16 @@ class AuditRecordEncoderTest {
         assertEquals(201, record.get("outcome").get("httpStatus").asInt());
         assertEquals(17, record.get("journalSequence").asLong());
         assertEquals("ab".repeat(32), record.get("prevHash").asText());
+    }
+
+    @Test
+    void shouldWriteTheKeyIdRightAfterTheRemoteAddress() throws Exception {
+        final AuditEntry entry = Trails.placed(new AuditEntry(), 5);
+        entry.keyId = "k0123456789abcdef";
+        final String line = encode(7, entry);
+        assertTrue(line.contains("\"remoteAddress\":\"127.0.0.1:40000\",\"keyId\":\"k0123456789abcdef\",\"kind\""),
+                line);
+        assertEquals("k0123456789abcdef", MAPPER.readTree(line).get("keyId").asText());
     }
 
     @Test
@@ -73,8 +84,8 @@ class AuditRecordEncoderTest {
         entry.result = CommandResult.ORDER_NOT_FOUND;
         entry.rejectReason = RejectReason.NONE;
         final JsonNode record = MAPPER.readTree(encode(3, entry));
-        for (final String field : new String[] {"requestId", "remoteAddress", "accountId", "clientOrderId", "orderId",
-                "journalSequence"}) {
+        for (final String field : new String[] {"requestId", "remoteAddress", "keyId", "accountId", "clientOrderId",
+                "orderId", "journalSequence"}) {
             assertTrue(record.get(field).isNull(), field);
         }
         assertTrue(record.get("outcome").get("rejectReason").isNull(), "NONE is written as null");
