@@ -59,6 +59,12 @@ public final class Secrets {
         if (secret == null || secret.length() != KEY_ID_HEX + 2 + RANDOM_CHARS || secret.charAt(KEY_ID_HEX + 1) != '.') {
             return null;
         }
+        for (int i = KEY_ID_HEX + 2; i < secret.length(); i++) {
+            final char c = secret.charAt(i);
+            if (!(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_')) {
+                return null;
+            }
+        }
         final String keyId = secret.substring(0, KEY_ID_HEX + 1);
         return isKeyId(keyId) ? keyId : null;
     }
