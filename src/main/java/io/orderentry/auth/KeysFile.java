@@ -18,6 +18,8 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
@@ -34,9 +36,10 @@ import java.util.regex.Pattern;
  * Fields are separated by single spaces; {@code revoked} is {@code -} while the key is valid, else the time it was
  * revoked. The secret itself is never written. The file is created readable by its owner only.
  *
- * <p>Changes ({@link #update}) take an exclusive lock on {@code <file>.lock}, read the file, write the new content to a
- * temporary file, force it and rename it over the old one: a reader (the running service) sees the old or the new
- * file, never a part. Thread-safe as far as the file system is: every method works on the file, not on a cache.
+ * <p>Changes ({@link #update}) take an exclusive lock on {@code <file>.lock} (against other processes; threads of one
+ * JVM queue on a monitor before it), read the file, write the new content to a temporary file, force it and rename it
+ * over the old one: a reader (the running service) sees the old or the new file, never a part. Thread-safe as far as
+ * the file system is: every method works on the file, not on a cache.
  */
 public final class KeysFile {
 
@@ -46,6 +49,9 @@ public final class KeysFile {
             # file within a second of a change. Secrets are not stored, only their SHA-256.
             # keyId account permission created revoked sha256
             """;
+
+    /** One monitor per lock file, for the threads of this JVM (see {@link #update}). */
+    private static final ConcurrentMap<Path, Object> LOCKS = new ConcurrentHashMap<>();
 
     private final Path file;
 
@@ -93,14 +99,19 @@ public final class KeysFile {
         final Path parent = file.toAbsolutePath().getParent();
         Files.createDirectories(parent);
         final Path lockFile = parent.resolve(file.getFileName() + ".lock");
-        try (FileChannel lockChannel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-             FileLock ignored = lockChannel.lock()) {
-            final Map<String, ApiKey> before = read();
-            final Map<String, ApiKey> after = change.apply(new LinkedHashMap<>(before));
-            if (!after.equals(before)) {
-                write(after);
+        // a file lock is held by the whole JVM (a second thread's lock() would throw OverlappingFileLockException),
+        // so threads of this JVM queue on a monitor first and the file lock keeps other processes out
+        synchronized (LOCKS.computeIfAbsent(lockFile.normalize(), ignored -> new Object())) {
+            try (FileChannel lockChannel = FileChannel.open(lockFile, StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE);
+                 FileLock ignored = lockChannel.lock()) {
+                final Map<String, ApiKey> before = read();
+                final Map<String, ApiKey> after = change.apply(new LinkedHashMap<>(before));
+                if (!after.equals(before)) {
+                    write(after);
+                }
+                return after;
             }
-            return after;
         }
     }
 
