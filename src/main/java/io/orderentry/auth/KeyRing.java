@@ -47,8 +47,11 @@ public final class KeyRing {
     /** Reads the file now; a file that cannot be read stops the start (the service would refuse every key). */
     public KeyRing(final KeysFile file) throws IOException {
         this.file = file;
+        // the attributes before the content, as in reload(): a change in between is then seen by the next reload
+        // instead of being remembered as already read
+        final BasicFileAttributes read = attributes();
         this.keys = file.read();
-        remember(attributes());
+        remember(read);
     }
 
     /** A ring of the given keys that never reloads (tests, benchmarks). */
