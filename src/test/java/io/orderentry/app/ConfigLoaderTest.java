@@ -1,11 +1,13 @@
 package io.orderentry.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.orderentry.audit.AuditConfig;
 import io.orderentry.audit.AuditSync;
+import io.orderentry.auth.AuthConfig;
 import io.orderentry.journal.JournalSync;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -155,6 +157,62 @@ class ConfigLoaderTest {
         assertMessage(Map.of("ORDERS_AUDIT_SYNC", "always"), "ORDERS_AUDIT_SYNC must be 'fsync' or 'none'");
         assertMessage(Map.of("ORDERS_AUDIT_MAX_FILE_BYTES", "100"), "ORDERS_AUDIT_MAX_FILE_BYTES must be between 4096");
         assertMessage(Map.of("ORDERS_AUDIT_DIR", ""), "ORDERS_AUDIT_DIR must name a directory");
+    }
+
+    @Test
+    void authenticationIsOnByDefaultWithTheKeysFileBesideTheJournalDirectory() {
+        final AuthConfig auth = ConfigLoader.load(Map.of()).auth();
+        assertTrue(auth.enabled());
+        assertFalse(auth.adminOnlyOps(), "ORDERS_AUTH_OPS defaults to open");
+        assertFalse(auth.tls());
+        assertEquals(Path.of("./data").toAbsolutePath().normalize().resolve("keys"), auth.keysFile());
+        assertEquals(Path.of("/srv/oe/keys"),
+                ConfigLoader.load(Map.of("ORDERS_JOURNAL_DIR", "/srv/oe/journal")).auth().keysFile());
+        assertEquals(Path.of("/etc/oe/api-keys"), ConfigLoader.load(Map.of("ORDERS_JOURNAL_DIR", "/srv/oe/journal",
+                "ORDERS_AUTH_KEYS_FILE", "/etc/oe/api-keys")).auth().keysFile());
+    }
+
+    @Test
+    void authMustBeKeysOrNoneAndOpsOpenOrAdmin() {
+        assertFalse(ConfigLoader.load(Map.of("ORDERS_AUTH", "none")).auth().enabled());
+        assertTrue(ConfigLoader.load(Map.of("ORDERS_AUTH", "KEYS")).auth().enabled(), "case does not matter");
+        assertTrue(ConfigLoader.load(Map.of("ORDERS_AUTH_OPS", "admin")).auth().adminOnlyOps());
+        assertMessage(Map.of("ORDERS_AUTH", "basic"), "ORDERS_AUTH must be 'keys' or 'none', was 'basic'");
+        assertMessage(Map.of("ORDERS_AUTH", ""), "ORDERS_AUTH must be 'keys' or 'none'");
+        assertMessage(Map.of("ORDERS_AUTH", "off"), "ORDERS_AUTH must be 'keys' or 'none'");
+        assertMessage(Map.of("ORDERS_AUTH_OPS", "closed"), "ORDERS_AUTH_OPS must be 'open' or 'admin', was 'closed'");
+    }
+
+    @Test
+    void rateLimitsAreReadPerBudgetAndZeroTurnsOneOff() {
+        final AuthConfig auth = ConfigLoader.load(Map.of("ORDERS_RATE_LIMIT_REQUESTS_PER_SECOND", "5",
+                "ORDERS_RATE_LIMIT_REQUESTS_BURST", "7", "ORDERS_RATE_LIMIT_ORDERS_PER_SECOND", "0",
+                "ORDERS_RATE_LIMIT_ADDRESS_BURST", "9")).auth();
+        assertEquals(5, auth.requests().perSecond());
+        assertEquals(7, auth.requests().burst());
+        assertFalse(auth.orders().enabled());
+        assertEquals(9, auth.address().burst());
+        assertMessage(Map.of("ORDERS_RATE_LIMIT_ORDERS_BURST", "0"), "ORDERS_RATE_LIMIT_ORDERS_BURST must be between 1");
+        assertMessage(Map.of("ORDERS_RATE_LIMIT_ADDRESS_PER_SECOND", "-1"),
+                "ORDERS_RATE_LIMIT_ADDRESS_PER_SECOND must be between 0");
+    }
+
+    @Test
+    void tlsNeedsTheCertificateAndTheKeyTogetherAndBothReadable(@TempDir final Path dir) throws Exception {
+        final Path cert = Files.writeString(dir.resolve("cert.pem"), "-----BEGIN CERTIFICATE-----\n");
+        final Path key = Files.writeString(dir.resolve("key.pem"), "-----BEGIN PRIVATE KEY-----\n");
+        final String together = "ORDERS_TLS_CERT and ORDERS_TLS_KEY must be set together";
+        assertMessage(Map.of("ORDERS_TLS_CERT", cert.toString()), together);
+        assertMessage(Map.of("ORDERS_TLS_KEY", key.toString()), together);
+        assertMessage(Map.of("ORDERS_TLS_CERT", cert.toString(), "ORDERS_TLS_KEY", dir.resolve("absent").toString()),
+                "the TLS file " + dir.resolve("absent") + " cannot be read");
+        assertMessage(Map.of("ORDERS_TLS_CERT", dir.resolve("absent").toString(), "ORDERS_TLS_KEY", key.toString()),
+                "the TLS file " + dir.resolve("absent") + " cannot be read");
+        final AuthConfig tls = ConfigLoader.load(Map.of("ORDERS_TLS_CERT", cert.toString(), "ORDERS_TLS_KEY",
+                key.toString())).auth();
+        assertTrue(tls.tls());
+        assertEquals(cert, tls.tlsCert());
+        assertEquals(key, tls.tlsKey());
     }
 
     private static void assertMessage(final Map<String, String> env, final String expected) {
