@@ -29,8 +29,7 @@ public final class ApiClient {
     }
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
-            .version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpClient client;
     private final String base;
     private final String secret;
 
@@ -40,13 +39,25 @@ public final class ApiClient {
 
     /** A client that sends {@code Authorization: Bearer <secret>} with every request (null: no header). */
     public ApiClient(final int port, final String secret) {
-        this.base = "http://127.0.0.1:" + port;
+        this(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1)
+                .build(), "http://127.0.0.1:" + port, secret);
+    }
+
+    private ApiClient(final HttpClient client, final String base, final String secret) {
+        this.client = client;
+        this.base = base;
         this.secret = secret;
     }
 
-    /** @return a client of the same service that authenticates with {@code secret} (null: none) */
+    /** A client of {@code https://127.0.0.1:port} whose TLS trusts what {@code tls} trusts. */
+    public static ApiClient https(final int port, final javax.net.ssl.SSLContext tls, final String secret) {
+        return new ApiClient(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5))
+                .version(HttpClient.Version.HTTP_1_1).sslContext(tls).build(), "https://127.0.0.1:" + port, secret);
+    }
+
+    /** @return a client of the same service, over the same transport, that authenticates with {@code secret} */
     public ApiClient withKey(final String secret) {
-        return new ApiClient(Integer.parseInt(base.substring(base.lastIndexOf(':') + 1)), secret);
+        return new ApiClient(client, base, secret);
     }
 
     public Answer post(final String path, final String body) {

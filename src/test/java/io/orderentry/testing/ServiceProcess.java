@@ -122,7 +122,11 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Waits for {@code /ready} to answer 200; fails with the process log if it exits or times out. */
     public void awaitReady(final Duration timeout) {
-        final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        awaitReady(timeout, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build(), "http");
+    }
+
+    /** {@link #awaitReady(Duration)} through {@code client} with {@code scheme} ({@code https} for a TLS service). */
+    public void awaitReady(final Duration timeout, final HttpClient client, final String scheme) {
         final long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
@@ -130,7 +134,7 @@ public final class ServiceProcess implements AutoCloseable {
             }
             try {
                 final HttpResponse<String> response = client.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + port + "/ready")).timeout(Duration.ofSeconds(2)).build(),
+                        URI.create(scheme + "://127.0.0.1:" + port + "/ready")).timeout(Duration.ofSeconds(2)).build(),
                         HttpResponse.BodyHandlers.ofString());
                 if (response.statusCode() == 200) {
                     return;
