@@ -14,8 +14,9 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends curl \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --create-home --home-dir /app orders \
- && mkdir -p /app/data/journal /app/data/audit /app/data/spool /app/data/snapshots \
- && chown -R orders:orders /app/data
+ && mkdir -p /app/data/journal /app/data/audit /app/data/spool /app/data/snapshots /app/data/keys \
+ && chown -R orders:orders /app/data \
+ && chmod 700 /app/data/keys
 WORKDIR /app
 COPY --from=build /src/target/order-entry.jar /app/order-entry.jar
 
@@ -23,7 +24,8 @@ ENV ORDERS_HTTP_PORT=8080 \
     ORDERS_JOURNAL_DIR=/app/data/journal \
     ORDERS_AUDIT_DIR=/app/data/audit \
     ORDERS_SNAPSHOT_DIR=/app/data/snapshots \
-    ORDERS_PERSISTENCE_SPOOL_DIR=/app/data/spool
+    ORDERS_PERSISTENCE_SPOOL_DIR=/app/data/spool \
+    ORDERS_AUTH_KEYS_FILE=/app/data/keys/keys
 # JVM flags for a latency-sensitive service:
 #  -Xms = -Xmx and AlwaysPreTouch: the heap is committed and touched at start, so no page faults or
 #    heap resizing show up as latency spikes under load;
@@ -43,8 +45,12 @@ ENV ORDERS_HTTP_PORT=8080 \
 ENV JAVA_OPTS="-Xms4g -Xmx4g -Xmn24m -XX:+AlwaysPreTouch -XX:+UseG1GC -XX:+PerfDisableSharedMem -XX:+ExitOnOutOfMemoryError"
 
 USER orders
-VOLUME ["/app/data/journal", "/app/data/audit", "/app/data/snapshots", "/app/data/spool"]
+# the API keys on a volume of their own: a new container keeps them (a first start without the file creates it with
+# one key for account demo and prints its secret in the container log once; more keys:
+# docker compose exec app java -jar /app/order-entry.jar keys create --account ACCOUNT)
+VOLUME ["/app/data/journal", "/app/data/audit", "/app/data/snapshots", "/app/data/spool", "/app/data/keys"]
 EXPOSE 8080
+# /ready answers its status without a key even with ORDERS_AUTH_OPS=admin; with ORDERS_TLS_CERT set, check https
 HEALTHCHECK --interval=5s --timeout=3s --start-period=60s --retries=3 \
   CMD curl -fsS http://127.0.0.1:8080/ready > /dev/null || exit 1
 # exec replaces the shell, so java runs as PID 1, receives SIGTERM itself and drains before exiting.

@@ -27,6 +27,8 @@ import org.junit.jupiter.api.Test;
 class ContainerSetupTest {
 
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /** {@code ${NAME:-default}}: compose's interpolation with a default. */
+    private static final Pattern INTERPOLATION = Pattern.compile("\\$\\{([A-Z_]+):-([^}]*)}");
 
     private static Set<String> knownVariables() {
         final Set<String> known = new HashSet<>();
@@ -41,9 +43,11 @@ class ContainerSetupTest {
         return YAML.readTree(Path.of("docker-compose.yml").toFile());
     }
 
+    /** A service's environment as compose gives it when the shell sets none of the variables it interpolates. */
     private static Map<String, String> environment(final JsonNode service) {
         final Map<String, String> env = new HashMap<>();
-        service.path("environment").fields().forEachRemaining(e -> env.put(e.getKey(), e.getValue().asText()));
+        service.path("environment").fields().forEachRemaining(e -> env.put(e.getKey(),
+                INTERPOLATION.matcher(e.getValue().asText()).replaceAll("$2")));
         return env;
     }
 
@@ -118,6 +122,31 @@ class ContainerSetupTest {
         assertNotNull(mounts.get(env.get("ORDERS_AUDIT_DIR")), "the audit directory is on a volume");
         assertNotNull(root.get("volumes").get(root.get("services").get("postgres").get("volumes").get(0).asText()
                 .split(":")[0]));
+    }
+
+    @Test
+    void apiKeysAreOnByDefaultAndTheKeysFileLivesOnAVolumeOfItsOwn() throws Exception {
+        final JsonNode root = compose();
+        final JsonNode app = root.get("services").get("app");
+        final Map<String, String> env = environment(app);
+        assertTrue(ConfigLoader.load(env).auth().enabled(), "compose runs the service with API keys by default");
+        final Path keysFile = Path.of(env.get("ORDERS_AUTH_KEYS_FILE"));
+        final Map<String, String> mounts = new HashMap<>();
+        for (final JsonNode volume : app.get("volumes")) {
+            final String[] parts = volume.asText().split(":");
+            mounts.put(parts[1], parts[0]);
+        }
+        final String keysVolume = mounts.get(keysFile.getParent().toString());
+        assertNotNull(keysVolume, "the keys file's directory is a volume: a recreated container keeps the keys");
+        assertNotNull(root.get("volumes").get(keysVolume));
+
+        final String dockerfile = Files.readString(Path.of("Dockerfile"));
+        assertTrue(dockerfile.contains("ORDERS_AUTH_KEYS_FILE=" + keysFile), "the image uses the same file");
+        final Matcher volume = Pattern.compile("(?m)^VOLUME \\[(.*)]").matcher(dockerfile);
+        assertTrue(volume.find());
+        assertTrue(volume.group(1).contains("\"" + keysFile.getParent() + "\""), volume.group(1));
+        assertTrue(dockerfile.contains("mkdir -p") && dockerfile.contains(" " + keysFile.getParent() + " "),
+                "the image creates the directory, so the volume starts owned by the service's user");
     }
 
     @Test
