@@ -53,7 +53,7 @@ final class AuthWiring implements AutoCloseable {
                 final String secret = KeysCommand.create(file, DEMO_ACCOUNT, Permission.TRADE);
                 LOG.warn("auth: no keys file at {}: created it with one API key for account '{}'. Its secret, shown"
                         + " only this once:\n\n    {}\n\n    curl -H 'Authorization: Bearer {}' ...\n\nMore keys:"
-                        + " java -jar target/order-entry.jar keys create --account ACCOUNT [--read-only | --admin];"
+                        + " java -jar order-entry.jar keys create --account ACCOUNT [--read-only | --admin];"
                         + " list: keys list; revoke: keys revoke KEY_ID (README, \"Accounts and API keys\").",
                         config.keysFile().toAbsolutePath().normalize(), DEMO_ACCOUNT, secret, secret);
             }

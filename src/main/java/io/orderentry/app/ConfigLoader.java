@@ -148,11 +148,12 @@ public final class ConfigLoader {
     private io.orderentry.auth.AuthConfig auth() {
         final String mode = string("auth").toLowerCase(Locale.ROOT);
         if (!mode.equals("keys") && !mode.equals("none")) {
-            throw new ConfigException(envName("auth") + " must be 'keys' or 'none', was '" + mode + "'");
+            throw new ConfigException(envName("auth") + " must be 'keys' or 'none', was '" + string("auth") + "'");
         }
         final String ops = string("auth.ops").toLowerCase(Locale.ROOT);
         if (!ops.equals("open") && !ops.equals("admin")) {
-            throw new ConfigException(envName("auth.ops") + " must be 'open' or 'admin', was '" + ops + "'");
+            throw new ConfigException(envName("auth.ops") + " must be 'open' or 'admin', was '" + string("auth.ops")
+                    + "'");
         }
         final String keys = string("auth.keys.file");
         final Path journal = Path.of(string("journal.dir")).toAbsolutePath().normalize();

@@ -95,14 +95,23 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     private static String keysCommand(final Path keysFile, final List<String> command) {
-        final ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
+        final ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().keySet().removeIf(key -> key.startsWith("ORDERS_"));
         builder.environment().put("ORDERS_AUTH_KEYS_FILE", keysFile.toAbsolutePath().toString());
         try {
             final Process process = builder.start();
+            final java.util.concurrent.CompletableFuture<byte[]> err = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> {
+                        try {
+                            return process.getErrorStream().readAllBytes();
+                        } catch (final IOException e) {
+                            return e.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                        }
+                    });
             final String out = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
             if (process.waitFor() != 0) {
-                throw new IllegalStateException(command + " exited with " + process.exitValue());
+                throw new IllegalStateException(command + " exited with " + process.exitValue() + ": "
+                        + new String(err.join(), java.nio.charset.StandardCharsets.UTF_8));
             }
             return out;
         } catch (final IOException e) {
