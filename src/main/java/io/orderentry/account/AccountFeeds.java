@@ -1,0 +1,198 @@
+package io.orderentry.account;
+
+import io.orderentry.pipeline.BatchStage;
+import io.orderentry.pipeline.EngineEvent;
+import io.orderentry.query.OrderState;
+import io.orderentry.query.OrderStateView;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The private {@code orders} stream of each account: a part of the output ring's order stage, after the
+ * {@link OrderStateView}, so that in {@link #apply} the view already holds the order as this very event left it.
+ *
+ * <h2>Feeds</h2>
+ * Each account that has had a subscriber in this process has a feed: its sequence (the number of updates of the
+ * account since its feed began; 0 at each process start, so a client always starts from a snapshot) and its
+ * subscribers. Every sequenced engine event that changes an order of such an account ({@link OrderEvent}: the maker's
+ * and the taker's account for a trade) takes the feed's next sequence and the order's state from the view; at
+ * {@link #endOfBatch} each update is rendered once ({@link FeedRenderer}) and each subscriber is handed the account's
+ * updates of the batch in one call. An event of an account without a feed costs one map look-up.
+ *
+ * <h2>Subscribing</h2>
+ * A subscription is not added by the event loop that asked for it but by this stage, through {@link #subscribe}: the
+ * stage takes the pending subscriptions at every end of batch, after handing out the batch's updates, sends each its
+ * snapshot (the account's open orders from the view, whose only writer is this thread, so exact) with the feed's
+ * current sequence, and then adds it to the feed. Every update is therefore in the snapshot or after it, never both
+ * and never neither. The caller wakes the stage with a tick through the input ring; any later batch would do too.
+ * A subscriber that fell behind subscribes again the same way and gets a fresh snapshot.
+ *
+ * <h2>Ending</h2>
+ * {@link #unsubscribe} (any thread) takes a subscriber out of its feed; one whose subscription ends while it waits to
+ * be added is dropped by the stage, which checks {@link FeedSubscriber#closed} after adding it. A feed left without
+ * subscribers keeps its sequence; past {@value #IDLE_FEEDS_KEPT} feeds, the ones without subscribers are forgotten
+ * when a new one is made (their accounts' next subscribers start again from sequence 0), so that subscribing with
+ * ever new account names cannot grow the map without bound.
+ *
+ * <p>Threads: {@link #apply} and {@link #endOfBatch} on the order stage's thread, the only writer of feeds' sequences;
+ * {@link #subscribe} and {@link #unsubscribe} on any thread (the event loops). Allocates only for accounts with a feed.
+ */
+public final class AccountFeeds implements BatchStage<EngineEvent> {
+
+    /** Feeds kept without subscribers, at most; see the class comment. */
+    static final int IDLE_FEEDS_KEPT = 10_000;
+
+    /** One account's feed. */
+    private static final class Feed {
+        final String accountId;
+        final List<FeedSubscriber> subscribers = new CopyOnWriteArrayList<>();
+        /** The sequence of the account's last update; order stage thread only. */
+        long sequence;
+        /** This batch's updates, in sequence order; order stage thread only. */
+        List<OrderUpdate> batch = new ArrayList<>();
+
+        Feed(final String accountId) {
+            this.accountId = accountId;
+        }
+    }
+
+    private final OrderStateView view;
+    private final FeedRenderer renderer;
+    private final Map<String, Feed> feeds = new ConcurrentHashMap<>();
+    private final Queue<FeedSubscriber> pending = new ConcurrentLinkedQueue<>();
+    /** Feeds with updates in the current batch, in the order of their first one. */
+    private final List<Feed> touched = new ArrayList<>();
+    private final AtomicInteger subscribers = new AtomicInteger();
+
+    /** @param renderer renders each update once, for every subscriber of its account */
+    public AccountFeeds(final OrderStateView view, final FeedRenderer renderer) {
+        this.view = view;
+        this.renderer = renderer;
+    }
+
+    /**
+     * Asks for {@code subscriber} to be sent a snapshot of its account's open orders and then every update after it;
+     * done by the stage at its next end of batch, so wake it after calling (a tick through the input ring). Calling it
+     * again for a subscriber already in its feed sends it a fresh snapshot. Any thread.
+     */
+    public void subscribe(final FeedSubscriber subscriber) {
+        pending.add(subscriber);
+    }
+
+    /** Takes {@code subscriber}, whose {@link FeedSubscriber#closed} is already true, out of its feed. Any thread. */
+    public void unsubscribe(final FeedSubscriber subscriber) {
+        if (!subscriber.closed()) {
+            throw new IllegalArgumentException("close the subscription before taking it out of its feed");
+        }
+        final Feed feed = feeds.get(subscriber.accountId());
+        if (feed != null && feed.subscribers.remove(subscriber)) {
+            subscribers.decrementAndGet();
+        }
+    }
+
+    /** @return subscriptions in the accounts' feeds now, for metrics; any thread */
+    public int subscribers() {
+        return subscribers.get();
+    }
+
+    /** @return accounts with a feed, for metrics and tests; any thread */
+    public int feeds() {
+        return feeds.size();
+    }
+
+    @Override
+    public void apply(final EngineEvent event, final long sequence) {
+        switch (event.type) {
+            case ORDER_ACCEPTED -> changed(event.accountId, OrderEvent.ACCEPTED, event.orderId);
+            case TRADE -> {
+                changed(event.takerAccountId, OrderEvent.FILL, event.takerOrderId);
+                changed(event.makerAccountId, OrderEvent.FILL, event.makerOrderId);
+            }
+            case ORDER_UPDATED -> {
+                final OrderEvent change = OrderEvent.ofUpdate(event.status);
+                if (change != null) {
+                    changed(event.accountId, change, event.orderId);
+                }
+            }
+            default -> {
+                // not an engine event: no order changed
+            }
+        }
+    }
+
+    /** Hands out the batch's updates, then takes the pending subscriptions (snapshot first, then into the feed). */
+    @Override
+    public void endOfBatch() {
+        for (int i = 0; i < touched.size(); i++) {
+            deliver(touched.get(i));
+        }
+        touched.clear();
+        for (FeedSubscriber next = pending.poll(); next != null; next = pending.poll()) {
+            add(next);
+        }
+    }
+
+    private void changed(final String accountId, final OrderEvent change, final long orderId) {
+        final Feed feed = accountId == null ? null : feeds.get(accountId);
+        if (feed == null) {
+            return;
+        }
+        feed.sequence++;
+        if (feed.subscribers.isEmpty()) {
+            return;     // counted, so that a later subscriber's sequence goes on from here; nobody to render it for
+        }
+        final OrderState order = view.get(orderId);
+        if (order == null) {
+            throw new IllegalStateException("the order view does not hold order " + orderId + " right after its "
+                    + change + " event");
+        }
+        if (feed.batch.isEmpty()) {
+            touched.add(feed);
+        }
+        feed.batch.add(new OrderUpdate(feed.sequence, change, order));
+    }
+
+    private void deliver(final Feed feed) {
+        final List<OrderUpdate> updates = List.copyOf(feed.batch);
+        feed.batch.clear();
+        final List<byte[]> rendered = new ArrayList<>(updates.size());
+        for (int i = 0; i < updates.size(); i++) {
+            rendered.add(renderer.render(feed.accountId, updates.get(i)));
+        }
+        final List<byte[]> shared = List.copyOf(rendered);
+        for (final FeedSubscriber subscriber : feed.subscribers) {
+            if (!subscriber.closed()) {
+                subscriber.updates(updates, shared);
+            }
+        }
+    }
+
+    private void add(final FeedSubscriber subscriber) {
+        if (subscriber.closed()) {
+            return;
+        }
+        Feed feed = feeds.get(subscriber.accountId());
+        if (feed == null) {
+            if (feeds.size() >= IDLE_FEEDS_KEPT) {
+                feeds.values().removeIf(idle -> idle.subscribers.isEmpty() && idle.batch.isEmpty());
+            }
+            feed = new Feed(subscriber.accountId());
+            feeds.put(subscriber.accountId(), feed);
+        }
+        subscriber.snapshot(feed.sequence, view.openOrders(subscriber.accountId(), 0, Integer.MAX_VALUE));
+        if (feed.subscribers.contains(subscriber)) {
+            return;     // a fresh snapshot for a subscriber that fell behind: it stays where it is
+        }
+        feed.subscribers.add(subscriber);
+        subscribers.incrementAndGet();
+        if (subscriber.closed() && feed.subscribers.remove(subscriber)) {
+            subscribers.decrementAndGet();     // it ended while it was being added, after its unsubscribe looked
+        }
+    }
+}

@@ -1,0 +1,307 @@
+package io.orderentry.account;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.orderentry.engine.OrderStatus;
+import io.orderentry.engine.OrderType;
+import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.Side;
+import io.orderentry.engine.TimeInForce;
+import io.orderentry.pipeline.CommandType;
+import io.orderentry.pipeline.OrderCommand;
+import io.orderentry.query.Fill;
+import io.orderentry.query.OrderState;
+import io.orderentry.testing.RandomCommands;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The private feeds against a real engine ({@link FeedDriver}): what a subscriber is sent, in which order and with
+ * which sequence, and that a subscription taken between any two events of a batch misses and repeats nothing.
+ */
+class AccountFeedsTest {
+
+    private final FeedDriver driver = new FeedDriver();
+    private final AccountFeeds feeds = driver.feeds;
+
+    @Test
+    void shouldSendTheOpenOrdersAsTheSnapshotThenEachChangeWithTheNextSequence() {
+        driver.rest("A", Side.SELL, 1_010, 5);
+        driver.rest("A", Side.SELL, 1_020, 5);
+        driver.limit("A", Side.BUY, 900, 3, TimeInForce.IOC);  // expires: final before anyone subscribed
+        driver.endBatch();
+        final RecordingSubscriber a = subscribe("A");
+
+        assertEquals(0, a.snapshotSequence, "the account's first subscriber in this process starts at 0");
+        assertEquals(List.of(1L, 2L), a.snapshot.stream().map(OrderState::orderId).toList(), "open orders, oldest first");
+
+        driver.rest("A", Side.SELL, 1_030, 5);      // order 4: accepted, then rests (no update of its own)
+        driver.cancel(1);
+        driver.limit("A", Side.BUY, 900, 3, TimeInForce.FOK);   // order 5: nothing to fill it, expires
+        driver.endBatch();
+
+        assertEquals(List.of(1L, 2L, 3L, 4L), a.sequences());
+        assertEquals(List.of(OrderEvent.ACCEPTED, OrderEvent.CANCELED, OrderEvent.ACCEPTED, OrderEvent.EXPIRED),
+                a.events());
+        assertEquals(4, a.updates.get(0).order().orderId());
+        assertEquals(OrderStatus.NEW, a.updates.get(0).order().status());
+        assertEquals(1, a.updates.get(1).order().orderId());
+        assertEquals(OrderStatus.CANCELED, a.updates.get(1).order().status());
+        assertEquals(5, a.updates.get(3).order().orderId());
+        assertEquals(OrderStatus.EXPIRED, a.updates.get(3).order().status());
+        assertEquals("A:1:ACCEPTED", new String(a.rendered.get(0), StandardCharsets.US_ASCII),
+                "each update comes with its rendering");
+    }
+
+    @Test
+    void shouldSendARestingOrdersOwnerItsAcceptanceThenEachMakerFillAndTheTakerOnlyItsOwnOrders() {
+        final RecordingSubscriber a = subscribe("A");
+        final RecordingSubscriber b = subscribe("B");
+
+        driver.rest("A", Side.SELL, 1_000, 10);     // order 1
+        driver.endBatch();
+        driver.limit("B", Side.BUY, 1_000, 4, TimeInForce.GTC);     // order 2, trade 1
+        driver.endBatch();
+        driver.limit("B", Side.BUY, 1_005, 6, TimeInForce.IOC);     // order 3, trade 2 at the maker's price
+        driver.endBatch();
+
+        assertEquals(List.of(1L, 2L, 3L), a.sequences());
+        assertEquals(List.of(OrderEvent.ACCEPTED, OrderEvent.FILL, OrderEvent.FILL), a.events());
+        assertFill(a.updates.get(1), 1, 1_000, 4, false, OrderStatus.PARTIALLY_FILLED, 4);
+        assertFill(a.updates.get(2), 2, 1_000, 6, false, OrderStatus.FILLED, 10);
+        assertNull(a.updates.get(0).fill(), "only a FILL carries a fill");
+
+        assertEquals(List.of(1L, 2L, 3L, 4L), b.sequences());
+        assertEquals(List.of(OrderEvent.ACCEPTED, OrderEvent.FILL, OrderEvent.ACCEPTED, OrderEvent.FILL), b.events());
+        assertFill(b.updates.get(1), 1, 1_000, 4, true, OrderStatus.FILLED, 4);
+        assertFill(b.updates.get(3), 2, 1_000, 6, true, OrderStatus.FILLED, 6);
+        assertTrue(b.updates.stream().allMatch(u -> u.order().accountId().equals("B")), "B sees only its own orders");
+        assertTrue(a.updates.stream().allMatch(u -> u.order().accountId().equals("A")), "A sees only its own orders");
+    }
+
+    @Test
+    void shouldSendBothFillsOfATradeBetweenTwoOrdersOfOneAccountTakerFirst() {
+        final RecordingSubscriber a = subscribe("A");
+        driver.rest("A", Side.SELL, 1_000, 2);
+        driver.limit("A", Side.BUY, 1_000, 2, TimeInForce.GTC);
+        driver.endBatch();
+
+        assertEquals(List.of(1L, 2L, 3L, 4L), a.sequences());
+        assertEquals(List.of(OrderEvent.ACCEPTED, OrderEvent.ACCEPTED, OrderEvent.FILL, OrderEvent.FILL), a.events());
+        assertFill(a.updates.get(2), 1, 1_000, 2, true, OrderStatus.FILLED, 2);
+        assertFill(a.updates.get(3), 1, 1_000, 2, false, OrderStatus.FILLED, 2);
+    }
+
+    @Test
+    void shouldSendARejectedOrderItsAcceptanceThenItsRejection() {
+        final RecordingSubscriber a = subscribe("A");
+        driver.rest("B", Side.SELL, 1_000, 2);
+        final OrderCommand postOnly = new OrderCommand();
+        postOnly.type = CommandType.PLACE;
+        postOnly.accountId = "A";
+        postOnly.symbol = 0;
+        postOnly.side = Side.BUY;
+        postOnly.orderType = OrderType.LIMIT;
+        postOnly.timeInForce = TimeInForce.GTC;
+        postOnly.postOnly = true;
+        postOnly.price = 1_000;
+        postOnly.quantity = 1;
+        driver.run(postOnly);
+        driver.endBatch();
+
+        assertEquals(List.of(OrderEvent.ACCEPTED, OrderEvent.REJECTED), a.events());
+        assertEquals(RejectReason.POST_ONLY_WOULD_CROSS, a.updates.get(1).order().rejectReason());
+    }
+
+    @Test
+    void shouldGiveASubscriptionTakenBetweenAnyTwoEventsEveryLaterChangeExactlyOnce() {
+        final Random random = new Random(7);
+        final OrderCommand command = new OrderCommand();
+        final List<RecordingSubscriber> subscribers = new ArrayList<>();
+        final Map<Integer, String> subscribeAt = new TreeMap<>();
+        for (int k = 0; k < 12; k++) {
+            subscribeAt.put(500 + random.nextInt(14_000), "acct-" + random.nextInt(20));
+        }
+        int event = 0;
+        for (int i = 1; i <= 8_000; i++) {
+            command.sequence = i;
+            RandomCommands.fill(random, command, FeedDriver.SYMBOLS, driver.matcher().lastOrderId());
+            driver.execute(command);
+            // batches end at random points, in the middle of a command's events as often as not
+            while (driver.unapplied() > 0) {
+                event += driver.applyNew(1);
+                final String account = subscribeAt.remove(event);
+                if (account != null) {
+                    final RecordingSubscriber subscriber = new RecordingSubscriber(account);
+                    feeds.subscribe(subscriber);    // arrives mid-batch: taken at the batch's end
+                    subscribers.add(subscriber);
+                }
+                if (random.nextInt(4) == 0) {
+                    driver.endBatch();
+                }
+            }
+        }
+        driver.endBatch();
+
+        assertTrue(subscribers.size() >= 10, "subscriptions were taken: " + subscribers.size());
+        for (final RecordingSubscriber subscriber : subscribers) {
+            assertEquals(1, subscriber.snapshots, subscriber.accountId());
+            assertFollowsTheView(subscriber);
+        }
+    }
+
+    @Test
+    void shouldTakeAClosedSubscriberOutOfItsFeedAndSendItNothingMore() {
+        final RecordingSubscriber a = subscribe("A");
+        final RecordingSubscriber other = subscribe("A");
+        assertEquals(2, feeds.subscribers());
+
+        a.close();
+        feeds.unsubscribe(a);
+        driver.rest("A", Side.SELL, 1_000, 1);
+        driver.endBatch();
+
+        assertEquals(1, feeds.subscribers());
+        assertTrue(a.updates.isEmpty(), "a closed subscriber gets nothing");
+        assertEquals(List.of(1L), other.sequences(), "the other one goes on");
+    }
+
+    @Test
+    void shouldNeverAddASubscriptionThatEndedBeforeTheStageTookIt() {
+        final RecordingSubscriber early = new RecordingSubscriber("A");
+        feeds.subscribe(early);
+        early.close();
+        feeds.unsubscribe(early);       // before the stage made A's feed: nothing to take it out of
+        driver.endBatch();
+        assertEquals(0, early.snapshots);
+        assertEquals(0, feeds.subscribers());
+
+        // ends while the stage adds it: after the snapshot, before it is in the feed (its unsubscribe found nothing)
+        final RecordingSubscriber racing = new RecordingSubscriber("A");
+        racing.onSnapshot = () -> {
+            racing.close();
+            feeds.unsubscribe(racing);
+        };
+        feeds.subscribe(racing);
+        driver.endBatch();
+        driver.rest("A", Side.SELL, 1_000, 1);
+        driver.endBatch();
+
+        assertEquals(1, racing.snapshots);
+        assertEquals(0, feeds.subscribers(), "the stage took it out again");
+        assertTrue(racing.updates.isEmpty());
+    }
+
+    @Test
+    void shouldSendAFreshSnapshotToASubscriberThatSubscribesAgainAndKeepItOnceInItsFeed() {
+        final RecordingSubscriber a = subscribe("A");
+        driver.rest("A", Side.SELL, 1_000, 1);
+        driver.rest("A", Side.SELL, 1_001, 1);
+        driver.endBatch();
+
+        feeds.subscribe(a);     // fell behind: a fresh snapshot
+        driver.endBatch();
+        driver.cancel(1);
+        driver.endBatch();
+
+        assertEquals(2, a.snapshots);
+        assertEquals(2, a.snapshotSequence);
+        assertEquals(2, a.snapshot.size());
+        assertEquals(List.of(3L), a.sequences(), "one update, not one per subscription");
+        assertEquals(1, feeds.subscribers());
+    }
+
+    @Test
+    void shouldMakeNoFeedForAccountsNobodySubscribedTo() {
+        driver.rest("A", Side.SELL, 1_000, 1);
+        driver.limit("B", Side.BUY, 1_000, 1, TimeInForce.IOC);
+        driver.endBatch();
+        assertEquals(0, feeds.feeds());
+    }
+
+    @Test
+    void shouldForgetFeedsWithoutSubscribersOncePastTheBound() {
+        for (int i = 0; i <= AccountFeeds.IDLE_FEEDS_KEPT; i++) {
+            final RecordingSubscriber subscriber = new RecordingSubscriber("acct-" + i);
+            feeds.subscribe(subscriber);
+            driver.endBatch();
+            subscriber.close();
+            feeds.unsubscribe(subscriber);
+        }
+        assertTrue(feeds.feeds() <= AccountFeeds.IDLE_FEEDS_KEPT, "feeds: " + feeds.feeds());
+        final RecordingSubscriber kept = subscribe("kept");
+        for (int i = 0; i < AccountFeeds.IDLE_FEEDS_KEPT; i++) {
+            feeds.subscribe(new RecordingSubscriber("more-" + i));
+        }
+        driver.endBatch();
+        driver.rest("kept", Side.SELL, 1_000, 1);
+        driver.endBatch();
+        assertEquals(List.of(1L), kept.sequences(), "a feed with a subscriber is never forgotten");
+    }
+
+    private RecordingSubscriber subscribe(final String account) {
+        final RecordingSubscriber subscriber = new RecordingSubscriber(account);
+        feeds.subscribe(subscriber);
+        driver.endBatch();
+        assertEquals(1, subscriber.snapshots, "the snapshot comes at the end of the next batch");
+        return subscriber;
+    }
+
+    private static void assertFill(final OrderUpdate update, final long tradeId, final long price, final long quantity,
+                                   final boolean taker, final OrderStatus status, final long filled) {
+        final Fill fill = update.fill();
+        assertEquals(OrderEvent.FILL, update.event());
+        assertEquals(tradeId, fill.tradeId());
+        assertEquals(price, fill.price());
+        assertEquals(quantity, fill.quantity());
+        assertEquals(taker, fill.taker(), "liquidity");
+        assertEquals(status, update.order().status());
+        assertEquals(filled, update.order().filledQuantity());
+    }
+
+    /**
+     * Applies the snapshot and the updates as a client would (an order's latest state replaces the earlier one; a
+     * final order leaves the open set) and checks the sequences run on one by one from the snapshot's and that the
+     * result is the view's open orders now, fill for fill.
+     */
+    private void assertFollowsTheView(final RecordingSubscriber subscriber) {
+        final String account = subscriber.accountId();
+        final Map<Long, OrderState> open = new TreeMap<>();
+        subscriber.snapshot.forEach(order -> open.put(order.orderId(), order));
+        long expected = subscriber.snapshotSequence;
+        for (final OrderUpdate update : subscriber.updates) {
+            assertEquals(++expected, update.sequence(), account + ": sequences are consecutive");
+            assertEquals(account, update.order().accountId());
+            if (update.event() == OrderEvent.FILL) {
+                // the order was followed until just before this fill: in the snapshot, or accepted since
+                final OrderState before = open.get(update.order().orderId());
+                assertEquals(update.order().fillCount() - 1, before.fillCount(),
+                        account + ": each fill once, none missed, order " + update.order().orderId());
+                assertEquals(update.fill(), update.order().lastFill(), "the update's fill is the order's newest");
+            }
+            if (update.order().status().isOpen()) {
+                open.put(update.order().orderId(), update.order());
+            } else {
+                open.remove(update.order().orderId());
+            }
+        }
+        final List<OrderState> now = driver.view.openOrders(account, 0, Integer.MAX_VALUE);
+        assertEquals(now.stream().map(OrderState::orderId).toList(), List.copyOf(open.keySet()),
+                account + ": the open orders");
+        for (final OrderState order : now) {
+            final OrderState followed = open.get(order.orderId());
+            assertEquals(order.status(), followed.status(), account + " order " + order.orderId());
+            assertEquals(order.filledQuantity(), followed.filledQuantity());
+            assertEquals(order.remainingQuantity(), followed.remainingQuantity());
+            assertEquals(order.filledNotional(), followed.filledNotional());
+            assertEquals(order.fills(), followed.fills());
+        }
+    }
+}
