@@ -156,26 +156,51 @@ public final class AccessControl {
          *         then {@link #refusal()} says how to answer (its headers are already set on the response)
          */
         public ApiKey admit(final HttpServerRequest request, final Need need) {
+            if (!config.enabled()) {
+                refusal = null;
+                refusedKey = null;
+                return OPEN;
+            }
+            final String header = request.getHeader(HttpHeaders.AUTHORIZATION);
+            return admit(bearer(header), header == null
+                    ? "this endpoint needs an API key: send 'Authorization: Bearer <secret>'"
+                    : "the Authorization header is not 'Bearer <secret>'", request.remoteAddress(), request.response(),
+                    need);
+        }
+
+        /**
+         * Checks a key that came in a message rather than in a request's header (the stream's private channel),
+         * exactly as {@link #admit(HttpServerRequest, Need)} checks a header's: the same refusals, counters and
+         * budgets, without response headers.
+         *
+         * @param secret  the secret, or null when the client sent none (or only a malformed header)
+         * @param missing the message of the 401 UNAUTHENTICATED answered when {@code secret} is null
+         * @param remote  the client's address, whose budget a refused key takes a token of
+         * @return the key ({@link #OPEN} while authentication is off), or null: see {@link #refusal()}
+         */
+        public ApiKey admitSecret(final String secret, final String missing, final SocketAddress remote,
+                                  final Need need) {
+            return admit(secret, missing, remote, null, need);
+        }
+
+        private ApiKey admit(final String secret, final String missing, final SocketAddress remote,
+                             final HttpServerResponse response, final Need need) {
             refusal = null;
             refusedKey = null;
             if (!config.enabled()) {
                 return OPEN;
             }
             final long now = System.nanoTime();
-            final HttpServerResponse response = request.response();
-            final String header = request.getHeader(HttpHeaders.AUTHORIZATION);
-            final String secret = bearer(header);
             if (secret == null) {
                 unauthenticated.incrementAndGet();
-                return refuseWithoutKey(request, now, new ApiError(401, "UNAUTHENTICATED", header == null
-                        ? "this endpoint needs an API key: send 'Authorization: Bearer <secret>'"
-                        : "the Authorization header is not 'Bearer <secret>'", null), "Bearer");
+                return refuseWithoutKey(remote, response, now, new ApiError(401, "UNAUTHENTICATED", missing, null),
+                        "Bearer");
             }
             final ApiKey key = keys.find(secret);
             if (key == null || !key.active()) {
                 invalidKey.incrementAndGet();
                 refusedKey = key;
-                return refuseWithoutKey(request, now, new ApiError(401, "INVALID_API_KEY", key == null
+                return refuseWithoutKey(remote, response, now, new ApiError(401, "INVALID_API_KEY", key == null
                         ? "the API key is not known" : "the API key was revoked", null),
                         "Bearer error=\"invalid_token\"");
             }
@@ -196,7 +221,9 @@ public final class AccessControl {
             headers(response, verdict);
             if (!verdict.allowed()) {
                 refusedKey = key;
-                response.putHeader(HttpHeaders.RETRY_AFTER, Long.toString(verdict.retryAfterSeconds()));
+                if (response != null) {
+                    response.putHeader(HttpHeaders.RETRY_AFTER, Long.toString(verdict.retryAfterSeconds()));
+                }
                 refusal = new ApiError(429, "RATE_LIMITED", "over this key's " + (orderBudget ? "order" : "request")
                         + " rate limit; retry after " + verdict.retryAfterSeconds() + " s", null);
                 return null;
@@ -252,17 +279,22 @@ public final class AccessControl {
             return refusedKey == null ? null : refusedKey.keyId();
         }
 
-        private ApiKey refuseWithoutKey(final HttpServerRequest request, final long now, final ApiError error,
-                                        final String challenge) {
-            final RateLimits.Verdict verdict = limits.unauthenticated(host(request.remoteAddress()), now);
+        /** @param response the response to set headers on, or null when the answer is not an HTTP response */
+        private ApiKey refuseWithoutKey(final SocketAddress remote, final HttpServerResponse response, final long now,
+                                        final ApiError error, final String challenge) {
+            final RateLimits.Verdict verdict = limits.unauthenticated(host(remote), now);
             if (!verdict.allowed()) {
                 limitedAddresses.incrementAndGet();
-                request.response().putHeader(HttpHeaders.RETRY_AFTER, Long.toString(verdict.retryAfterSeconds()));
+                if (response != null) {
+                    response.putHeader(HttpHeaders.RETRY_AFTER, Long.toString(verdict.retryAfterSeconds()));
+                }
                 refusal = new ApiError(429, "RATE_LIMITED", "too many requests without a valid API key from this"
                         + " address; retry after " + verdict.retryAfterSeconds() + " s", null);
                 return null;
             }
-            request.response().putHeader("WWW-Authenticate", challenge);
+            if (response != null) {
+                response.putHeader("WWW-Authenticate", challenge);
+            }
             refusal = error;
             return null;
         }
@@ -285,7 +317,7 @@ public final class AccessControl {
     }
 
     private static void headers(final HttpServerResponse response, final RateLimits.Verdict verdict) {
-        if (verdict == RateLimits.UNLIMITED) {
+        if (response == null || verdict == RateLimits.UNLIMITED) {
             return;
         }
         response.putHeader("RateLimit-Limit", Long.toString(verdict.limit()));
