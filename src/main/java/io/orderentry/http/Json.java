@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.orderentry.account.FeedRenderer;
 import io.orderentry.app.Instrument;
 import io.orderentry.query.OrderState;
 import io.vertx.core.buffer.Buffer;
@@ -52,6 +53,15 @@ public final class Json {
         mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
                 .maxNumberLength(100).maxNestingDepth(20).maxStringLength(16 * 1024).build());
         this.factory = mapper.getFactory();
+    }
+
+    /**
+     * @param instruments indexed by {@link Instrument#index()}
+     * @return a renderer of the stream's private {@code orders} updates, as WebSocket frames; not thread-safe: for the
+     *         one thread of the order stage
+     */
+    public static FeedRenderer orderFeedRenderer(final List<Instrument> instruments) {
+        return new OrderFeedJson(instruments);
     }
 
     /** @return the mapper requests are parsed with */

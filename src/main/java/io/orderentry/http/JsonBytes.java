@@ -39,6 +39,11 @@ final class JsonBytes {
         return length;
     }
 
+    /** @return a copy of the bytes written */
+    byte[] toBytes() {
+        return Arrays.copyOf(bytes, length);
+    }
+
     /** @return a copy of the bytes written, as a Vert.x buffer of exactly that size */
     Buffer toBuffer() {
         return Buffer.buffer(length).appendBytes(bytes, 0, length);

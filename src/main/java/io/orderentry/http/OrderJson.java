@@ -118,18 +118,28 @@ final class OrderJson {
         final int first = count - 1 - offset;
         final int last = Math.max(-1, first - limit);
         for (int i = first; i > last; i--) {
-            final Fill fill = fills[i];
-            into.ascii(i == first ? "{\"tradeId\":" : ",{\"tradeId\":").number(fill.tradeId())
-                    .ascii(",\"price\":");
-            amount(into, price, fill.price());
-            into.ascii(",\"quantity\":");
-            amount(into, quantity, fill.quantity());
-            into.ascii(fill.taker() ? ",\"liquidity\":\"TAKER\",\"timestamp\":" : ",\"liquidity\":\"MAKER\",\"timestamp\":")
-                    .timestamp(fill.timestampMicros()).raw((byte) '}');
+            if (i != first) {
+                into.raw((byte) ',');
+            }
+            writeFill(into, price, quantity, fills[i]);
         }
         Arrays.fill(fills, 0, count, null);
         into.raw((byte) ']');
         return count;
+    }
+
+    /** Writes one fill of an order of instrument {@code symbol}, as an element of an order's {@code "fills"}. */
+    void writeFill(final JsonBytes into, final int symbol, final Fill fill) {
+        writeFill(into, prices[symbol], quantities[symbol], fill);
+    }
+
+    private void writeFill(final JsonBytes into, final DecimalText price, final DecimalText quantity, final Fill fill) {
+        into.ascii("{\"tradeId\":").number(fill.tradeId()).ascii(",\"price\":");
+        amount(into, price, fill.price());
+        into.ascii(",\"quantity\":");
+        amount(into, quantity, fill.quantity());
+        into.ascii(fill.taker() ? ",\"liquidity\":\"TAKER\",\"timestamp\":" : ",\"liquidity\":\"MAKER\",\"timestamp\":")
+                .timestamp(fill.timestampMicros()).raw((byte) '}');
     }
 
     private void amount(final JsonBytes into, final DecimalText text, final long units) {
