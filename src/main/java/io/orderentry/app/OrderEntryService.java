@@ -4,6 +4,7 @@ import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.WaitStrategy;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
+import io.orderentry.account.AccountFeeds;
 import io.orderentry.audit.AuditHandler;
 import io.orderentry.audit.AuditTrail;
 import io.orderentry.engine.CommandResult;
@@ -119,6 +120,7 @@ public final class OrderEntryService {
     private AuditTrail auditTrail;
     private InputGateway gateway;
     private MarketDataStage marketData;
+    private AccountFeeds orderFeeds;
     private StreamFanOut streamFanOut;
     private Snapshotter snapshotter;
     private java.util.concurrent.ScheduledExecutorService auditArchiving;
@@ -176,6 +178,7 @@ public final class OrderEntryService {
         audit = new AuditHandler(auditTrail, status::auditFailed, status::auditResumed, view::holdsOnApplyingThread);
         persistence = PersistenceWiring.open(config, status, metrics);
         final ReplyStage replies = new ReplyStage(view, config.httpInstances());
+        orderFeeds = new AccountFeeds(view, Json.orderFeedRenderer(config.instruments()));
         marketData = new MarketDataStage(config.instruments().size(), config.httpInstances(), config.marketData());
         streamFanOut = new StreamFanOut(config.instruments(), config.httpInstances(), streamMetrics,
                 config.marketData().fanOutCpuPercent());
@@ -186,7 +189,7 @@ public final class OrderEntryService {
         output = new Disruptor<>(EngineEvent::new, config.outputRingSize(), threads("out", outputThreads), ProducerType.MULTI,
                 outputWait);
         output.setDefaultExceptionHandler(new FailFastHandler<>("output", status, this::stopFromFailure));
-        Pipeline.wireOutput(output, view, audit, replies, marketData, persistence.stage());
+        Pipeline.wireOutput(output, view, audit, replies, orderFeeds, marketData, persistence.stage());
         final RingBuffer<EngineEvent> outputRing = output.start();
 
         matcherStage = new MatcherStage(sink -> new Matcher(config.instruments().size(), config.engineLimits(), sink),
@@ -213,7 +216,7 @@ public final class OrderEntryService {
         registerHealthAndMetrics(outputRing);
         metrics.counter("orders_journal_rejected_commands_total", "Commands the journal could not encode (answered 503)",
                 journalHandler::rejectedCommands);
-        streamMetrics.register(metrics, marketData.view(), marketData.subscribers());
+        streamMetrics.register(metrics, marketData.view(), marketData.subscribers(), orderFeeds);
         status.phase(ServiceStatus.Phase.READY);
         LOG.info("ready: accepting orders on {}:{} after {} ms; next order id {}, next trade id {}",
                 config.httpHost(), config.httpPort(), (System.nanoTime() - started) / 1_000_000,
@@ -657,7 +660,7 @@ public final class OrderEntryService {
                 new OrderRequestParser(json.mapper(), config.instrumentsBySymbol()), gateway, view, replies, status,
                 metrics, new HttpMetrics(metrics.registry()), openApi(), LoggerFactory.getLogger(OrderVerticle.class),
                 new MarketDataAccess(config.instruments(), marketData, streamFanOut, streamConfig(connections),
-                        streamMetrics), this::snapshotNow, config.httpLimits(), connections, auth.access());
+                        streamMetrics), this::snapshotNow, config.httpLimits(), connections, auth.access(), orderFeeds);
         final AtomicInteger index = new AtomicInteger();
         await(vertx.deployVerticle(() -> new OrderVerticle(index.getAndIncrement(), settings),
                 new DeploymentOptions().setInstances(config.httpInstances())).toCompletionStage().toCompletableFuture(),

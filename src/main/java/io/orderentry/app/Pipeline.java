@@ -3,6 +3,7 @@ package io.orderentry.app;
 import com.lmax.disruptor.EventHandler;
 import com.lmax.disruptor.WaitStrategy;
 import com.lmax.disruptor.dsl.Disruptor;
+import io.orderentry.account.AccountFeeds;
 import io.orderentry.audit.AuditHandler;
 import io.orderentry.http.ReplyStage;
 import io.orderentry.journal.JournalHandler;
@@ -23,7 +24,7 @@ import io.orderentry.query.OrderStateView;
  *     oe-journal  : sequence, append, one write + fsync per batch
  *     oe-matcher  : gated on the journal; the engine; publishes into the OUTPUT ring
  *  OUTPUT ring
- *     oe-orders   : order view ─▶ audit trail ─▶ replies   (one thread: strictly one after another)
+ *     oe-orders   : order view ─▶ audit trail ─▶ replies ─▶ account feeds   (one thread: one after another)
  *     oe-marketdata : L2 books, trades, ticker, WebSocket fan-out
  *     oe-spool    : events for PostgreSQL, to the local spool (the writer threads take them from there)
  * </pre>
@@ -33,6 +34,11 @@ import io.orderentry.query.OrderStateView;
  * wake-up per batch, which on two cores cost more than the stages' own work ({@code bench/stages.sh}, in
  * {@code loadtest/RESULTS.md}). Market data and persistence gate nothing and keep threads of their own so that
  * neither can delay an answer.
+ *
+ * <p>The account feeds (the stream's private {@code orders} channel) run after the view, so each event's order state is
+ * there to send, and after the replies, so that their work at the end of a batch (rendering, handing over) comes after
+ * the batch's answers are on their way. They are on this thread because a subscriber's snapshot must be read from the
+ * view between two events, which only the view's writer can do without a lock.
  */
 final class Pipeline {
 
@@ -41,9 +47,9 @@ final class Pipeline {
 
     /** Wires the output ring's consumers; call before the ring starts. */
     static void wireOutput(final Disruptor<EngineEvent> output, final OrderStateView view, final AuditHandler audit,
-                           final ReplyStage replies, final MarketDataStage marketData,
+                           final ReplyStage replies, final AccountFeeds feeds, final MarketDataStage marketData,
                            final EventHandler<EngineEvent> persistence) {
-        output.handleEventsWith(stage("oe-orders", new Sequential<>(view, audit, replies)));
+        output.handleEventsWith(stage("oe-orders", new Sequential<>(view, audit, replies, feeds)));
         output.handleEventsWith(stage("oe-marketdata", marketData));
         if (persistence != null) {
             output.handleEventsWith(stage("oe-spool", persistence));

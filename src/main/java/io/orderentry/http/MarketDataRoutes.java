@@ -49,8 +49,8 @@ final class MarketDataRoutes {
             bySymbol.put(instrument.symbol(), instrument);
         }
         this.instruments = Map.copyOf(bySymbol);
-        this.hub = new StreamHub(loop, vertx, context, access, json, settings.json().mapper(), instruments,
-                settings.log());
+        this.hub = new StreamHub(loop, vertx, context, access, json, new OrderChannel(settings, context, json),
+                settings.json().mapper(), instruments, settings.log());
     }
 
     /** Registers the stream with the consumer and starts its timer; called from the verticle's start. */

@@ -32,7 +32,8 @@ import org.slf4j.Logger;
  * The stream sessions of one event loop. The fan-out hands it each batch's updates, already rendered into
  * WebSocket frames, through {@link #deliver}; each session gets what it subscribed to in one write.
  * It answers subscribe and unsubscribe requests with snapshots from the {@link MarketDataView}, and
- * runs the heartbeat and slow-client timer.
+ * runs the heartbeat and slow-client timer. The private {@code orders} channel's requests go to this loop's
+ * {@link OrderChannel}.
  *
  * <p>Hand-over bound: at most {@link #MAX_QUEUED_BATCHES} batches wait for this loop. If the loop
  * falls further behind, the consumer's next batches are dropped and the loop, when it catches up,
@@ -69,6 +70,7 @@ final class StreamHub {
     private final MarketDataView view;
     private final SubscriberCounts counts;
     private final MarketDataJson json;
+    private final OrderChannel orders;
     private final ObjectMapper mapper;
     private final Map<String, Instrument> instruments;
     private final Logger log;
@@ -95,8 +97,8 @@ final class StreamHub {
     private long chainStartNanos;
 
     StreamHub(final int loop, final Vertx vertx, final Context context, final MarketDataAccess access,
-              final MarketDataJson json, final ObjectMapper mapper, final Map<String, Instrument> instruments,
-              final Logger log) {
+              final MarketDataJson json, final OrderChannel orders, final ObjectMapper mapper,
+              final Map<String, Instrument> instruments, final Logger log) {
         this.loop = loop;
         this.vertx = vertx;
         this.context = context;
@@ -104,6 +106,7 @@ final class StreamHub {
         this.view = access.stage().view();
         this.counts = access.stage().subscribers();
         this.json = json;
+        this.orders = orders;
         this.mapper = mapper;
         this.instruments = instruments;
         this.log = log;
@@ -173,6 +176,10 @@ final class StreamHub {
             session.send(StreamFrames.text(json.error(e.error())));
             return;
         }
+        if (request.orders()) {
+            orders.request(session, request);
+            return;
+        }
         final int slot = slot(request.symbol(), request.channel());
         switch (request.op()) {
             case SUBSCRIBE -> subscribe(session, slot);
@@ -227,7 +234,13 @@ final class StreamHub {
                 remove(session, slot);
             }
         }
+        orders.closed(session);
         access.metrics().closed();
+    }
+
+    /** The session was conflated and has drained: its orders subscription gets a fresh snapshot. */
+    void resyncOrders(final StreamSession session) {
+        orders.resync(session);
     }
 
     /** The connection reported an error; Vert.x closes it and {@link #closed} follows. */

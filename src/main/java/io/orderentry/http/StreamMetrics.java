@@ -1,5 +1,6 @@
 package io.orderentry.http;
 
+import io.orderentry.account.AccountFeeds;
 import io.orderentry.marketdata.MarketDataView;
 import io.orderentry.marketdata.SubscriberCounts;
 import java.util.concurrent.TimeUnit;
@@ -30,10 +31,20 @@ public final class StreamMetrics {
     private final Recorder deliveryNanos = new Recorder(TimeUnit.SECONDS.toNanos(60), 2);
     private final Histogram deliverySinceScrape = new Histogram(TimeUnit.SECONDS.toNanos(60), 2);
     private final LongAdder deliveries = new LongAdder();
+    private final LongAdder ordersMessages = new LongAdder();
+    private final LongAdder ordersResyncs = new LongAdder();
     private long deliverySwappedNanos;
 
-    /** Registers the stream's and the market data consumer's figures. */
-    public void register(final MetricsText metrics, final MarketDataView view, final SubscriberCounts subscribers) {
+    /** Registers the stream's and the market data consumer's figures, and those of the private orders channel. */
+    public void register(final MetricsText metrics, final MarketDataView view, final SubscriberCounts subscribers,
+                         final AccountFeeds orderFeeds) {
+        metrics.gauge("orders_ws_orders_subscribers", "Subscriptions to the private orders channel",
+                orderFeeds::subscribers);
+        metrics.counter("orders_ws_orders_messages_total",
+                "Orders channel messages (snapshots and updates) handed to WebSocket connections since start",
+                ordersMessages::sum);
+        metrics.counter("orders_ws_orders_resyncs_total", "Fresh orders snapshots asked for because a connection fell"
+                + " behind (conflated, or too many updates waiting for its event loop)", ordersResyncs::sum);
         metrics.gauge("orders_ws_clients", "Open WebSocket stream connections", clients::get);
         metrics.counter("orders_ws_connections_total", "WebSocket stream connections accepted since start",
                 connections::sum);
@@ -108,6 +119,16 @@ public final class StreamMetrics {
     /** A connection counted by {@link #tryOpen} ended, or its upgrade failed. */
     void closed() {
         clients.decrementAndGet();
+    }
+
+    /** {@code count} orders channel messages were handed to a connection. */
+    void ordersSent(final int count) {
+        ordersMessages.add(count);
+    }
+
+    /** A connection asked for a fresh orders snapshot after falling behind. */
+    void ordersResync() {
+        ordersResyncs.increment();
     }
 
     void conflated() {

@@ -8,12 +8,30 @@ import io.orderentry.marketdata.Channel;
 import java.util.Map;
 
 /**
- * One message a stream client sent: {@code {"op":"subscribe"|"unsubscribe","channel":"book"|"trades"|"ticker","symbol":"BTCUSD"}}.
- * Unknown fields are ignored so clients may add their own (an id, say).
+ * One message a stream client sent: {@code {"op":"subscribe"|"unsubscribe","channel":"book"|"trades"|"ticker","symbol":"BTCUSD"}},
+ * or for the private channel {@code {"op":"subscribe"|"unsubscribe","channel":"orders","apiKey":"<secret>"}} (the key
+ * may instead come in the upgrade's {@code Authorization} header) or, with authentication off,
+ * {@code {"op":...,"channel":"orders","accountId":"acct-1"}}. Unknown fields are ignored so clients may add their own
+ * (an id, say).
  *
- * @param symbol the instrument index
+ * @param channel   the market data channel, or null for the private {@code orders} channel
+ * @param symbol    the instrument index; -1 for the orders channel
+ * @param apiKey    orders channel: the secret the message carried, or null
+ * @param accountId orders channel: the account the message named (well formed), or null
  */
-record StreamRequest(Op op, Channel channel, int symbol) {
+record StreamRequest(Op op, Channel channel, int symbol, String apiKey, String accountId) {
+
+    /** @return whether this is a request of the private {@code orders} channel */
+    boolean orders() {
+        return channel == null;
+    }
+
+    /** Never shows the secret. */
+    @Override
+    public String toString() {
+        return "StreamRequest[op=" + op + ", channel=" + (orders() ? "orders" : channel) + ", symbol=" + symbol
+                + ", apiKey=" + (apiKey == null ? "none" : "(given)") + ", accountId=" + accountId + "]";
+    }
 
     /** What the client asks for. */
     enum Op {
@@ -39,7 +57,8 @@ record StreamRequest(Op op, Channel channel, int symbol) {
     /**
      * Parses one text message. Called on an event loop.
      *
-     * @throws ApiException with INVALID_JSON, MISSING_FIELD, INVALID_TYPE, UNKNOWN_OP, UNKNOWN_CHANNEL or UNKNOWN_SYMBOL
+     * @throws ApiException with INVALID_JSON, MISSING_FIELD, INVALID_TYPE, UNKNOWN_OP, UNKNOWN_CHANNEL, UNKNOWN_SYMBOL
+     *                      or INVALID_ACCOUNT_ID
      */
     static StreamRequest parse(final ObjectMapper mapper, final Map<String, Instrument> instruments,
                                final String text) {
@@ -60,9 +79,17 @@ record StreamRequest(Op op, Channel channel, int symbol) {
                     "op").toException();
         }
         final String channelName = text(root, "channel");
+        if (OrderFeedJson.CHANNEL.equals(channelName)) {
+            final String accountId = optionalText(root, "accountId");
+            if (accountId != null && !OrderRequestParser.ACCOUNT_ID.matcher(accountId).matches()) {
+                throw ApiError.badRequest("INVALID_ACCOUNT_ID", "accountId must be 1-64 of [A-Za-z0-9_-]",
+                        "accountId").toException();
+            }
+            return new StreamRequest(op, null, -1, optionalText(root, "apiKey"), accountId);
+        }
         final Channel channel = Channel.byWireName(channelName);
         if (channel == null) {
-            throw ApiError.badRequest("UNKNOWN_CHANNEL", "channel must be book, trades or ticker, was '"
+            throw ApiError.badRequest("UNKNOWN_CHANNEL", "channel must be book, trades, ticker or orders, was '"
                     + channelName + "'", "channel").toException();
         }
         final String symbolName = text(root, "symbol");
@@ -71,7 +98,13 @@ record StreamRequest(Op op, Channel channel, int symbol) {
             throw ApiError.badRequest("UNKNOWN_SYMBOL", "no instrument " + symbolName + "; see /api/v1/symbols",
                     "symbol").toException();
         }
-        return new StreamRequest(op, channel, instrument.index());
+        return new StreamRequest(op, channel, instrument.index(), null, null);
+    }
+
+    /** @return the field's text, or null when it is absent or null */
+    private static String optionalText(final JsonNode root, final String field) {
+        final JsonNode node = root.get(field);
+        return node == null || node.isNull() ? null : text(root, field);
     }
 
     private static String text(final JsonNode root, final String field) {

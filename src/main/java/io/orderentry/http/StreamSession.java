@@ -4,10 +4,13 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.orderentry.account.OrderUpdate;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.internal.http.WebSocketInternal;
+import io.vertx.core.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
+import java.util.List;
 
 /**
  * One WebSocket stream connection: its subscriptions with the last sequence sent on each, and its
@@ -31,6 +34,12 @@ import java.util.ArrayDeque;
  * snapshot per subscription and updates resume from there. A connection that stays unable to take messages
  * for {@code ws.slow.client.millis} is closed with status 1008.
  *
+ * <h2>The private orders channel</h2>
+ * A session follows at most one account's orders ({@link OrderFeedSubscription}). Its updates come already framed
+ * from the order stage, through the same backlog and bounds as market data; a conflated session asks its
+ * {@link OrderChannel} for a fresh snapshot once it drains, and drops the account's updates until that snapshot
+ * arrives ({@link #ordersAwaitSnapshot}), then takes them from the snapshot's sequence on.
+ *
  * <p>Threads: everything runs on the event loop of the {@link StreamHub} that owns the session.
  */
 final class StreamSession {
@@ -41,6 +50,8 @@ final class StreamSession {
 
     /** WebSocket close status for a policy violation: the client did not keep up. */
     static final short TOO_SLOW = 1008;
+    /** WebSocket close status for a policy violation: a private channel the client may not have. */
+    static final short REFUSED = 1008;
     /** WebSocket close status for an unexpected condition on the server. */
     static final short SERVER_ERROR = 1011;
 
@@ -57,6 +68,10 @@ final class StreamSession {
     private int queuedMessages;
     private long queuedBytes;
     private int subscriptions;
+    /** The orders subscription, or null. */
+    private OrderFeedSubscription orders;
+    /** The sequence of the last orders message sent; -1 while a snapshot is awaited (updates are dropped). */
+    private long ordersSequence = -1;
     private boolean conflated;
     private boolean closed;
     private boolean compressionKnown;
@@ -153,6 +168,106 @@ final class StreamSession {
     /** @return true while the session waits for its socket to drain before fresh snapshots */
     boolean conflated() {
         return conflated;
+    }
+
+    /** @return the upgrade request's header, or null */
+    String header(final CharSequence name) {
+        return socket.headers().get(name);
+    }
+
+    /** @return the client's address */
+    SocketAddress remoteAddress() {
+        return socket.remoteAddress();
+    }
+
+    /** @return the orders subscription, or null */
+    OrderFeedSubscription orders() {
+        return orders;
+    }
+
+    /** Follows {@code subscription}'s account from its snapshot on, in place of any earlier orders subscription. */
+    void ordersSubscribed(final OrderFeedSubscription subscription) {
+        if (orders == null) {
+            subscriptions++;
+        }
+        orders = subscription;
+        ordersSequence = -1;
+    }
+
+    /** The orders subscription ended; messages still on their way for it are dropped. */
+    void ordersUnsubscribed() {
+        if (orders != null) {
+            orders = null;
+            subscriptions--;
+            ordersSequence = -1;
+        }
+    }
+
+    /** Drops the orders updates until the next snapshot: one has been asked for after the session fell behind. */
+    void ordersAwaitSnapshot() {
+        ordersSequence = -1;
+    }
+
+    /**
+     * Sends an orders snapshot of {@code subscription} (ignored if that is no longer the session's); updates
+     * continue after {@code sequence}.
+     *
+     * @return whether it was handed to the socket or its backlog
+     */
+    boolean ordersSnapshot(final OrderFeedSubscription subscription, final long sequence, final byte[] frame) {
+        if (subscription != orders || closed || conflated) {
+            return false;
+        }
+        ordersSequence = sequence;
+        send(frame);
+        return true;
+    }
+
+    /**
+     * Writes, in one write, the updates of {@code subscription} that follow the last orders message sent; those at
+     * or before it (covered by a later snapshot) and all of them while a snapshot is awaited are dropped.
+     *
+     * @return how many messages it wrote or queued
+     * @throws IllegalStateException when an update is not the next one: a bug in the hand-over
+     */
+    int ordersUpdates(final OrderFeedSubscription subscription, final List<OrderUpdate> updates,
+                      final List<byte[]> frames) {
+        if (subscription != orders || closed || conflated || ordersSequence < 0) {
+            return 0;
+        }
+        int from = 0;
+        while (from < updates.size() && updates.get(from).sequence() <= ordersSequence) {
+            from++;
+        }
+        if (from == updates.size()) {
+            return 0;
+        }
+        if (updates.get(from).sequence() != ordersSequence + 1) {
+            throw new IllegalStateException("orders update " + updates.get(from).sequence() + " after "
+                    + ordersSequence + " for account " + subscription.accountId() + ": the hand-over lost updates");
+        }
+        int bytes = 0;
+        for (int i = from; i < frames.size(); i++) {
+            bytes += frames.get(i).length;
+        }
+        final ByteBuf out = channel.alloc().directBuffer(bytes);
+        for (int i = from; i < frames.size(); i++) {
+            out.writeBytes(frames.get(i));
+        }
+        ordersSequence = updates.get(updates.size() - 1).sequence();
+        write(out, frames.size() - from);
+        return frames.size() - from;
+    }
+
+    /**
+     * Sends {@code frame} (an error) and closes the connection with status 1008: the client may not have what it
+     * asked for (a private channel it could not authenticate for).
+     */
+    void refuse(final byte[] frame, final String reason) {
+        send(frame);
+        if (!closed) {
+            socket.close(REFUSED, reason);
+        }
     }
 
     /** Sends a snapshot; updates on that slot continue after its sequence. */
@@ -327,6 +442,9 @@ final class StreamSession {
                 if (subscribed[slot]) {
                     hub.snapshot(this, slot);
                 }
+            }
+            if (orders != null) {
+                hub.resyncOrders(this);
             }
         }
     }

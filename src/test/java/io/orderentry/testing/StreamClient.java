@@ -7,6 +7,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.WebSocket;
 import io.vertx.core.http.WebSocketClient;
 import io.vertx.core.http.WebSocketClientOptions;
+import io.vertx.core.http.WebSocketConnectOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -25,9 +26,9 @@ import java.util.function.Predicate;
 
 /**
  * A WebSocket client of {@code /api/v1/stream} for tests. It keeps every message, and like a real
- * client applies book snapshots and updates per symbol, collects trades and the latest ticker, and
- * notes any gap in a channel's sequence. Messages arrive on a Vert.x event loop; the test thread
- * reads through the synchronized accessors.
+ * client applies book snapshots and updates per symbol, collects trades and the latest ticker, follows the open
+ * orders of the private {@code orders} channel, and notes any gap in a channel's sequence. Messages arrive on a
+ * Vert.x event loop; the test thread reads through the synchronized accessors.
  */
 public final class StreamClient implements AutoCloseable {
 
@@ -42,6 +43,7 @@ public final class StreamClient implements AutoCloseable {
     private final Map<String, TreeMap<BigDecimal, BigDecimal>> books = new HashMap<>();
     private final Map<String, List<JsonNode>> trades = new HashMap<>();
     private final Map<String, JsonNode> tickers = new HashMap<>();
+    private final Map<String, TreeMap<Long, JsonNode>> openOrders = new HashMap<>();
     private final List<String> gaps = new ArrayList<>();
     private final List<String> checksumMismatches = new ArrayList<>();
     private int checksums;
@@ -70,6 +72,15 @@ public final class StreamClient implements AutoCloseable {
                 port);
     }
 
+    /** Connects with extra headers on the upgrade request (an {@code Authorization: Bearer} key, say). */
+    public static StreamClient connect(final Vertx vertx, final int port, final Map<String, String> headers) {
+        final WebSocketConnectOptions options = new WebSocketConnectOptions().setHost("127.0.0.1").setPort(port)
+                .setURI("/api/v1/stream");
+        headers.forEach(options::addHeader);
+        final WebSocketClient client = vertx.createWebSocketClient();
+        return new StreamClient(client, await(client.connect(options)));
+    }
+
     private static StreamClient connect(final WebSocketClient client, final int port) {
         return new StreamClient(client, await(client.connect(port, "127.0.0.1", "/api/v1/stream")));
     }
@@ -95,6 +106,24 @@ public final class StreamClient implements AutoCloseable {
         }
     }
 
+    /** Stops reading from the connection, so that the server's writes back up behind it; see {@link #resume}. */
+    public void pause() {
+        socket.pause();
+    }
+
+    /** Reads again after {@link #pause}. */
+    public void resume() {
+        socket.resume();
+    }
+
+    /**
+     * Connects with a small receive buffer, so that a {@link #pause}d client backs the server's writes up after a few
+     * KiB rather than after the kernel's autotuned megabytes.
+     */
+    public static StreamClient connectWithSmallReceiveBuffer(final Vertx vertx, final int port) {
+        return connect(vertx.createWebSocketClient(new WebSocketClientOptions().setReceiveBufferSize(4096)), port);
+    }
+
     public void send(final String text) {
         await(socket.writeTextMessage(text));
     }
@@ -105,6 +134,34 @@ public final class StreamClient implements AutoCloseable {
 
     public void unsubscribe(final String channel, final String symbol) {
         send("{\"op\":\"unsubscribe\",\"channel\":\"" + channel + "\",\"symbol\":\"" + symbol + "\"}");
+    }
+
+    /** Subscribes to the private orders channel with an API key in the message, or with none when null. */
+    public void subscribeOrders(final String apiKey) {
+        send(apiKey == null ? "{\"op\":\"subscribe\",\"channel\":\"orders\"}"
+                : "{\"op\":\"subscribe\",\"channel\":\"orders\",\"apiKey\":\"" + apiKey + "\"}");
+    }
+
+    /** Subscribes to the private orders channel of an account, as with authentication off. */
+    public void subscribeOrdersOf(final String accountId) {
+        send("{\"op\":\"subscribe\",\"channel\":\"orders\",\"accountId\":\"" + accountId + "\"}");
+    }
+
+    public void unsubscribeOrders() {
+        send("{\"op\":\"unsubscribe\",\"channel\":\"orders\"}");
+    }
+
+    /** @return the next message of the orders channel of the given type ("snapshot" or "update") */
+    public JsonNode awaitOrders(final String type) {
+        return await(m -> "orders".equals(m.path("channel").asText()) && type.equals(m.path("type").asText()));
+    }
+
+    /**
+     * @return the account's open orders as this client follows them from the orders channel (its snapshot, then each
+     *         update's order replacing the earlier state, a final one leaving), by order id
+     */
+    public synchronized Map<Long, JsonNode> openOrders(final String accountId) {
+        return new TreeMap<>(openOrders.getOrDefault(accountId, new TreeMap<>()));
     }
 
     /** @return the next message after the last one returned that matches; fails after {@link #PATIENCE} */
@@ -266,7 +323,7 @@ public final class StreamClient implements AutoCloseable {
             return;
         }
         final String channel = m.get("channel").asText();
-        final String symbol = m.get("symbol").asText();
+        final String symbol = "orders".equals(channel) ? m.get("accountId").asText() : m.get("symbol").asText();
         final String key = channel + ":" + symbol;
         final long sequence = m.get("sequence").asLong();
         if ("update".equals(type) && sequences.getOrDefault(key, -1L) + 1 != sequence) {
@@ -274,6 +331,7 @@ public final class StreamClient implements AutoCloseable {
         }
         sequences.put(key, sequence);
         switch (channel) {
+            case "orders" -> applyOrders(m, symbol, "snapshot".equals(type));
             case "book" -> {
                 applyBook(m, symbol, "snapshot".equals(type));
                 checksums++;
@@ -306,6 +364,22 @@ public final class StreamClient implements AutoCloseable {
             } else {
                 side.put(price, new BigDecimal(change.get(2).asText()));
             }
+        }
+    }
+
+    private void applyOrders(final JsonNode m, final String accountId, final boolean snapshot) {
+        final TreeMap<Long, JsonNode> open = openOrders.computeIfAbsent(accountId, k -> new TreeMap<>());
+        if (snapshot) {
+            open.clear();
+            m.get("orders").forEach(order -> open.put(order.get("orderId").asLong(), order));
+            return;
+        }
+        final JsonNode order = m.get("order");
+        final String status = order.get("status").asText();
+        if ("NEW".equals(status) || "PARTIALLY_FILLED".equals(status)) {
+            open.put(order.get("orderId").asLong(), order);
+        } else {
+            open.remove(order.get("orderId").asLong());
         }
     }
 

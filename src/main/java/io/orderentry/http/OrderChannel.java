@@ -1,0 +1,206 @@
+package io.orderentry.http;
+
+import io.orderentry.account.AccountFeeds;
+import io.orderentry.account.OrderUpdate;
+import io.orderentry.auth.ApiKey;
+import io.orderentry.query.OrderState;
+import io.vertx.core.Context;
+import io.vertx.core.http.HttpHeaders;
+import java.util.List;
+import org.slf4j.Logger;
+
+/**
+ * The private {@code orders} channel of one event loop's stream sessions (API.md, "Accounts and authentication",
+ * "Private stream"): who may subscribe, and the hand-over between the order stage's {@link AccountFeeds} and the
+ * sessions.
+ *
+ * <h2>Subscribing</h2>
+ * With authentication on, the key is the message's {@code apiKey}, else the upgrade request's
+ * {@code Authorization: Bearer} header, checked as a REST read is ({@link AccessControl.Gate#admitSecret}): a
+ * {@code read} or {@code trade} key follows its own account; no key, a malformed header, an unknown or revoked key, an
+ * {@code admin} key, a spent budget, or an {@code accountId} that is not the key's is answered with an error message
+ * (UNAUTHENTICATED, INVALID_API_KEY, PERMISSION_DENIED, RATE_LIMITED, ACCOUNT_MISMATCH) and the connection is closed
+ * with status 1008; failed authentications are audited as REST ones are. With authentication off the message names
+ * {@code accountId}. The subscription then goes to the order stage ({@link AccountFeeds#subscribe}), woken by a tick
+ * through the input ring, which sends the snapshot and then the updates. A second subscribe replaces the first (a
+ * fresh snapshot, of the account it names).
+ *
+ * <h2>Falling behind</h2>
+ * A session conflated by its backlog bounds, or one whose loop let too many updates wait
+ * ({@link OrderFeedSubscription}), asks the stage again for a snapshot and drops the account's updates until it
+ * arrives, as market data subscriptions get fresh snapshots: the engine is never slowed.
+ *
+ * <p>Threads: every method runs on this loop, the order stage's messages having hopped onto it.
+ */
+final class OrderChannel implements OrderFeedSubscription.Receiver {
+
+    private final AccountFeeds feeds;
+    private final InputGateway input;
+    private final AccessControl access;
+    private final AccessControl.Gate gate;
+    private final EdgeRefusals refusals;
+    private final StreamMetrics metrics;
+    private final MarketDataJson errors;
+    private final OrderFeedJson json;
+    private final Context context;
+    private final int maxSubscriptions;
+    private final int maxQueued;
+    private final Logger log;
+
+    OrderChannel(final HttpSettings settings, final Context context, final MarketDataJson errors) {
+        this.feeds = settings.orderFeeds();
+        this.input = settings.input();
+        this.access = settings.access();
+        this.gate = access.gate();
+        this.refusals = new EdgeRefusals(settings.input(), settings.json().mapper(), settings.status());
+        this.metrics = settings.marketData().metrics();
+        this.errors = errors;
+        this.json = new OrderFeedJson(settings.marketData().instruments());
+        this.context = context;
+        this.maxSubscriptions = settings.marketData().config().maxSubscriptions();
+        this.maxQueued = settings.marketData().config().maxQueuedMessages();
+        this.log = settings.log();
+    }
+
+    /** Handles a subscribe or unsubscribe of the orders channel. */
+    void request(final StreamSession session, final StreamRequest request) {
+        switch (request.op()) {
+            case SUBSCRIBE -> subscribe(session, request);
+            case UNSUBSCRIBE -> unsubscribe(session);
+            default -> throw new IllegalStateException("unhandled op " + request.op());
+        }
+    }
+
+    /** The session ended: its subscription leaves its feed. */
+    void closed(final StreamSession session) {
+        end(session);
+    }
+
+    /** The session was conflated and has drained: a fresh snapshot, and the updates from there. */
+    void resync(final StreamSession session) {
+        final OrderFeedSubscription subscription = session.orders();
+        if (subscription == null) {
+            return;
+        }
+        metrics.ordersResync();
+        session.ordersAwaitSnapshot();
+        feeds.subscribe(subscription);
+        input.tick();
+    }
+
+    /** From the order stage: the snapshot of {@code subscription}'s account. */
+    @Override
+    public void snapshot(final OrderFeedSubscription subscription, final long sequence, final List<OrderState> openOrders) {
+        final StreamSession session = subscription.session();
+        if (subscription.closed() || session.orders() != subscription) {
+            return;
+        }
+        if (session.ordersSnapshot(subscription, sequence, json.snapshot(subscription.accountId(), sequence,
+                openOrders))) {
+            metrics.ordersSent(1);
+        }
+    }
+
+    /** From the order stage: updates of {@code subscription}'s account. */
+    @Override
+    public void updates(final OrderFeedSubscription subscription, final List<OrderUpdate> updates, final List<byte[]> frames) {
+        final StreamSession session = subscription.session();
+        try {
+            metrics.ordersSent(session.ordersUpdates(subscription, updates, frames));
+        } catch (final RuntimeException e) {
+            log.error("stream: closing a connection that could not take its orders updates", e);
+            session.fail(e);
+        }
+    }
+
+    /** From the order stage: updates were dropped because too many waited for this loop. */
+    @Override
+    public void overrun(final OrderFeedSubscription subscription) {
+        subscription.overrunHandled();
+        if (!subscription.closed() && subscription.session().orders() == subscription) {
+            resync(subscription.session());
+        }
+    }
+
+    private void subscribe(final StreamSession session, final StreamRequest request) {
+        final String account = account(session, request);
+        if (account == null) {
+            return;
+        }
+        if (session.orders() == null && session.subscriptions() >= maxSubscriptions) {
+            session.send(StreamFrames.text(errors.error(ApiError.badRequest("TOO_MANY_SUBSCRIPTIONS", "at most "
+                    + maxSubscriptions + " subscriptions per connection", null))));
+            return;
+        }
+        end(session);
+        final OrderFeedSubscription subscription = new OrderFeedSubscription(this, session, context, account,
+                maxQueued);
+        session.ordersSubscribed(subscription);
+        feeds.subscribe(subscription);
+        input.tick();
+    }
+
+    private void unsubscribe(final StreamSession session) {
+        final OrderFeedSubscription subscription = session.orders();
+        if (subscription == null) {
+            session.send(StreamFrames.text(errors.error(ApiError.badRequest("NOT_SUBSCRIBED",
+                    "not subscribed to orders", null))));
+            return;
+        }
+        end(session);
+        session.send(json.unsubscribed(subscription.accountId()));
+    }
+
+    /** Ends the session's orders subscription, if any. */
+    private void end(final StreamSession session) {
+        final OrderFeedSubscription subscription = session.orders();
+        if (subscription != null) {
+            subscription.close();
+            feeds.unsubscribe(subscription);
+            session.ordersUnsubscribed();
+        }
+    }
+
+    /** @return the account the request may follow, or null after refusing it */
+    private String account(final StreamSession session, final StreamRequest request) {
+        if (!access.enabled()) {
+            if (request.accountId() == null) {
+                session.send(StreamFrames.text(errors.error(ApiError.badRequest("MISSING_FIELD", "accountId is"
+                        + " required: authentication is off (ORDERS_AUTH=none)", "accountId"))));
+            }
+            return request.accountId();
+        }
+        String secret = request.apiKey();
+        String missing = null;
+        if (secret == null) {
+            final String header = session.header(HttpHeaders.AUTHORIZATION);
+            secret = AccessControl.bearer(header);
+            missing = header == null ? "the orders channel needs an API key: send \"apiKey\" in the subscribe message"
+                    + " or 'Authorization: Bearer <secret>' with the upgrade"
+                    : "the upgrade's Authorization header is not 'Bearer <secret>'";
+        }
+        final ApiKey key = gate.admitSecret(secret, missing, session.remoteAddress(), AccessControl.Need.READ);
+        if (key == null) {
+            refuse(session, gate.refusal(), gate.refusedKeyId());
+            return null;
+        }
+        if (request.accountId() != null && !request.accountId().equals(key.account())) {
+            access.accountMismatch();
+            refuse(session, new ApiError(403, "ACCOUNT_MISMATCH", "accountId '" + request.accountId()
+                    + "' is not the account of this API key (" + key.account() + ")", "accountId"), key.keyId());
+            return null;
+        }
+        return key.account();
+    }
+
+    /** Answers a refused subscription with its error and closes the connection; audits failed authentications. */
+    private void refuse(final StreamSession session, final ApiError error, final String keyId) {
+        if (error.status() == 401) {
+            final ApiKey known = keyId == null ? null : access.keys().byId(keyId);
+            refusals.publish(null, RequestIds.remoteAddress(session.remoteAddress()), null, new ApiError(error.status(),
+                    error.code(), "subscribe orders on /api/v1/stream: " + error.message(), error.field()), null, 0,
+                    keyId, known == null ? null : known.account());
+        }
+        session.refuse(StreamFrames.text(errors.error(error)), "orders: " + error.code());
+    }
+}
