@@ -12,13 +12,16 @@ import java.util.List;
  * Each order in them is the order object of the REST answers, byte for byte ({@link OrderJson}):
  * <pre>
  * {"type":"snapshot","channel":"orders","accountId":"acct-1","sequence":7,"orders":[{order},...]}
- * {"type":"update","channel":"orders","accountId":"acct-1","sequence":8,"event":"FILL","order":{order},
+ * {"channel":"orders","event":"FILL","sequence":8,"orderId":1017,...every member of the order...,
  *  "fill":{"tradeId":311,"price":"49999.00","quantity":"0.1000","liquidity":"MAKER","timestamp":"..."}}
  * {"type":"unsubscribed","channel":"orders","accountId":"acct-1"}
  * </pre>
- * The order is a member of its own rather than the message itself because both have a {@code sequence}: the
- * message's is the account's feed sequence, the order's the engine event sequence of its last change, as in REST.
- * {@code "fill"} is present in FILL updates only.
+ * An update is the order object of the REST answers plus {@code "event"} (and {@code "channel"}), as API.md has it,
+ * with one member renamed: its {@code "sequence"} is the account's feed sequence (consecutive per account, the one a
+ * client checks for gaps), so the engine event sequence of the order's last change, {@code "sequence"} in REST, is
+ * {@code "engineSequence"} here. It has no message {@code "type"} as the other stream messages do, since the order's
+ * own {@code "type"} (LIMIT, MARKET) is there: a client tells an update by its {@code "event"}. {@code "fill"} is
+ * present in FILL updates only.
  *
  * <p>Not thread-safe: one instance per thread (the order stage renders updates, each event loop its snapshots).
  */
@@ -41,9 +44,9 @@ final class OrderFeedJson implements FeedRenderer {
     /** Renders an update; on the order stage's thread. */
     @Override
     public byte[] render(final String accountId, final OrderUpdate update) {
-        final JsonBytes json = head("update", accountId, update.sequence())
-                .ascii(",\"event\":\"").ascii(update.event().name()).ascii("\",\"order\":");
-        orders.write(json, update.order());
+        final JsonBytes json = out.reset().ascii("{\"channel\":\"orders\",\"event\":\"")
+                .ascii(update.event().name()).ascii("\",\"sequence\":").number(update.sequence()).raw((byte) ',');
+        orders.writeFields(json, update.order(), "engineSequence");
         final Fill fill = update.fill();
         if (fill != null) {
             json.ascii(",\"fill\":");

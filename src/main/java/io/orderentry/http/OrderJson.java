@@ -42,10 +42,23 @@ final class OrderJson {
 
     /** Writes one order object into {@code into}. */
     void write(final JsonBytes into, final OrderState o) {
+        into.raw((byte) '{');
+        writeFields(into, o, "sequence");
+        into.raw((byte) '}');
+    }
+
+    /**
+     * Writes the order's members, from {@code "orderId"} to {@code "fills"}, without the braces, so that a message can
+     * be the order object with members of its own (the private stream's updates).
+     *
+     * @param sequenceName the name of the member holding the engine event sequence of the order's last change:
+     *                     {@code sequence} in the REST answers
+     */
+    void writeFields(final JsonBytes into, final OrderState o, final String sequenceName) {
         final Instrument instrument = instruments.get(o.symbol());
         final DecimalText price = prices[o.symbol()];
         final DecimalText quantity = quantities[o.symbol()];
-        into.ascii("{\"orderId\":").number(o.orderId())
+        into.ascii("\"orderId\":").number(o.orderId())
                 .ascii(",\"clientOrderId\":").string(o.clientOrderId())
                 .ascii(",\"accountId\":").string(o.accountId())
                 .ascii(",\"symbol\":").string(instrument.symbol())
@@ -77,7 +90,7 @@ final class OrderJson {
         } else {
             into.raw((byte) '"').ascii(o.rejectReason().name()).raw((byte) '"');
         }
-        into.ascii(",\"sequence\":").number(o.sequence())
+        into.ascii(",\"").ascii(sequenceName).ascii("\":").number(o.sequence())
                 .ascii(",\"createdAt\":").timestamp(o.createdAtMicros())
                 .ascii(",\"updatedAt\":").timestamp(o.updatedAtMicros())
                 .ascii(",\"fills\":");
@@ -85,7 +98,6 @@ final class OrderJson {
         if (count > MAX_FILLS_PER_ANSWER) {
             into.ascii(",\"fillsTruncated\":true,\"fillCount\":").number(count);
         }
-        into.raw((byte) '}');
     }
 
     /** The most fills an answer carries; the rest are read a page at a time ({@link #writeFillsPage}). */

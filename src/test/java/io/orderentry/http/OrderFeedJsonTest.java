@@ -1,5 +1,7 @@
 package io.orderentry.http;
 
+import io.orderentry.testing.StreamClient;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
@@ -45,13 +47,14 @@ class OrderFeedJsonTest {
 
         final JsonNode message = parse(json.render("acct-1", new OrderUpdate(8, OrderEvent.FILL, order)));
 
-        assertEquals("update", message.get("type").asText());
+        assertEquals("LIMIT", message.get("type").asText(), "the order's own type: an update is the order object");
         assertEquals("orders", message.get("channel").asText());
         assertEquals("acct-1", message.get("accountId").asText());
         assertEquals(8, message.get("sequence").asLong(), "the account's sequence, not the order's");
         assertEquals("FILL", message.get("event").asText());
-        assertEquals(MAPPER.readTree(rest.order(order).getBytes()), message.get("order"), "the REST order object");
-        assertEquals(88_231, message.get("order").get("sequence").asLong());
+        assertEquals(MAPPER.readTree(rest.order(order).getBytes()), StreamClient.orderOf(message), "the REST order object");
+        assertEquals(88_231, message.get("engineSequence").asLong(), "the order's engine sequence, renamed");
+        assertEquals(1017, message.get("orderId").asLong(), "the order's members are the message's own");
         assertEquals(MAPPER.readTree("{\"tradeId\":311,\"price\":\"49999.00\",\"quantity\":\"0.1000\","
                 + "\"liquidity\":\"MAKER\",\"timestamp\":\"2026-11-22T10:15:30.123456Z\"}"), message.get("fill"));
     }
@@ -63,7 +66,7 @@ class OrderFeedJsonTest {
         final JsonNode message = parse(json.render("acct-1", new OrderUpdate(1, OrderEvent.CANCELED, order)));
         assertEquals("CANCELED", message.get("event").asText());
         assertFalse(message.has("fill"));
-        assertEquals(MAPPER.readTree(rest.order(order).getBytes()), message.get("order"));
+        assertEquals(MAPPER.readTree(rest.order(order).getBytes()), StreamClient.orderOf(message));
     }
 
     @Test

@@ -79,15 +79,15 @@ class OrderStreamIT {
             final JsonNode accepted = a.awaitOrders("update");
             assertEquals(start + 1, accepted.get("sequence").asLong());
             assertEquals("ACCEPTED", accepted.get("event").asText());
-            assertEquals(resting, accepted.get("order").get("orderId").asLong());
-            assertEquals("NEW", accepted.get("order").get("status").asText());
+            assertEquals(resting, StreamClient.orderOf(accepted).get("orderId").asLong());
+            assertEquals("NEW", StreamClient.orderOf(accepted).get("status").asText());
             final JsonNode first = a.awaitOrders("update");
             assertEquals(start + 2, first.get("sequence").asLong());
             assertMakerFill(first, "0.400", "PARTIALLY_FILLED", "0.400");
             final JsonNode second = a.awaitOrders("update");
             assertEquals(start + 3, second.get("sequence").asLong());
             assertMakerFill(second, "0.600", "FILLED", "1.000");
-            assertEquals(alice.get("/api/v1/orders/" + resting).json(), second.get("order"),
+            assertEquals(alice.get("/api/v1/orders/" + resting).json(), StreamClient.orderOf(second),
                     "the last update is the order as REST answers it");
             assertEquals(List.of(), a.gaps());
 
@@ -95,10 +95,10 @@ class OrderStreamIT {
                 b.awaitOrders("update");
             }
             final List<JsonNode> bobs = b.messages().stream()
-                    .filter(m -> "orders".equals(m.path("channel").asText()) && m.has("order")).toList();
+                    .filter(m -> "orders".equals(m.path("channel").asText()) && m.has("event")).toList();
             assertEquals(List.of("ACCEPTED", "FILL", "ACCEPTED", "FILL"),
                     bobs.stream().map(m -> m.get("event").asText()).toList());
-            assertTrue(bobs.stream().allMatch(m -> "bob".equals(m.get("order").get("accountId").asText())
+            assertTrue(bobs.stream().allMatch(m -> "bob".equals(StreamClient.orderOf(m).get("accountId").asText())
                     && "bob".equals(m.get("accountId").asText())), "bob sees only his own orders: " + bobs);
             assertTrue(bobs.stream().filter(m -> m.has("fill"))
                     .allMatch(m -> "TAKER".equals(m.get("fill").get("liquidity").asText())));
@@ -172,8 +172,8 @@ class OrderStreamIT {
         assertEquals("3000.00", update.get("fill").get("price").asText());
         assertEquals(quantity, update.get("fill").get("quantity").asText());
         assertTrue(update.get("fill").get("tradeId").asLong() > 0);
-        assertEquals(status, update.get("order").get("status").asText());
-        assertEquals(filled, update.get("order").get("filledQuantity").asText());
+        assertEquals(status, StreamClient.orderOf(update).get("status").asText());
+        assertEquals(filled, StreamClient.orderOf(update).get("filledQuantity").asText());
     }
 
     private static long place(final ApiClient client, final String body) {

@@ -153,7 +153,15 @@ public final class StreamClient implements AutoCloseable {
 
     /** @return the next message of the orders channel of the given type ("snapshot" or "update") */
     public JsonNode awaitOrders(final String type) {
-        return await(m -> "orders".equals(m.path("channel").asText()) && type.equals(m.path("type").asText()));
+        return await(m -> "orders".equals(m.path("channel").asText()) && type.equals(kind(m)));
+    }
+
+    /**
+     * @return a message's kind: its {@code type}, except for an update of the orders channel, which is the order
+     *         object plus {@code event} (its {@code type} is the order's): {@code update}
+     */
+    public static String kind(final JsonNode m) {
+        return "orders".equals(m.path("channel").asText()) && m.has("event") ? "update" : m.path("type").asText();
     }
 
     /**
@@ -318,7 +326,7 @@ public final class StreamClient implements AutoCloseable {
     }
 
     private void apply(final JsonNode m) {
-        final String type = m.path("type").asText();
+        final String type = kind(m);
         if (!"snapshot".equals(type) && !"update".equals(type)) {
             return;
         }
@@ -367,6 +375,19 @@ public final class StreamClient implements AutoCloseable {
         }
     }
 
+    /**
+     * @return the order object of the REST answers that a private {@code orders} update carries: the update without
+     *         its own members ({@code channel}, {@code event}, {@code fill}), with {@code engineSequence}
+     *         back under its REST name {@code sequence}
+     */
+    public static JsonNode orderOf(final JsonNode update) {
+        final com.fasterxml.jackson.databind.node.ObjectNode order = update.deepCopy();
+        order.remove(java.util.List.of("channel", "event", "fill", "sequence"));
+        order.set("sequence", update.get("engineSequence"));
+        order.remove("engineSequence");
+        return order;
+    }
+
     private void applyOrders(final JsonNode m, final String accountId, final boolean snapshot) {
         final TreeMap<Long, JsonNode> open = openOrders.computeIfAbsent(accountId, k -> new TreeMap<>());
         if (snapshot) {
@@ -374,7 +395,7 @@ public final class StreamClient implements AutoCloseable {
             m.get("orders").forEach(order -> open.put(order.get("orderId").asLong(), order));
             return;
         }
-        final JsonNode order = m.get("order");
+        final JsonNode order = orderOf(m);
         final String status = order.get("status").asText();
         if ("NEW".equals(status) || "PARTIALLY_FILLED".equals(status)) {
             open.put(order.get("orderId").asLong(), order);
