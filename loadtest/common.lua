@@ -1,5 +1,10 @@
--- Shared by the wrk scripts: per-thread ids, status counting, the record of acknowledged orders and
+-- Shared by the wrk scripts: per-thread ids, API keys, status counting, the record of acknowledged orders and
 -- the report printed by done(). Each script defines next_request() and may define on_response().
+--
+-- API keys: ORDERS_LOAD_KEYS names a file of secrets, one a line (run.sh writes it). Each request then authenticates
+-- with one of them, picked at random, so every connection acts for many accounts, and names no accountId (the
+-- key's account is the order's). Without it, requests carry no key and name accounts acct-<thread>-<1..50>, for a
+-- service with ORDERS_AUTH=none.
 
 local threads = {}
 local thread_count = 0
@@ -21,6 +26,37 @@ function init(args)
     ack_file = io.open(ack_dir .. "/acked-" .. tid .. ".txt", "w")
   end
   wrk.headers["Content-Type"] = "application/json"
+  key_headers = nil
+  local keys_path = os.getenv("ORDERS_LOAD_KEYS")
+  if keys_path and keys_path ~= "" then
+    local file = assert(io.open(keys_path, "r"), "cannot read ORDERS_LOAD_KEYS " .. keys_path)
+    key_headers = {}
+    for line in file:lines() do
+      local secret = string.match(line, "^%s*(%S+)%s*$")
+      if secret then
+        -- one headers table per key, made once; wrk.format sets Host and Content-Length in it on each use
+        table.insert(key_headers, { ["Content-Type"] = "application/json", ["Authorization"] = "Bearer " .. secret })
+      end
+    end
+    file:close()
+    assert(#key_headers > 0, "ORDERS_LOAD_KEYS " .. keys_path .. " holds no secret")
+  end
+end
+
+-- The key of the next request: an index into key_headers, or nil without keys.
+function next_key()
+  if key_headers then
+    return math.random(#key_headers)
+  end
+  return nil
+end
+
+-- The headers of a request made with key (nil: wrk.headers, no key).
+function headers_of(key)
+  if key then
+    return key_headers[key]
+  end
+  return nil
 end
 
 -- Instruments, the mid price each trades around, and quantities at the lot's scale.
@@ -30,16 +66,24 @@ instruments = {
 }
 
 -- A varied new order: 10% MARKET, else LIMIT within a few steps of the mid on both sides of it, so
--- that a realistic share trades; mostly GTC, some IOC and FOK, a few postOnly.
-function new_order_body()
+-- that a realistic share trades; mostly GTC, some IOC and FOK, a few postOnly. With a key (an index into
+-- key_headers) the body names no account and its clientOrderId ends in "k<key>", so that an answer tells which key
+-- placed the order; without, it names one of this thread's accounts.
+function new_order_body(key)
   seq = seq + 1
   local inst = instruments[math.random(#instruments)]
   local side = (math.random(2) == 1) and "BUY" or "SELL"
-  local account = string.format("acct-%d-%d", tid, math.random(50))
-  local client_order_id = string.format("w%s-%d-%d", run_id, tid, seq)
+  local account, client_order_id
+  if key then
+    account = ""
+    client_order_id = string.format("w%s-%d-%dk%d", run_id, tid, seq, key)
+  else
+    account = string.format('"accountId":"acct-%d-%d",', tid, math.random(50))
+    client_order_id = string.format("w%s-%d-%d", run_id, tid, seq)
+  end
   local quantity = inst.quantities[math.random(#inst.quantities)]
   if math.random(10) == 1 then
-    return string.format('{"accountId":"%s","clientOrderId":"%s","symbol":"%s","side":"%s","type":"MARKET","quantity":"%s"}',
+    return string.format('{%s"clientOrderId":"%s","symbol":"%s","side":"%s","type":"MARKET","quantity":"%s"}',
       account, client_order_id, inst.symbol, side, quantity)
   end
   -- buys mostly below the mid, sells mostly above it; the overlap trades
@@ -48,7 +92,7 @@ function new_order_body()
   local r = math.random(100)
   local tif, post_only = "GTC", "false"
   if r <= 10 then tif = "IOC" elseif r <= 15 then tif = "FOK" elseif r <= 20 then post_only = "true" end
-  return string.format('{"accountId":"%s","clientOrderId":"%s","symbol":"%s","side":"%s","type":"LIMIT","timeInForce":"%s","postOnly":%s,"price":"%.2f","quantity":"%s"}',
+  return string.format('{%s"clientOrderId":"%s","symbol":"%s","side":"%s","type":"LIMIT","timeInForce":"%s","postOnly":%s,"price":"%.2f","quantity":"%s"}',
     account, client_order_id, inst.symbol, side, tif, post_only, price, quantity)
 end
 

@@ -14,6 +14,20 @@
 # SCRIPT=mixed.lua switches to place+cancel traffic (409s for cancels of orders that filled first
 # are expected there). PostgreSQL is reached with the usual PG* variables (PGHOST, PGUSER,
 # PGDATABASE, ...); set SKIP_DB_CHECK=1 when the service runs without persistence.
+#
+# API keys. The service's /ready says whether it asks for keys (its "warnings" name ORDERS_AUTH=none when it does
+# not); ORDERS_LOAD_AUTH=keys|none overrides what it says. With keys, every request authenticates with one of
+# several keys picked at random, each of its own account, and names no accountId:
+#   - ORDERS_LOAD_KEYS=FILE: the secrets to use, one a line (trade keys, for a service on another machine);
+#   - else ORDERS_LOAD_KEY_COUNT keys (16 for smoke, else 40) are created for accounts load-<run>-<n> with
+#     `java -jar $ORDERS_JAR keys create` (ORDERS_JAR defaults to target/order-entry.jar) in the keys file of this
+#     directory and environment (ORDERS_AUTH_KEYS_FILE, default ./data/keys beside the journal: run it where the
+#     service runs, with its ORDERS_ variables), and the run waits until the service has reloaded them. They stay
+#     in the keys file (`keys list`); their secrets are only in the run's temporary directory.
+# Each key may place 1,000 orders a second by default (burst 2,000), so 40 keys leave twice the ~20,000 orders a
+# second the service takes on two cores; a 429 still fails the run, saying so. When /metrics needs an admin key
+# (ORDERS_AUTH_OPS=admin), ORDERS_LOAD_ADMIN_KEY gives its secret, or one is created with the others.
+# Without keys (ORDERS_AUTH=none) orders name accounts acct-<thread>-<1..50> as before.
 set -euo pipefail
 
 profile="${1:-}"
@@ -32,8 +46,10 @@ connections="${args[1]#-c}"
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install -y wrk)" >&2; exit 2; }
 command -v curl >/dev/null || { echo "curl is not installed" >&2; exit 2; }
 
+admin_header=()
+[ -n "${ORDERS_LOAD_ADMIN_KEY:-}" ] && admin_header=(-H "Authorization: Bearer $ORDERS_LOAD_ADMIN_KEY")
 metric() { # metric NAME_AND_LABELS -> value (0 when absent)
-  curl -fsS "$url/metrics" | awk -v m="$1" 'index($0, m" ") == 1 { v = $2 } END { printf "%d\n", (v == "" ? 0 : v) }'
+  curl -fsS ${admin_header[@]+"${admin_header[@]}"} "$url/metrics" | awk -v m="$1" 'index($0, m" ") == 1 { v = $2 } END { printf "%d\n", (v == "" ? 0 : v) }'
 }
 placed_metric='orders_commands_total{result="PLACED"}'
 lag_metric='orders_persistence_lag_events'
@@ -44,20 +60,85 @@ if [ "$db_check" = "1" ] && ! command -v psql >/dev/null; then
 fi
 db_count() { psql -XtAq -c "select count(*) from orders" ; }
 
-curl -fsS "$url/ready" >/dev/null || { echo "the service at $url is not ready" >&2; exit 2; }
+ready="$(curl -fsS "$url/ready")" || { echo "the service at $url is not ready" >&2; exit 2; }
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+run_id="$(date +%s%N | cut -c1-13)"
+
+auth="${ORDERS_LOAD_AUTH:-}"
+if [ -z "$auth" ]; then
+  case "$ready" in *"ORDERS_AUTH=none"*) auth=none ;; *) auth=keys ;; esac
+fi
+[ "$auth" = keys ] || [ "$auth" = none ] || { echo "ORDERS_LOAD_AUTH must be keys or none, was '$auth'" >&2; exit 2; }
+jar="${ORDERS_JAR:-$here/../target/order-entry.jar}"
+create_keys() { # create_keys COUNT ACCOUNT_PREFIX [--admin] > secrets: one key per account, two JVMs at a time
+  [ -f "$jar" ] || { echo "no jar at $jar to create API keys with: build it, or set ORDERS_JAR or ORDERS_LOAD_KEYS" >&2; return 2; }
+  mkdir -p "$work/created"
+  seq 1 "$1" | xargs -P 2 -I{} sh -c 'java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar "$1" keys create \
+      --account "$2-$3" $4 > "$5/created/$3" 2>> "$5/keys.log"' _ "$jar" "$2" {} "${3:-}" "$work" \
+    || { cat "$work/keys.log" >&2; echo "keys create failed" >&2; return 2; }
+  cat "$work"/created/*
+  rm -rf "$work/created"
+}
+accepted() { # accepted SECRET -> the status of a read with it (200 once the service knows the key)
+  curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $1" "$url/api/v1/orders?limit=1"
+}
+await_keys() { # await_keys FILE: every secret in FILE is known to the service, within 15 s
+  local deadline=$((SECONDS + 15)) secret status
+  while read -r secret; do
+    [ -n "$secret" ] || continue
+    until status="$(accepted "$secret")"; [ "$status" = 200 ]; do
+      if [ "$SECONDS" -ge "$deadline" ]; then
+        echo "the service at $url answers $status to key ${secret%%.*}: it does not know it (a key of another keys" \
+          "file than the service's ORDERS_AUTH_KEYS_FILE, not a trade key, or revoked)" >&2
+        return 2
+      fi
+      sleep 0.2
+    done
+  done < "$1"
+}
+keys_file=""
+if [ "$auth" = keys ]; then
+  if [ -n "${ORDERS_LOAD_KEYS:-}" ]; then
+    keys_file="$ORDERS_LOAD_KEYS"
+    [ -r "$keys_file" ] || { echo "ORDERS_LOAD_KEYS=$keys_file cannot be read" >&2; exit 2; }
+    echo "== API keys: $(grep -c . "$keys_file") from $keys_file"
+  else
+    count="${ORDERS_LOAD_KEY_COUNT:-$([ "$profile" = smoke ] && echo 16 || echo 40)}"
+    keys_file="$work/keys.txt"
+    started=$SECONDS
+    create_keys "$count" "load-$run_id" > "$keys_file" || exit 2
+    echo "== API keys: created $count for accounts load-$run_id-1..$count in $(sed -n 's/.* in \(.*\); the secret.*/\1/p' "$work/keys.log" | head -1) ($((SECONDS - started)) s)"
+  fi
+  await_keys "$keys_file" || exit 2
+  metrics_status="$(curl -s -o /dev/null -w '%{http_code}' ${admin_header[@]+"${admin_header[@]}"} "$url/metrics")"
+  if [ "$metrics_status" = 401 ] || [ "$metrics_status" = 403 ]; then
+    if [ -n "${ORDERS_LOAD_ADMIN_KEY:-}" ] || [ -n "${ORDERS_LOAD_KEYS:-}" ]; then
+      echo "/metrics answers $metrics_status: set ORDERS_LOAD_ADMIN_KEY to the secret of an admin key" >&2; exit 2
+    fi
+    create_keys 1 "load-$run_id-admin" --admin > "$work/admin.txt" || exit 2
+    await_admin() { [ "$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $1" "$url/metrics")" = 200 ]; }
+    admin="$(cat "$work/admin.txt")"
+    for _ in $(seq 1 75); do await_admin "$admin" && break; sleep 0.2; done
+    await_admin "$admin" || { echo "the service does not accept the admin key created for /metrics" >&2; exit 2; }
+    admin_header=(-H "Authorization: Bearer $admin")
+    echo "== /metrics needs an admin key (ORDERS_AUTH_OPS=admin): created one for account load-$run_id-admin-1"
+  fi
+else
+  echo "== authentication is off at $url (ORDERS_AUTH=none): orders name accounts acct-<thread>-<n>"
+fi
 drained() { # nothing waiting for an answer and, with the database check, nothing waiting for PostgreSQL
   [ "$(metric "orders_http_waiting_requests")" = "0" ] && { [ "$db_check" = "0" ] || [ "$(metric "$lag_metric")" = "0" ]; }
 }
 # Earlier load may still be on its way into PostgreSQL; count from a drained state.
 for _ in $(seq 1 120); do drained && break; sleep 1; done
 drained || { echo "the service did not drain the previous load within 120 s" >&2; exit 2; }
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
 placed_before="$(metric "$placed_metric")"
+limited_before="$(metric 'orders_rate_limited_total{budget="orders"}') $(metric 'orders_rate_limited_total{budget="requests"}')"
 [ "$db_check" = "1" ] && db_before="$(db_count)"
 
 echo "== wrk ${args[*]} -s $script $url ($profile)"
-ORDERS_RUN_ID="$(date +%s%N | cut -c1-13)" ORDERS_ACK_DIR="$work" ORDERS_LOADTEST_DIR="$here" \
+ORDERS_RUN_ID="$run_id" ORDERS_ACK_DIR="$work" ORDERS_LOADTEST_DIR="$here" ORDERS_LOAD_KEYS="$keys_file" \
   wrk "${args[@]}" --latency -s "$here/$script" "$url" | tee "$work/wrk.out"
 
 acked=$(cat "$work"/acked-*.txt 2>/dev/null | wc -l)
@@ -95,6 +176,12 @@ SQL
 )
   echo "answered 201 but not in PostgreSQL: $missing"
   [ "$missing" = "0" ] || { echo "FAIL: $missing answered orders are missing from PostgreSQL"; failed=1; }
+fi
+limited_after="$(metric 'orders_rate_limited_total{budget="orders"}') $(metric 'orders_rate_limited_total{budget="requests"}')"
+if [ "$limited_after" != "$limited_before" ]; then
+  echo "FAIL: the keys' rate limits answered 429 (orders, requests: $limited_before -> $limited_after): use more keys" \
+    "(ORDERS_LOAD_KEY_COUNT, or more in ORDERS_LOAD_KEYS), or raise the service's ORDERS_RATE_LIMIT_ORDERS_PER_SECOND"
+  failed=1
 fi
 if [ "$script" = "order-submission.lua" ] && [ "${non2xx:-0}" != "0" ]; then
   echo "FAIL: $non2xx non-2xx answers to new orders"; failed=1
