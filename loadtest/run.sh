@@ -15,9 +15,9 @@
 # are expected there). PostgreSQL is reached with the usual PG* variables (PGHOST, PGUSER,
 # PGDATABASE, ...); set SKIP_DB_CHECK=1 when the service runs without persistence.
 #
-# API keys. The service's /ready says whether it asks for keys (its "warnings" name ORDERS_AUTH=none when it does
-# not); ORDERS_LOAD_AUTH=keys|none overrides what it says. With keys, every request authenticates with one of
-# several keys picked at random, each of its own account, and names no accountId:
+# API keys (loadtest/keys.sh). The service's /ready says whether it asks for keys (its "warnings" name
+# ORDERS_AUTH=none when it does not); ORDERS_LOAD_AUTH=keys|none overrides what it says. With keys, every request
+# authenticates with one of several keys picked at random, each of its own account, and names no accountId:
 #   - ORDERS_LOAD_KEYS=FILE: the secrets to use, one a line (trade keys, for a service on another machine);
 #   - else ORDERS_LOAD_KEY_COUNT keys (16 for smoke, else 40) are created for accounts load-<run>-<n> with
 #     `java -jar $ORDERS_JAR keys create` (ORDERS_JAR defaults to target/order-entry.jar) in the keys file of this
@@ -34,6 +34,8 @@ profile="${1:-}"
 url="${2:-http://127.0.0.1:8080}"
 here="$(cd "$(dirname "$0")" && pwd)"
 script="${SCRIPT:-order-submission.lua}"
+# shellcheck source=loadtest/keys.sh
+. "$here/keys.sh"
 
 case "$profile" in
   smoke)  args=(-t2 -c16 -d5s) ;;
@@ -60,63 +62,20 @@ if [ "$db_check" = "1" ] && ! command -v psql >/dev/null; then
 fi
 db_count() { psql -XtAq -c "select count(*) from orders" ; }
 
-ready="$(curl -fsS "$url/ready")" || { echo "the service at $url is not ready" >&2; exit 2; }
+curl -fsS "$url/ready" >/dev/null || { echo "the service at $url is not ready" >&2; exit 2; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 run_id="$(date +%s%N | cut -c1-13)"
 
-auth="${ORDERS_LOAD_AUTH:-}"
-if [ -z "$auth" ]; then
-  case "$ready" in *"ORDERS_AUTH=none"*) auth=none ;; *) auth=keys ;; esac
-fi
-[ "$auth" = keys ] || [ "$auth" = none ] || { echo "ORDERS_LOAD_AUTH must be keys or none, was '$auth'" >&2; exit 2; }
-jar="${ORDERS_JAR:-$here/../target/order-entry.jar}"
-create_keys() { # create_keys COUNT ACCOUNT_PREFIX [--admin] > secrets: one key per account, two JVMs at a time
-  [ -f "$jar" ] || { echo "no jar at $jar to create API keys with: build it, or set ORDERS_JAR or ORDERS_LOAD_KEYS" >&2; return 2; }
-  mkdir -p "$work/created"
-  seq 1 "$1" | xargs -P 2 -I{} sh -c 'java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -jar "$1" keys create \
-      --account "$2-$3" $4 > "$5/created/$3" 2>> "$5/keys.log"' _ "$jar" "$2" {} "${3:-}" "$work" \
-    || { cat "$work/keys.log" >&2; echo "keys create failed" >&2; return 2; }
-  cat "$work"/created/*
-  rm -rf "$work/created"
-}
-accepted() { # accepted SECRET -> the status of a read with it (200 once the service knows the key)
-  curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $1" "$url/api/v1/orders?limit=1"
-}
-await_keys() { # await_keys FILE: every secret in FILE is known to the service, within 15 s
-  local deadline=$((SECONDS + 15)) secret status
-  while read -r secret; do
-    [ -n "$secret" ] || continue
-    until status="$(accepted "$secret")"; [ "$status" = 200 ]; do
-      if [ "$SECONDS" -ge "$deadline" ]; then
-        echo "the service at $url answers $status to key ${secret%%.*}: it does not know it (a key of another keys" \
-          "file than the service's ORDERS_AUTH_KEYS_FILE, not a trade key, or revoked)" >&2
-        return 2
-      fi
-      sleep 0.2
-    done
-  done < "$1"
-}
-keys_file=""
+count="${ORDERS_LOAD_KEY_COUNT:-$([ "$profile" = smoke ] && echo 16 || echo 40)}"
+prepare_load_keys "$url" "$work" "$run_id" "$count" || exit 2
 if [ "$auth" = keys ]; then
-  if [ -n "${ORDERS_LOAD_KEYS:-}" ]; then
-    keys_file="$ORDERS_LOAD_KEYS"
-    [ -r "$keys_file" ] || { echo "ORDERS_LOAD_KEYS=$keys_file cannot be read" >&2; exit 2; }
-    echo "== API keys: $(grep -c . "$keys_file") from $keys_file"
-  else
-    count="${ORDERS_LOAD_KEY_COUNT:-$([ "$profile" = smoke ] && echo 16 || echo 40)}"
-    keys_file="$work/keys.txt"
-    started=$SECONDS
-    create_keys "$count" "load-$run_id" > "$keys_file" || exit 2
-    echo "== API keys: created $count for accounts load-$run_id-1..$count in $(sed -n 's/.* in \(.*\); the secret.*/\1/p' "$work/keys.log" | head -1) ($((SECONDS - started)) s)"
-  fi
-  await_keys "$keys_file" || exit 2
   metrics_status="$(curl -s -o /dev/null -w '%{http_code}' ${admin_header[@]+"${admin_header[@]}"} "$url/metrics")"
   if [ "$metrics_status" = 401 ] || [ "$metrics_status" = 403 ]; then
     if [ -n "${ORDERS_LOAD_ADMIN_KEY:-}" ] || [ -n "${ORDERS_LOAD_KEYS:-}" ]; then
       echo "/metrics answers $metrics_status: set ORDERS_LOAD_ADMIN_KEY to the secret of an admin key" >&2; exit 2
     fi
-    create_keys 1 "load-$run_id-admin" --admin > "$work/admin.txt" || exit 2
+    create_keys "$work" 1 "load-$run_id-admin" --admin > "$work/admin.txt" || exit 2
     await_admin() { [ "$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $1" "$url/metrics")" = 200 ]; }
     admin="$(cat "$work/admin.txt")"
     for _ in $(seq 1 75); do await_admin "$admin" && break; sleep 0.2; done
@@ -124,8 +83,6 @@ if [ "$auth" = keys ]; then
     admin_header=(-H "Authorization: Bearer $admin")
     echo "== /metrics needs an admin key (ORDERS_AUTH_OPS=admin): created one for account load-$run_id-admin-1"
   fi
-else
-  echo "== authentication is off at $url (ORDERS_AUTH=none): orders name accounts acct-<thread>-<n>"
 fi
 drained() { # nothing waiting for an answer and, with the database check, nothing waiting for PostgreSQL
   [ "$(metric "orders_http_waiting_requests")" = "0" ] && { [ "$db_check" = "0" ] || [ "$(metric "$lag_metric")" = "0" ]; }

@@ -9,7 +9,10 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
+import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +30,12 @@ import org.HdrHistogram.Histogram;
  * and let both JITs settle, which otherwise shows up as seconds of "latency" charged to every request due
  * behind them. Prints one line: rate, answers by class, p50/p99/p99.9/max in microseconds, and this harness's
  * own CPU over the recorded window.
+ *
+ * <p>API keys: with {@code ORDERS_LOAD_KEYS} naming a file of secrets, one a line (loadtest/latency.sh and the bench
+ * scripts make one), each request carries {@code Authorization: Bearer} of one of them, picked at random, and names
+ * no accountId (the key's account is the order's); without it, requests carry no key and name accounts
+ * {@code lat-0..49}, for a service with {@code ORDERS_AUTH=none}. The keys are drawn from a random generator of their
+ * own, so the orders are the same either way.
  *
  * <p>Light on purpose, since it shares two cores with what it measures. One thread and one NIO selector drive
  * every connection with plain HTTP/1.1 (one request in flight per connection, keep-alive); every
@@ -64,8 +73,15 @@ public final class FixedRateLoad {
         final Histogram latency = new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
         final Random random = new Random(42);
         final String run = Long.toString(System.currentTimeMillis(), 36);
-        final String head = "POST /api/v1/orders HTTP/1.1\r\nHost: " + url.getHost() + ":" + url.getPort()
-                + "\r\nContent-Type: application/json\r\nContent-Length: ";
+        final List<String> secrets = secrets(System.getenv("ORDERS_LOAD_KEYS"));
+        final boolean keys = !secrets.isEmpty();
+        final String[] heads = new String[Math.max(1, secrets.size())];
+        for (int k = 0; k < heads.length; k++) {
+            heads[k] = "POST /api/v1/orders HTTP/1.1\r\nHost: " + url.getHost() + ":" + url.getPort()
+                    + "\r\nContent-Type: application/json\r\n"
+                    + (keys ? "Authorization: Bearer " + secrets.get(k) + "\r\n" : "") + "Content-Length: ";
+        }
+        final Random keyChoice = new Random(7);
 
         final Selector selector = Selector.open();
         final ArrayDeque<Connection> idle = new ArrayDeque<>();
@@ -103,7 +119,8 @@ public final class FixedRateLoad {
                 final long due = start + (long) (n * intervalNanos);
                 connection.request = n;
                 connection.from = Math.min(System.nanoTime(), due);
-                final byte[] body = order(random, run, n).getBytes(StandardCharsets.US_ASCII);
+                final byte[] body = order(random, run, n, keys).getBytes(StandardCharsets.US_ASCII);
+                final String head = heads[keys ? keyChoice.nextInt(heads.length) : 0];
                 final ByteBuffer out = ByteBuffer.allocate(head.length() + 8 + body.length);
                 out.put((head + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII)).put(body).flip();
                 while (out.hasRemaining()) {
@@ -188,19 +205,36 @@ public final class FixedRateLoad {
                 .getProcessCpuTime();
     }
 
-    /** A varied LIMIT order around a mid price; about one in ten is MARKET. */
-    private static String order(final Random random, final String run, final long n) {
+    /** @return the secrets in the file at {@code path}, one a line; none when the path is null or empty */
+    private static List<String> secrets(final String path) throws java.io.IOException {
+        if (path == null || path.isEmpty()) {
+            return List.of();
+        }
+        final List<String> secrets = Files.readAllLines(Path.of(path)).stream().map(String::strip)
+                .filter(line -> !line.isEmpty()).toList();
+        if (secrets.isEmpty()) {
+            throw new IllegalArgumentException("ORDERS_LOAD_KEYS " + path + " holds no secret");
+        }
+        return secrets;
+    }
+
+    /**
+     * A varied LIMIT order around a mid price; about one in ten is MARKET. With keys the body names no account (the
+     * account number is drawn all the same, so the orders do not change).
+     */
+    private static String order(final Random random, final String run, final long n, final boolean keys) {
         final boolean buy = random.nextBoolean();
         final String side = buy ? "BUY" : "SELL";
-        final String account = "lat-" + random.nextInt(50);
+        final int accountNumber = random.nextInt(50);
+        final String account = keys ? "" : "\"accountId\":\"lat-" + accountNumber + "\",";
         final String quantity = "0.0" + (1 + random.nextInt(9));
         if (random.nextInt(10) == 0) {
-            return "{\"accountId\":\"" + account + "\",\"symbol\":\"BTCUSD\",\"side\":\"" + side
+            return "{" + account + "\"symbol\":\"BTCUSD\",\"side\":\"" + side
                     + "\",\"type\":\"MARKET\",\"quantity\":\"" + quantity + "\"}";
         }
         final int offset = random.nextInt(16) - 3;
         final String price = (buy ? 50_000 - offset : 50_000 + offset) + ".00";
-        return "{\"accountId\":\"" + account + "\",\"clientOrderId\":\"" + run + "-" + n
+        return "{" + account + "\"clientOrderId\":\"" + run + "-" + n
                 + "\",\"symbol\":\"BTCUSD\",\"side\":\"" + side + "\",\"type\":\"LIMIT\",\"price\":\"" + price
                 + "\",\"quantity\":\"" + quantity + "\"}";
     }
