@@ -1,5 +1,6 @@
 """Helpers the bench scripts share: their arguments, free loopback ports, /metrics, waiting for and stopping a process."""
-import os, re, signal, socket, subprocess, sys, time, urllib.request
+import atexit, base64, concurrent.futures, os, re, secrets, shutil, signal, socket, subprocess, sys, tempfile, time
+import urllib.request
 
 
 # The Dockerfile's heap and collector flags, which the benchmarks run the service (and its ceilings) with.
@@ -21,8 +22,8 @@ def free_port():
     return port
 
 
-def metrics(url):
-    with urllib.request.urlopen(url + "/metrics", timeout=10) as r:
+def metrics(url, headers=None):
+    with urllib.request.urlopen(urllib.request.Request(url + "/metrics", headers=headers or {}), timeout=10) as r:
         return r.read().decode()
 
 
@@ -46,6 +47,86 @@ def service_env(work, port, mode, db):
     return env
 
 
+# Keys a bench run spreads its orders over: 64 x the default 1,000 orders a second of a key, well above the 10-45k
+# orders a second the service takes on these two cores, so the keys' limits never bind.
+LOAD_KEYS = 64
+
+
+class Keys:
+    """The API keys of one bench invocation, as users run the service (ORDERS_AUTH=keys).
+
+    Created once, with the jar's own `keys create` (two JVMs at a time, about 0.4 s a key), for accounts
+    bench-1..COUNT in a keys file of their own that every service the invocation starts reads
+    (ORDERS_AUTH_KEYS_FILE), so a run that starts several services pays for them once; the secrets go to a file, one
+    a line, that the wrk scripts and FixedRateLoad read (ORDERS_LOAD_KEYS). admin=True adds an admin key, for
+    /admin/snapshot. auth="none" makes no key: the services run with ORDERS_AUTH=none and the loads name their
+    accounts, for comparing the two. fake=True writes COUNT secrets of the right shape without any keys file, for the
+    JSON-only servers, which only parse the order, so that they get the same requests as the service."""
+
+    def __init__(self, auth="keys", count=LOAD_KEYS, jar=None, admin=False, fake=False):
+        if auth not in ("keys", "none"):
+            raise SystemExit(f"auth must be keys or none, was {auth}")
+        self.auth = auth
+        self.dir = tempfile.mkdtemp(prefix="bench-keys-")
+        atexit.register(shutil.rmtree, self.dir, True)
+        self.keys_file = os.path.join(self.dir, "keys")
+        self.secrets_file = os.path.join(self.dir, "secrets")
+        self.admin = None
+        if auth == "none":
+            return
+        if fake:
+            with open(self.secrets_file, "w") as f:
+                for _ in range(count):
+                    tail = base64.urlsafe_b64encode(secrets.token_bytes(32)).decode().rstrip("=")
+                    f.write(f"k{secrets.token_hex(8)}.{tail}\n")
+            return
+        jar = jar or os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "target",
+                                  "order-entry.jar")
+        started = time.time()
+        accounts = [f"bench-{n}" for n in range(1, count + 1)]
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            created = list(pool.map(lambda a: self._create(jar, a), accounts))
+        with open(self.secrets_file, "w") as f:
+            f.write("".join(s + "\n" for s in created))
+        if admin:
+            self.admin = self._create(jar, "bench-admin", "--admin")
+        print(f"== {count} API keys{' and an admin key' if admin else ''} created in {self.keys_file}"
+              f" ({time.time() - started:.0f} s)", file=sys.stderr)
+
+    def _create(self, jar, account, *flags):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("ORDERS_")}
+        env["ORDERS_AUTH_KEYS_FILE"] = self.keys_file
+        out = subprocess.run([os.environ.get("JAVA", "java"), "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-jar",
+                              jar, "keys", "create", "--account", account, *flags], env=env, capture_output=True,
+                             text=True)
+        if out.returncode != 0:
+            raise SystemExit(f"keys create --account {account} failed: {out.stderr}")
+        return out.stdout.strip()
+
+    def service(self, env):
+        """Sets a service's authentication in env (a dict) and returns it."""
+        if self.auth == "none":
+            env["ORDERS_AUTH"] = "none"
+        else:
+            env.update(ORDERS_AUTH="keys", ORDERS_AUTH_KEYS_FILE=self.keys_file)
+        return env
+
+    def load(self, env):
+        """Sets the keys a load (wrk with loadtest/*.lua, FixedRateLoad) sends in env (a dict) and returns it."""
+        env.pop("ORDERS_LOAD_KEYS", None)
+        if self.auth == "keys":
+            env["ORDERS_LOAD_KEYS"] = self.secrets_file
+        return env
+
+    def admin_headers(self):
+        """The headers of an operations request (/admin/snapshot): the admin key's, when there is one."""
+        return {"Authorization": "Bearer " + self.admin} if self.admin else {}
+
+    def describe(self):
+        return "authentication off (ORDERS_AUTH=none)" if self.auth == "none" else \
+            f"API keys (ORDERS_AUTH=keys, {sum(1 for _ in open(self.secrets_file))} keys, default rate limits)"
+
+
 def wait_http(url, proc, path="/ready", timeout=180):
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -59,6 +140,20 @@ def wait_http(url, proc, path="/ready", timeout=180):
             pass
         time.sleep(0.3)
     raise SystemExit(f"{url}{path} did not answer 200 in {timeout} s")
+
+
+def wait_port(port, proc, timeout=60):
+    """Waits until something listens on 127.0.0.1:port (for servers without a readiness route)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the process exited with {proc.returncode}")
+        try:
+            socket.create_connection(("127.0.0.1", port), 1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"nothing listens on port {port} after {timeout} s")
 
 
 def stop(proc):

@@ -17,7 +17,7 @@ import os, re, socket, subprocess, sys, tempfile, time, urllib.request, shutil
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from benchlib import DOCKERFILE_OPTS, arg, free_port, metric, metrics, service_env, stop, wait_http  # noqa: E402
+from benchlib import DOCKERFILE_OPTS, Keys, arg, free_port, metric, metrics, service_env, stop, wait_http  # noqa: E402
 
 SUBSCRIBERS = [int(n) for n in arg("subscribers", "0,10,100,1000").split(",")]
 SECONDS = int(arg("seconds", "20"))
@@ -29,6 +29,8 @@ JAR = os.environ.get("ORDERS_JAR", os.path.join(ROOT, "target", "order-entry.jar
 VERIFY = os.environ.get("FANOUT_VERIFY", "5")   # connections that keep books and check checksums
 DEFLATE = arg("deflate", "yes") == "yes"   # subscribers offer permessage-deflate, as browsers do
 JAVA_OPTS = os.environ.get("JAVA_OPTS", DOCKERFILE_OPTS).split()
+AUTH = arg("auth", "keys")   # keys: API keys on, as the service ships (the orders spread over 64); none: ORDERS_AUTH=none
+KEYS = None
 
 
 def thread_cpu(text):
@@ -45,8 +47,8 @@ def thread_cpu(text):
 
 
 def wrk(url, seconds):
-    env = dict(os.environ, ORDERS_LOADTEST_DIR=os.path.join(ROOT, "loadtest"),
-               ORDERS_RUN_ID=str(int(time.time() * 1000)))
+    env = KEYS.load(dict(os.environ, ORDERS_LOADTEST_DIR=os.path.join(ROOT, "loadtest"),
+                         ORDERS_RUN_ID=str(int(time.time() * 1000))))
     res = subprocess.run(["wrk", "-t2", "-c64", f"-d{seconds}s", "--latency", "-s",
                           os.path.join(ROOT, "loadtest", "order-submission.lua"), url], env=env,
                          capture_output=True, text=True, check=True)
@@ -68,7 +70,7 @@ def run(n):
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     db = f"oe_fanout_{os.getpid()}"
-    env = service_env(work, port, MODE, db)
+    env = KEYS.service(service_env(work, port, MODE, db))
     service = subprocess.Popen([JAVA] + JAVA_OPTS + ["-jar", JAR],
                                env=env, stdout=open(f"{work}/service.log", "w"), stderr=subprocess.STDOUT)
     harness = None
@@ -114,6 +116,8 @@ def run(n):
 
 
 def main():
+    global KEYS
+    KEYS = Keys(AUTH, jar=JAR)   # once: every service of the run reads the same keys file
     rows = []
     for r in range(RUNS):
         for n in SUBSCRIBERS:
@@ -132,7 +136,8 @@ def main():
         b = sorted(r["rps"] for r in base)[len(base) // 2]
         bp = sorted(r["p99"] for r in base)[len(base) // 2]
         print(f"# {MODE}, wrk -t2 -c64 {SECONDS} s after {WARMUP} s warm-up; subscribers"
-              f" {'offering permessage-deflate' if DEFLATE else 'without compression'}; medians over {RUNS} run(s),"
+              f" {'offering permessage-deflate' if DEFLATE else 'without compression'}; {KEYS.describe()};"
+              f" medians over {RUNS} run(s),"
               f" as ratios to 0 subscribers")
         for n in SUBSCRIBERS:
             mine = [r for r in rows if r["n"] == n]

@@ -11,6 +11,9 @@ mvn -q -B -DskipTests package dependency:build-classpath -Dmdep.outputFile=targe
 mvn -q -B -DskipTests test-compile >/dev/null
 cp="target/test-classes:target/classes:$(cat target/test-cp.txt)"
 work="$(mktemp -d /tmp/heap-bench-XXXXXX)"
+# /admin/snapshot needs an admin key (authentication is on, as the service ships)
+export ORDERS_AUTH_KEYS_FILE="$work/keys"
+admin="$(java -jar target/order-entry.jar keys create --account heap-bench --admin 2>/dev/null)"
 java -Xmx1g -cp "$cp" io.orderentry.bench.snapshot.HistoryGenerator "$work/journal" "$resting" "$records"
 for snapshots in false true; do
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -22,7 +25,8 @@ for snapshots in false true; do
   pid=$!
   until curl -fs "localhost:$port/ready" >/dev/null 2>&1; do sleep 1; done
   if [ "$snapshots" = true ]; then
-    curl -s -X POST "localhost:$port/admin/snapshot" >/dev/null   # answers once the writer has caught up and written
+    # answers once the writer has caught up and written
+    curl -fsS -X POST -H "Authorization: Bearer $admin" "localhost:$port/admin/snapshot" >/dev/null
   fi
   jcmd "$pid" GC.run >/dev/null; sleep 2; jcmd "$pid" GC.run >/dev/null; sleep 1
   used=$(jcmd "$pid" GC.heap_info | sed -n 's/.*used \([0-9]*\)K.*/\1/p' | head -1)

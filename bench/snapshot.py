@@ -1,8 +1,9 @@
 """bench/snapshot.sh: restart time after a long history, with and without a snapshot, and what writing snapshots
-costs order answers. See bench/snapshot.sh for the arguments."""
+costs order answers. See bench/snapshot.sh for the arguments. Authentication is on, as the service ships: the orders
+spread over 16 API keys and /admin/snapshot is asked with an admin key, all made with the jar's `keys create`."""
 import os, re, shutil, subprocess, sys, tempfile, threading, time, urllib.request
 sys.path.insert(0, os.path.dirname(__file__))
-from benchlib import arg, free_port, wait_http, stop
+from benchlib import Keys, arg, free_port, wait_http, stop
 
 records = int(arg("records", "50000000"))
 resting = int(arg("resting", "1000000"))
@@ -17,6 +18,7 @@ root = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 cp = f"{root}/target/test-classes:{root}/target/classes:" + open(f"{root}/target/test-cp.txt").read().strip()
 base = work or tempfile.mkdtemp(prefix="snapshot-bench-")
 journal = os.path.join(base, "journal")
+keys = Keys("keys", count=16, admin=True)
 
 
 def service(log_name, port, extra=None):
@@ -24,6 +26,7 @@ def service(log_name, port, extra=None):
                ORDERS_JOURNAL_SYNC="none", ORDERS_AUDIT_DIR=os.path.join(base, "audit"), ORDERS_DB_URL="",
                ORDERS_SNAPSHOT_EVERY_COMMANDS="0", ORDERS_SNAPSHOT_INTERVAL_SECONDS="0")
     env.update(extra or {})
+    keys.service(env)
     log = open(os.path.join(base, log_name), "w")
     started = time.time()
     gc = ["-Xlog:gc:file=" + os.path.join(base, log_name.replace(".log", ".gc"))]
@@ -33,7 +36,7 @@ def service(log_name, port, extra=None):
 
 
 def post(url, timeout=900):
-    req = urllib.request.Request(url, data=b"", method="POST")
+    req = urllib.request.Request(url, data=b"", method="POST", headers=keys.admin_headers())
     with urllib.request.urlopen(req, timeout=timeout) as r:
         return r.read().decode()
 
@@ -103,7 +106,8 @@ def latency(port):
             th = threading.Thread(target=snapshots_every, args=(10, time.time() + 10 + int(seconds), taken),
                                   daemon=True)
             th.start()
-        out = subprocess.run(load, capture_output=True, text=True).stdout.strip().splitlines()
+        out = subprocess.run(load, env=keys.load(dict(os.environ)), capture_output=True,
+                             text=True).stdout.strip().splitlines()
         if th:
             th.join()
         print(f"{label}: {out[-1] if out else '(no output)'}"

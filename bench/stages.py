@@ -14,18 +14,25 @@ and reads, before and after it:
 After wrk ends it waits until the service has answered everything and PostgreSQL has caught up, so
 the database's work for the window's orders is inside the window. Everything is divided by the
 requests wrk completed. Only loopback addresses are used; every process it starts is stopped.
+
+auth=keys (default): the service asks for API keys, as it ships, with its default rate limits; wrk spreads the orders
+over 64 keys made with the jar's `keys create` (benchlib.Keys), far more than the limits need, and the JSON-only server
+gets the same requests. auth=none: ORDERS_AUTH=none and orders that name their accounts, for measuring what
+authentication costs (and for jars older than it: ORDERS_JAR).
 """
 import os, re, resource, signal, socket, subprocess, sys, tempfile, time, urllib.request, shutil
 
 HZ = os.sysconf("SC_CLK_TCK")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from benchlib import DOCKERFILE_OPTS, arg, free_port, metric, metrics, service_env, stop, threads, wait_http  # noqa: E402
+from benchlib import DOCKERFILE_OPTS, Keys, arg, free_port, metric, metrics, service_env, stop, threads, wait_http, \
+    wait_port  # noqa: E402
 
 SECONDS = int(arg("seconds", "30"))
 WARMUP = int(arg("warmup", "60"))
 MODE = arg("mode", "durable")          # durable: fsync + audit + PostgreSQL; memory: journal none, no database
 BASELINE = arg("baseline", "yes") == "yes"
+AUTH = arg("auth", "keys")             # keys: the service asks for API keys, as it ships; none: ORDERS_AUTH=none
 WRK_THREADS, WRK_CONNECTIONS = arg("wrk", "2x64").split("x")
 JAVA = os.environ.get("JAVA", "java")
 JAVA_OPTS = os.environ.get("JAVA_OPTS", DOCKERFILE_OPTS).split()
@@ -67,8 +74,8 @@ def allocated(text):
 
 
 def wrk(url, seconds, workdir):
-    env = dict(os.environ, ORDERS_LOADTEST_DIR=os.path.join(ROOT, "loadtest"),
-               ORDERS_RUN_ID=str(int(time.time() * 1000)))
+    env = KEYS.load(dict(os.environ, ORDERS_LOADTEST_DIR=os.path.join(ROOT, "loadtest"),
+                         ORDERS_RUN_ID=str(int(time.time() * 1000))))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     res = subprocess.run(["wrk", f"-t{WRK_THREADS}", f"-c{WRK_CONNECTIONS}", f"-d{seconds}s", "--latency", "-s",
                           os.path.join(ROOT, "loadtest", "order-submission.lua"), url], env=env, cwd=workdir,
@@ -189,7 +196,9 @@ def report(r, baseline):
 
 
 def main():
+    global KEYS
     jar = os.environ.get("ORDERS_JAR", os.path.join(ROOT, "target", "order-entry.jar"))   # another build, for A/B runs
+    KEYS = Keys(AUTH, jar=jar)
     cp = os.path.join(ROOT, "target", "test-cp.txt")
     results = []
     baseline = None
@@ -211,7 +220,7 @@ def main():
     work = tempfile.mkdtemp(prefix="stages-service-")
     port = free_port()
     db = f"oe_stages_{os.getpid()}"
-    env = service_env(work, port, MODE, db)
+    env = KEYS.service(service_env(work, port, MODE, db))
     proc = subprocess.Popen([JAVA] + JAVA_OPTS + [f"-Xlog:gc:file={work}/gc.log", "-jar", jar], env=env,
                             stdout=open(f"{work}/service.log", "w"), stderr=subprocess.STDOUT)
     try:
@@ -225,24 +234,11 @@ def main():
             subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", db], check=False)
         shutil.rmtree(work, ignore_errors=True)
     print(f"# Per-stage cost: wrk -t{WRK_THREADS} -c{WRK_CONNECTIONS} -d{SECONDS}s, loadtest/order-submission.lua,"
-          f" {WARMUP} s warm-up; JVM {' '.join(JAVA_OPTS)}")
+          f" {WARMUP} s warm-up; {KEYS.describe()}; JVM {' '.join(JAVA_OPTS)}")
     if baseline:
         report(baseline, None)
     for r in results:
         report(r, baseline)
-
-
-def wait_port(port, proc, timeout=60):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit("the baseline server exited")
-        try:
-            socket.create_connection(("127.0.0.1", port), 1).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit("the baseline server did not listen")
 
 
 if __name__ == "__main__":

@@ -2,11 +2,12 @@
 cost the service (issue 13, item 12). Starts the jar (journal none, no database), connects SUBSCRIBERS stalled
 WebSocket clients (StalledSubscribersHarness: 4 KiB receive buffers, every channel of both symbols), places orders at
 RATE a second (FixedRateLoad, 10 s of warm-up then SECONDS recorded), and prints every 5 s the heap in use (jcmd GC.heap_info, no forced GC), the
-process's RSS, the stream's connections, queued backlog bytes, conflations and slow-client disconnects.
+process's RSS, the stream's connections, queued backlog bytes, conflations and slow-client disconnects. The orders
+authenticate with 16 API keys made with the jar's `keys create` (benchlib.Keys), as the service ships.
 Run after `mvn -q -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/test-cp.txt test-compile`."""
 import os, re, subprocess, sys, tempfile, time
 sys.path.insert(0, os.path.dirname(__file__))
-from benchlib import arg, free_port, metrics, metric, service_env, wait_http, stop
+from benchlib import Keys, arg, free_port, metrics, metric, service_env, wait_http, stop
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 subscribers = arg("subscribers", "10000")
@@ -18,7 +19,8 @@ cp = f"{ROOT}/target/test-classes:{ROOT}/target/classes:" + open(f"{ROOT}/target
 work = tempfile.mkdtemp(prefix="stalled-")
 port = free_port()
 url = f"http://127.0.0.1:{port}"
-env = service_env(work, port, "memory", None)
+keys = Keys("keys", count=16)
+env = keys.service(service_env(work, port, "memory", None))
 env["ORDERS_SNAPSHOT_ENABLED"] = "false"
 service = subprocess.Popen(["java", f"-Xms{heap}", f"-Xmx{heap}", "-XX:+UseG1GC", *jvm, "-jar",
                             f"{ROOT}/target/order-entry.jar"], env=env,
@@ -47,7 +49,8 @@ try:
     sample("subscribed")
     # 10 s of warm-up at the same rate, not recorded: a fresh JVM's first seconds would otherwise set the tail
     load = subprocess.Popen(["java", "-Xmx256m", "-cp", cp, "io.orderentry.bench.http.FixedRateLoad", url, rate,
-                             str(seconds), "8", "10"], stdout=subprocess.PIPE, text=True)
+                             str(seconds), "8", "10"], env=keys.load(dict(os.environ)), stdout=subprocess.PIPE,
+                            text=True)
     for t in range(5, seconds + 11, 5):
         time.sleep(5)
         sample(f"{t} s of load")

@@ -8,10 +8,11 @@ The load: FixedRateLoad places varied LIMIT orders at RATE a second, in one-minu
 corrected, one line each); wrk -t1 -c2 with loadtest/mixed.lua places and cancels at the same time as fast as two
 connections go; StreamSubscriberHarness keeps SUBSCRIBERS WebSocket clients on book, trades and ticker of both
 symbols. Engine and view limits are lowered (100,000 resting orders, 100,000 retained and dedup), so the books fill
-within the run and the bounds are what the memory shows."""
+within the run and the bounds are what the memory shows. Authentication is on, as the service ships: both loads
+spread their orders over 16 API keys made with the jar's `keys create` (benchlib.Keys)."""
 import os, re, subprocess, sys, tempfile, time, urllib.request
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "bench"))
-from benchlib import arg, free_port, metrics, metric, service_env, wait_http, stop
+from benchlib import Keys, arg, free_port, metrics, metric, service_env, wait_http, stop
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 minutes = int(arg("minutes", "10"))
@@ -24,7 +25,8 @@ db = "oe_soak_%d" % os.getpid()
 subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"CREATE DATABASE {db}"], check=True)
 port = free_port()
 url = f"http://127.0.0.1:{port}"
-env = service_env(work, port, "durable", db)
+keys = Keys("keys", count=16)
+env = keys.service(service_env(work, port, "durable", db))
 env.update(ORDERS_JOURNAL_SYNC="fsync", ORDERS_SNAPSHOT_DIR=f"{work}/snapshots",
            ORDERS_ENGINE_MAX_RESTING_ORDERS="100000", ORDERS_QUERY_RETAINED_FINAL_ORDERS="100000",
            ORDERS_ENGINE_DEDUP_WINDOW="100000", ORDERS_SNAPSHOT_EVERY_COMMANDS="200000", ORDERS_SNAPSHOT_KEEP="2",
@@ -40,7 +42,7 @@ try:
                              url.replace("http", "ws") + "/api/v1/stream", subscribers, str(minutes * 60 + 120), "0"],
                             stdout=open(f"{work}/subscribers.log", "w"), stderr=subprocess.STDOUT)
     wrk = subprocess.Popen(["wrk", "-t1", "-c2", f"-d{minutes * 60}s", "-s", f"{ROOT}/loadtest/mixed.lua", url],
-                           env=dict(os.environ, ORDERS_LOADTEST_DIR=f"{ROOT}/loadtest"),
+                           env=keys.load(dict(os.environ, ORDERS_LOADTEST_DIR=f"{ROOT}/loadtest")),
                            stdout=open(f"{work}/wrk.log", "w"), stderr=subprocess.STDOUT)
 
     def du(path):
@@ -75,7 +77,8 @@ try:
     for minute in range(1, minutes + 1):
         t0 = time.time()
         out = subprocess.run(["java", "-Xmx256m", "-cp", cp, "io.orderentry.bench.http.FixedRateLoad", url, rate,
-                              "55", "8", "5"], capture_output=True, text=True).stdout.strip().splitlines()
+                              "55", "8", "5"], env=keys.load(dict(os.environ)), capture_output=True,
+                             text=True).stdout.strip().splitlines()
         line = out[-1] if out else ""
         lat = re.search(r"p50 (\d+) p99 (\d+) p99\.9 (\d+) max (\d+)", line)
         other = re.search(r"(\d+) other", line)

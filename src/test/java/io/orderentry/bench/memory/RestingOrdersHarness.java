@@ -3,6 +3,9 @@ package io.orderentry.bench.memory;
 import io.orderentry.app.Config;
 import io.orderentry.app.ConfigLoader;
 import io.orderentry.app.OrderEntryService;
+import io.orderentry.auth.KeysCommand;
+import io.orderentry.auth.KeysFile;
+import io.orderentry.auth.Permission;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
@@ -25,7 +28,8 @@ import java.util.Map;
  * <pre>java -Xmx1g -cp ... io.orderentry.bench.memory.RestingOrdersHarness [N] [snapshots]</pre>
  * With {@code snapshots} the snapshot writer runs (as it does by default) and the heap is measured after it has
  * caught up and written a snapshot, so it includes its copy of the state; without, snapshots are disabled and the
- * figure is the live state alone.
+ * figure is the live state alone. Authentication is on, as the service ships: the snapshot is asked for with an admin
+ * key made for the run.
  */
 public final class RestingOrdersHarness {
 
@@ -39,10 +43,13 @@ public final class RestingOrdersHarness {
         final Path journal = dir.resolve("journal");
         writeJournal(journal, count);
         final int port = FreePort.pick();
+        final Path keys = dir.resolve("keys");
+        final String admin = KeysCommand.create(new KeysFile(keys), "memory-bench", Permission.ADMIN);
         final Map<String, String> env = Map.of("ORDERS_HTTP_HOST", "127.0.0.1",
                 "ORDERS_HTTP_PORT", Integer.toString(port), "ORDERS_JOURNAL_DIR", journal.toString(),
                 "ORDERS_AUDIT_DIR", dir.resolve("audit").toString(), "ORDERS_DB_URL", "",
-                "ORDERS_HTTP_INSTANCES", "1", "ORDERS_SNAPSHOT_ENABLED", Boolean.toString(snapshots));
+                "ORDERS_HTTP_INSTANCES", "1", "ORDERS_SNAPSHOT_ENABLED", Boolean.toString(snapshots),
+                "ORDERS_AUTH", "keys", "ORDERS_AUTH_KEYS_FILE", keys.toString());
         final Config config = ConfigLoader.load(env);
         final OrderEntryService service = new OrderEntryService(config);
         final long started = System.nanoTime();
@@ -52,6 +59,7 @@ public final class RestingOrdersHarness {
             final long asked = System.nanoTime();
             final var answer = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
                     java.net.URI.create("http://127.0.0.1:" + port + "/admin/snapshot"))
+                    .header("Authorization", "Bearer " + admin)
                     .POST(java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString());
             System.out.printf("SNAPSHOT after %,d ms: %d %s%n", (System.nanoTime() - asked) / 1_000_000,
