@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.orderentry.testing.AccountKeys;
 import io.orderentry.testing.DatabaseVersusApi;
 import io.orderentry.testing.MixedOrderLoad;
 import io.orderentry.testing.PostgresFixture;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Invariant 4 across a crash: the real jar is killed with SIGKILL while it writes to PostgreSQL under
  * load, and restarted. The journal replay regenerates what the database missed; nothing is written twice.
+ * Authentication is on, as the service ships: each account of the load has its own API key.
  */
 class ExactlyOnceAcrossKill9IT {
 
@@ -35,8 +37,9 @@ class ExactlyOnceAcrossKill9IT {
     void afterKill9AndRestartTheDatabaseHoldsEveryEventOnceWithoutGaps() throws Exception {
         final Map<Long, JsonNode> answered;
         final long persistedBeforeKill;
-        try (ServiceProcess first = ServiceProcess.start(dir, env(), "first")) {
-            final MixedOrderLoad load = new MixedOrderLoad(first.client(), 6, 0);
+        final AccountKeys keys = AccountKeys.create(dir.resolve("keys"), MixedOrderLoad.accounts(6));
+        try (ServiceProcess first = ServiceProcess.start(dir, keys.env(env()), "first")) {
+            final MixedOrderLoad load = new MixedOrderLoad(first.client(), 6, 0, keys);
             load.awaitPlaced(3_000, 60);
             persistedBeforeKill = DB.number("SELECT last_sequence FROM high_water_mark");
             first.kill9();
@@ -47,9 +50,10 @@ class ExactlyOnceAcrossKill9IT {
         assertTrue(answered.size() >= 1_000, "too few orders before the kill: " + answered.size());
         assertTrue(persistedBeforeKill > 0, "the database should have been written to before the kill");
 
-        try (ServiceProcess second = ServiceProcess.start(dir, env(), "second")) {
+        try (ServiceProcess second = ServiceProcess.start(dir, keys.env(env()), "second")) {
+            assertEquals(401, second.client().get("/api/v1/orders/1").status(), "the service asks for API keys");
             DatabaseVersusApi.awaitCaughtUp(second.client(), Duration.ofSeconds(60));
-            final DatabaseVersusApi.Summary compared = DatabaseVersusApi.assertSame(second.client(), DB);
+            final DatabaseVersusApi.Summary compared = DatabaseVersusApi.assertSame(second.client(), keys, DB);
             final long maxAnswered = answered.keySet().stream().mapToLong(Long::longValue).max().orElseThrow();
             assertTrue(compared.orders() >= maxAnswered, "answered order " + maxAnswered + " is missing: " + compared);
             final Set<Long> stored = new HashSet<>();

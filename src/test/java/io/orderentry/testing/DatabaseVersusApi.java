@@ -61,8 +61,18 @@ public final class DatabaseVersusApi {
         throw new AssertionError("persistence did not catch up within " + timeout + "; /ready: " + last);
     }
 
-    /** Compares every order and trade in the database with the API's answers. */
+    /** Compares every order and trade in the database with the API's answers, from a service with ORDERS_AUTH=none. */
     public static Summary assertSame(final ApiClient api, final PostgresFixture db) throws Exception {
+        return assertSame(api, AccountKeys.NONE, db);
+    }
+
+    /**
+     * Compares every order and trade in the database with the API's answers, each order read with its account's key
+     * from {@code keys} (a service with ORDERS_AUTH=keys shows an order only to its account).
+     */
+    public static Summary assertSame(final ApiClient api, final AccountKeys keys, final PostgresFixture db)
+            throws Exception {
+        final java.util.function.Function<String, ApiClient> clientOf = keys.clients(api);
         final long events = db.number("SELECT count(*) FROM order_events");
         assertEquals(events, db.number("SELECT coalesce(max(sequence), 0) FROM order_events"), "event sequences have gaps");
         assertEquals(events == 0 ? 0 : 1, db.number("SELECT coalesce(min(sequence), 0) FROM order_events"));
@@ -70,7 +80,11 @@ public final class DatabaseVersusApi {
 
         final long orders = db.number("SELECT count(*) FROM orders");
         assertEquals(orders, db.number("SELECT coalesce(max(order_id), 0) FROM orders"), "order ids have gaps");
-        assertEquals(404, api.get("/api/v1/orders/" + (orders + 1)).status(), "the API knows an order the DB lacks");
+        // with keys, an order is shown to its account only: no account's key may find one the database lacks
+        for (final String account : keys.accounts().isEmpty() ? List.of("") : keys.accounts()) {
+            assertEquals(404, (account.isEmpty() ? api : clientOf.apply(account)).get("/api/v1/orders/" + (orders + 1))
+                    .status(), "the API knows an order the DB lacks");
+        }
         final long trades = db.number("SELECT count(*) FROM trades");
         assertEquals(trades, db.number("SELECT coalesce(max(trade_id), 0) FROM trades"), "trade ids have gaps");
 
@@ -88,7 +102,7 @@ public final class DatabaseVersusApi {
             final List<Future<?>> checks = new ArrayList<>();
             for (final List<String> row : rows.values()) {
                 checks.add(readers.submit(() -> {
-                    compare(api, row, fills.getOrDefault(Long.parseLong(row.get(0)), List.of()));
+                    compare(clientOf.apply(row.get(2)), row, fills.getOrDefault(Long.parseLong(row.get(0)), List.of()));
                     return null;
                 }));
             }

@@ -13,15 +13,21 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * Random order traffic from a few client threads: limit orders around a mid price on BTCUSD and ETHUSD
  * (some post-only, IOC or FOK), market orders, and cancels of the client's own orders. It keeps every
  * answer and counts the ones that were not the expected success, so tests can say "every order got 201".
+ * Client {@code c} places orders for the accounts {@code load-c-0..3} ({@link #accounts}); against a service that asks
+ * for API keys each request carries its account's key ({@link AccountKeys}), and a cancel the key of the account that
+ * placed the order.
  */
 public final class MixedOrderLoad implements AutoCloseable {
 
-    private final ApiClient api;
+    private static final int ACCOUNTS_PER_CLIENT = 4;
+
+    private final Function<String, ApiClient> clientOf;
     private final ExecutorService clients;
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Map<Long, JsonNode> placed = new ConcurrentHashMap<>();
@@ -35,12 +41,32 @@ public final class MixedOrderLoad implements AutoCloseable {
      * @param pauseMillis pause of each client between requests, to keep the volume modest
      */
     public MixedOrderLoad(final ApiClient api, final int threads, final long pauseMillis) {
-        this.api = api;
+        this(api, threads, pauseMillis, AccountKeys.NONE);
+    }
+
+    /** As {@link #MixedOrderLoad(ApiClient, int, long)}, each account's requests with its key from {@code keys}. */
+    public MixedOrderLoad(final ApiClient api, final int threads, final long pauseMillis, final AccountKeys keys) {
+        this.clientOf = keys.clients(api);
         this.clients = Executors.newFixedThreadPool(threads);
         for (int c = 0; c < threads; c++) {
             final int client = c;
             clients.submit(() -> run(client, pauseMillis));
         }
+    }
+
+    /** @return the accounts {@code threads} clients place orders for */
+    public static List<String> accounts(final int threads) {
+        final List<String> accounts = new ArrayList<>();
+        for (int c = 0; c < threads; c++) {
+            for (int a = 0; a < ACCOUNTS_PER_CLIENT; a++) {
+                accounts.add(account(c, a));
+            }
+        }
+        return accounts;
+    }
+
+    private static String account(final int client, final int index) {
+        return "load-" + client + "-" + index;
     }
 
     /** Waits until at least {@code count} orders were placed or {@code seconds} passed; returns the count. */
@@ -88,12 +114,13 @@ public final class MixedOrderLoad implements AutoCloseable {
 
     private void run(final int client, final long pauseMillis) {
         final Random random = new Random(31L * client + 7);
-        final List<Long> mine = new ArrayList<>();
+        final List<long[]> mine = new ArrayList<>();   // {order id, account index}
         int n = 0;
         while (running.get()) {
             try {
                 if (!mine.isEmpty() && random.nextInt(8) == 0) {
-                    cancel(mine.remove(random.nextInt(mine.size())));
+                    final long[] order = mine.remove(random.nextInt(mine.size()));
+                    cancel(clientOf.apply(account(client, (int) order[1])), order[0]);
                 } else {
                     place(client, n++, random, mine);
                 }
@@ -109,11 +136,12 @@ public final class MixedOrderLoad implements AutoCloseable {
         }
     }
 
-    private void place(final int client, final int n, final Random random, final List<Long> mine) {
+    private void place(final int client, final int n, final Random random, final List<long[]> mine) {
         final boolean btc = random.nextInt(3) > 0;
         final String symbol = btc ? "BTCUSD" : "ETHUSD";
         final String side = random.nextBoolean() ? "BUY" : "SELL";
-        final String account = "load-" + client + "-" + random.nextInt(4);
+        final int accountIndex = random.nextInt(ACCOUNTS_PER_CLIENT);
+        final String account = account(client, accountIndex);
         final String quantity = btc ? "0.0" + (1 + random.nextInt(9)) + (random.nextInt(10)) : (1 + random.nextInt(5))
                 + "." + random.nextInt(10) + "00";
         final int kind = random.nextInt(100);
@@ -128,7 +156,7 @@ public final class MixedOrderLoad implements AutoCloseable {
                     : kind < 22 ? "\"postOnly\":true" : null;
             body = ApiClient.limit(account, "c" + client + "-" + n, symbol, side, price, quantity, extra);
         }
-        final ApiClient.Answer answer = api.post("/api/v1/orders", body);
+        final ApiClient.Answer answer = clientOf.apply(account).post("/api/v1/orders", body);
         if (answer.status() != 201) {
             unexpected(answer);
             return;
@@ -137,11 +165,11 @@ public final class MixedOrderLoad implements AutoCloseable {
         placed.put(id, answer.json());
         final String status = answer.json().get("status").asText();
         if (status.equals("NEW") || status.equals("PARTIALLY_FILLED")) {
-            mine.add(id);
+            mine.add(new long[] {id, accountIndex});
         }
     }
 
-    private void cancel(final long orderId) {
+    private void cancel(final ApiClient api, final long orderId) {
         final ApiClient.Answer answer = api.delete("/api/v1/orders/" + orderId);
         if (answer.status() == 200) {
             cancels.incrementAndGet();

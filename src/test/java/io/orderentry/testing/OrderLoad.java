@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.orderentry.testing.ApiClient.Answer;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,6 +18,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Concurrent clients placing crossing orders near one price, remembering every order that was
  * answered 2xx, for tests that stop the service under load and then check nothing answered was lost.
+ * Client {@code c} places the orders of account {@code acct-c} ({@link #accounts}); against a service that asks for API
+ * keys it sends that account's key ({@link AccountKeys}).
  */
 public final class OrderLoad implements AutoCloseable {
 
@@ -25,17 +28,33 @@ public final class OrderLoad implements AutoCloseable {
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final ExecutorService clients;
 
-    private OrderLoad(final ApiClient api, final int clientCount) {
+    private OrderLoad(final ApiClient api, final int clientCount, final AccountKeys keys) {
         clients = Executors.newFixedThreadPool(clientCount);
+        final java.util.function.Function<String, ApiClient> clientOf = keys.clients(api);
         for (int c = 0; c < clientCount; c++) {
             final int client = c;
-            clients.submit(() -> placeUntilStopped(api, client));
+            final ApiClient mine = clientOf.apply(account(client));
+            clients.submit(() -> placeUntilStopped(mine, client));
         }
     }
 
-    /** Starts {@code clientCount} clients against {@code api}. */
+    /** Starts {@code clientCount} clients against {@code api}, a service with {@code ORDERS_AUTH=none}. */
     public static OrderLoad start(final ApiClient api, final int clientCount) {
-        return new OrderLoad(api, clientCount);
+        return new OrderLoad(api, clientCount, AccountKeys.NONE);
+    }
+
+    /** Starts {@code clientCount} clients against {@code api}, each sending its account's key from {@code keys}. */
+    public static OrderLoad start(final ApiClient api, final int clientCount, final AccountKeys keys) {
+        return new OrderLoad(api, clientCount, keys);
+    }
+
+    /** @return the accounts {@code clientCount} clients place orders for, one each */
+    public static List<String> accounts(final int clientCount) {
+        return java.util.stream.IntStream.range(0, clientCount).mapToObj(OrderLoad::account).toList();
+    }
+
+    private static String account(final int client) {
+        return "acct-" + client;
     }
 
     /** Waits until at least {@code count} orders were answered, or 30 s passed. */
@@ -101,8 +120,8 @@ public final class OrderLoad implements AutoCloseable {
             final boolean market = random.nextInt(10) == 0;
             final String quantity = "0.0" + (1 + random.nextInt(9));
             final String body = market
-                    ? ApiClient.market("acct-" + client, "BTCUSD", side, quantity)
-                    : ApiClient.limit("acct-" + client, clientOrderId, "BTCUSD", side,
+                    ? ApiClient.market(account(client), "BTCUSD", side, quantity)
+                    : ApiClient.limit(account(client), clientOrderId, "BTCUSD", side,
                     (side.equals("BUY") ? 49_990 + random.nextInt(15) : 49_995 + random.nextInt(15)) + ".00",
                     quantity, null);
             try {
