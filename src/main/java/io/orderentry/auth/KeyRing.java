@@ -76,6 +76,15 @@ public final class KeyRing {
         return key;
     }
 
+    /**
+     * @return a token that is the same object as long as the keys are the same, and another one after every reload
+     *         that read the file: whoever keeps what {@link #find} answered keeps it only while this token is unchanged
+     *         (a revoked key then stops working at the same reload as for {@link #find})
+     */
+    public Object version() {
+        return keys;
+    }
+
     /** @return what {@code secret} is: a valid key's, a revoked key's, or nobody's */
     public Outcome authenticate(final String secret) {
         final ApiKey key = find(secret);

@@ -81,6 +81,21 @@ public final class Secrets {
         return MessageDigest.isEqual(hash(secret), expected);
     }
 
+    /**
+     * @return whether {@code a} and {@code b} hold the same characters, compared in time independent of where they
+     *         differ (only their lengths, the same for every secret, end the comparison early); neither may be null
+     */
+    public static boolean sameText(final String a, final String b) {
+        if (a.length() != b.length()) {
+            return false;
+        }
+        int difference = 0;
+        for (int i = 0; i < a.length(); i++) {
+            difference |= a.charAt(i) ^ b.charAt(i);
+        }
+        return difference == 0;
+    }
+
     private static MessageDigest newDigest() {
         try {
             return MessageDigest.getInstance("SHA-256");

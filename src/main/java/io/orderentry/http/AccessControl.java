@@ -5,6 +5,7 @@ import io.orderentry.auth.AuthConfig;
 import io.orderentry.auth.KeyRing;
 import io.orderentry.auth.Permission;
 import io.orderentry.auth.RateLimits;
+import io.orderentry.auth.Secrets;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -25,6 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * is limited like any unauthenticated traffic. Every answer to a request with a valid key carries
  * {@code RateLimit-Limit}, {@code RateLimit-Remaining} and {@code RateLimit-Reset} of the budget the request took from
  * last (the order budget for an order command).
+ *
+ * <p>Each {@link Gate} remembers the {@code Authorization} headers it recently admitted, with their key, so that a key
+ * sent again costs one comparison of the header instead of its SHA-256 and the copies of its secret (see
+ * {@link Gate#authenticate}); the budgets and the permission are checked on every request all the same.
  */
 public final class AccessControl {
 
@@ -42,6 +47,15 @@ public final class AccessControl {
     public static final ApiKey OPEN = new ApiKey(null, null, Permission.TRADE, Instant.EPOCH, null, new byte[32]);
 
     private static final String BEARER = "bearer ";
+    /** Numbers whose text the rate-limit headers take from a table instead of making one per answer. */
+    private static final int SMALL_NUMBERS = 4096;
+    private static final String[] SMALL_NUMBER_TEXT = new String[SMALL_NUMBERS];
+
+    static {
+        for (int i = 0; i < SMALL_NUMBERS; i++) {
+            SMALL_NUMBER_TEXT[i] = Integer.toString(i);
+        }
+    }
 
     private final AuthConfig config;
     private final KeyRing keys;
@@ -143,8 +157,14 @@ public final class AccessControl {
     /** One event loop's way in; not thread-safe (one per verticle). */
     public final class Gate {
 
+        /** Headers remembered per event loop, two per set (a power of two). */
+        private static final int REMEMBERED = 4096;
+
         private ApiError refusal;
         private ApiKey refusedKey;
+        private final String[] rememberedHeader = new String[REMEMBERED];
+        private final ApiKey[] rememberedKey = new ApiKey[REMEMBERED];
+        private Object rememberedVersion;
 
         private Gate() {
         }
@@ -162,7 +182,8 @@ public final class AccessControl {
                 return OPEN;
             }
             final String header = request.getHeader(HttpHeaders.AUTHORIZATION);
-            return admit(bearer(header), header == null
+            final ApiKey remembered = authenticate(header);
+            return admit(remembered == null ? bearer(header) : null, remembered, header == null
                     ? "this endpoint needs an API key: send 'Authorization: Bearer <secret>'"
                     : "the Authorization header is not 'Bearer <secret>'", request.remoteAddress(), request.response(),
                     need);
@@ -180,10 +201,14 @@ public final class AccessControl {
          */
         public ApiKey admitSecret(final String secret, final String missing, final SocketAddress remote,
                                   final Need need) {
-            return admit(secret, missing, remote, null, need);
+            return admit(secret, null, missing, remote, null, need);
         }
 
-        private ApiKey admit(final String secret, final String missing, final SocketAddress remote,
+        /**
+         * @param secret the secret to check in full, or null (none sent, or {@code valid} is already known)
+         * @param valid  the key {@link #authenticate} found for the request's header, or null
+         */
+        private ApiKey admit(final String secret, final ApiKey valid, final String missing, final SocketAddress remote,
                              final HttpServerResponse response, final Need need) {
             refusal = null;
             refusedKey = null;
@@ -191,18 +216,22 @@ public final class AccessControl {
                 return OPEN;
             }
             final long now = System.nanoTime();
-            if (secret == null) {
-                unauthenticated.incrementAndGet();
-                return refuseWithoutKey(remote, response, now, new ApiError(401, "UNAUTHENTICATED", missing, null),
-                        "Bearer");
-            }
-            final ApiKey key = keys.find(secret);
-            if (key == null || !key.active()) {
-                invalidKey.incrementAndGet();
-                refusedKey = key;
-                return refuseWithoutKey(remote, response, now, new ApiError(401, "INVALID_API_KEY", key == null
-                        ? "the API key is not known" : "the API key was revoked", null),
-                        "Bearer error=\"invalid_token\"");
+            ApiKey key = valid;
+            if (key == null) {
+                if (secret == null) {
+                    unauthenticated.incrementAndGet();
+                    return refuseWithoutKey(remote, response, now, new ApiError(401, "UNAUTHENTICATED", missing, null),
+                            "Bearer");
+                }
+                final ApiKey found = keys.find(secret);
+                if (found == null || !found.active()) {
+                    invalidKey.incrementAndGet();
+                    refusedKey = found;
+                    return refuseWithoutKey(remote, response, now, new ApiError(401, "INVALID_API_KEY", found == null
+                            ? "the API key is not known" : "the API key was revoked", null),
+                            "Bearer error=\"invalid_token\"");
+                }
+                key = found;
             }
             RateLimits.Verdict verdict = limits.request(key.keyId(), now);
             boolean orderBudget = false;
@@ -269,6 +298,81 @@ public final class AccessControl {
             return false;
         }
 
+        /**
+         * The valid key whose secret an {@code Authorization} header carries: the key remembered for the same header
+         * (below), else the header's secret checked in full ({@link #bearer}, {@link KeyRing#find}), and then
+         * remembered. The caller still checks the key's budgets and permission.
+         *
+         * @return the key, or null when there is none: no header, not {@code Bearer <secret>}, an unknown or a revoked
+         *         key (not remembered, so such a header is checked in full every time)
+         */
+        public ApiKey authenticate(final String header) {
+            ApiKey key = remembered(header);
+            if (key != null) {
+                return key;
+            }
+            final String secret = bearer(header);
+            if (secret == null) {
+                return null;
+            }
+            key = keys.find(secret);
+            if (key == null || !key.active()) {
+                return null;
+            }
+            remember(header, key);
+            return key;
+        }
+
+        /**
+         * The key of an {@code Authorization} header this gate admitted before, while the key ring is unchanged.
+         *
+         * <p>Headers are remembered in a table of sets of two, the set chosen by the last characters of the header
+         * (random characters of the secret), the older of the two giving way to a new one; an entry is used only if the
+         * whole header equals the remembered one, compared in constant time ({@link Secrets#sameText}), so neither a hit
+         * nor the comparison tells anything about another key's secret. Only valid keys are remembered, and a reload of
+         * the keys (which is how a key is revoked) forgets them all, so the answer is always what {@link KeyRing#find}
+         * would give.
+         *
+         * @return the remembered key, or null: then the header must be checked in full
+         */
+        private ApiKey remembered(final String header) {
+            final Object version = keys.version();
+            if (version != rememberedVersion) {
+                java.util.Arrays.fill(rememberedHeader, null);
+                java.util.Arrays.fill(rememberedKey, null);
+                rememberedVersion = version;
+                return null;
+            }
+            if (header == null) {
+                return null;
+            }
+            final int slot = set(header);
+            final String newer = rememberedHeader[slot];
+            if (newer != null && Secrets.sameText(newer, header)) {
+                return rememberedKey[slot];
+            }
+            final String older = rememberedHeader[slot + 1];
+            return older != null && Secrets.sameText(older, header) ? rememberedKey[slot + 1] : null;
+        }
+
+        private void remember(final String header, final ApiKey key) {
+            final int slot = set(header);
+            rememberedHeader[slot + 1] = rememberedHeader[slot];
+            rememberedKey[slot + 1] = rememberedKey[slot];
+            rememberedHeader[slot] = header;
+            rememberedKey[slot] = key;
+        }
+
+        /** @return the first slot of the header's set: its last four characters, mixed */
+        private static int set(final String header) {
+            final int n = header.length();
+            int last = 0;
+            for (int i = Math.max(0, n - 4); i < n; i++) {
+                last = last << 8 | header.charAt(i) & 0xff;
+            }
+            return (last * 0x9E3779B9 >>> 32 - Integer.numberOfTrailingZeros(REMEMBERED)) & ~1;
+        }
+
         /** @return how to answer the request the last {@link #admit} or {@link #admitAnonymous} refused */
         public ApiError refusal() {
             return refusal;
@@ -302,9 +406,9 @@ public final class AccessControl {
 
     /**
      * @return the secret of an {@code Authorization: Bearer <secret>} header (scheme case-insensitive), or null when
-     *         the header is absent or of another shape
+     *         the header is absent or of another shape (public for the benchmark of the per-request work)
      */
-    static String bearer(final String header) {
+    public static String bearer(final String header) {
         if (header == null || header.length() <= BEARER.length()
                 || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
             return null;
@@ -320,9 +424,14 @@ public final class AccessControl {
         if (response == null || verdict == RateLimits.UNLIMITED) {
             return;
         }
-        response.putHeader("RateLimit-Limit", Long.toString(verdict.limit()));
-        response.putHeader("RateLimit-Remaining", Long.toString(verdict.remaining()));
-        response.putHeader("RateLimit-Reset", Long.toString(verdict.reset()));
+        response.putHeader("RateLimit-Limit", decimal(verdict.limit()));
+        response.putHeader("RateLimit-Remaining", decimal(verdict.remaining()));
+        response.putHeader("RateLimit-Reset", decimal(verdict.reset()));
+    }
+
+    /** @return {@code n} in decimal; the text of 0..{@value #SMALL_NUMBERS} - 1 (the default bursts) made only once */
+    static String decimal(final long n) {
+        return n >= 0 && n < SMALL_NUMBERS ? SMALL_NUMBER_TEXT[(int) n] : Long.toString(n);
     }
 
     private static String host(final SocketAddress address) {
