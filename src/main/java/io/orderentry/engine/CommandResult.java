@@ -13,8 +13,20 @@ public enum CommandResult {
     DUPLICATE,
     /** accountId + clientOrderId were used before with other fields; nothing was placed. */
     DUPLICATE_MISMATCH,
-    /** A cancel named an order id the engine never assigned. */
+    /** A cancel or amend named an order id the engine never assigned. */
     ORDER_NOT_FOUND,
-    /** A cancel named an order that is already final. */
-    ORDER_NOT_OPEN
+    /** A cancel or amend named an order that is already final. */
+    ORDER_NOT_OPEN,
+    /** The order was amended; its new state is in the preceding events. */
+    AMENDED,
+    /** A cancel-all ran; the orders it canceled (possibly none) are the preceding events. */
+    CANCELED_ALL,
+    /** An amend asked for a total quantity at or below what the order has already filled; nothing changed. */
+    QUANTITY_NOT_ABOVE_FILLED,
+    /** An amend asked for a price outside the instrument's price band; nothing changed. */
+    PRICE_OUTSIDE_BAND,
+    /** An amend would have opened a price level beyond the configured maximum per side; nothing changed. */
+    TOO_MANY_PRICE_LEVELS,
+    /** An instrument's price band was set (a change of configuration, journaled so that replay applies it in place). */
+    PRICE_BAND_SET
 }

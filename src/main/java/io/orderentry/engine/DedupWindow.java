@@ -26,6 +26,7 @@ final class DedupWindow {
     private static final Side[] SIDES = Side.values();
     private static final OrderType[] ORDER_TYPES = OrderType.values();
     private static final TimeInForce[] TIME_IN_FORCES = TimeInForce.values();
+    private static final SelfTradePrevention[] STP_MODES = SelfTradePrevention.values();
 
     private final int window;
     private long[] orderIds;
@@ -96,9 +97,10 @@ final class DedupWindow {
 
     /** @return true when an entry returned by {@link #find} was placed with exactly these fields */
     boolean sameOrder(final int entry, final int symbol, final Side side, final OrderType type,
-                      final TimeInForce timeInForce, final boolean postOnly, final long price, final long quantity) {
+                      final TimeInForce timeInForce, final boolean postOnly, final SelfTradePrevention stp,
+                      final long price, final long quantity) {
         return symbols[entry] == symbol && prices[entry] == price && quantities[entry] == quantity
-                && attributes[entry] == attributes(side, type, timeInForce, postOnly);
+                && attributes[entry] == attributes(side, type, timeInForce, postOnly, stp);
     }
 
     /**
@@ -107,7 +109,7 @@ final class DedupWindow {
      */
     void remember(final int hash, final long orderId, final String accountId, final String clientOrderId,
                   final int symbol, final Side side, final OrderType type, final TimeInForce timeInForce,
-                  final boolean postOnly, final long price, final long quantity) {
+                  final boolean postOnly, final SelfTradePrevention stp, final long price, final long quantity) {
         final int entry;
         if (size < orderIds.length) {
             entry = size++;
@@ -123,7 +125,7 @@ final class DedupWindow {
         prices[entry] = price;
         quantities[entry] = quantity;
         symbols[entry] = symbol;
-        attributes[entry] = attributes(side, type, timeInForce, postOnly);
+        attributes[entry] = attributes(side, type, timeInForce, postOnly, stp);
         hashes[entry] = hash;
         accountIds[entry] = accountId;
         clientOrderIds[entry] = clientOrderId;
@@ -132,7 +134,8 @@ final class DedupWindow {
 
     /**
      * Writes the remembered entries, oldest first: {@code int count}, then per entry {@code long orderId, long price,
-     * long quantity, int symbol, byte attributes, UTF accountId, UTF clientOrderId}.
+     * long quantity, int symbol, byte attributes, UTF accountId, UTF clientOrderId}; the attributes byte is laid out as
+     * {@link #attributes} says.
      */
     void writeSnapshot(final DataOutput out) throws IOException {
         out.writeInt(size);
@@ -174,7 +177,7 @@ final class DedupWindow {
             final byte attributes = in.readByte();
             final String accountId = in.readUTF();
             final String clientOrderId = in.readUTF();
-            if ((attributes & ~0x1F) != 0 || (attributes >> 2 & 3) >= TIME_IN_FORCES.length) {
+            if ((attributes & ~0x7F) != 0 || (attributes >> 2 & 3) >= TIME_IN_FORCES.length) {
                 throw new IOException("engine snapshot: bad dedup attributes " + attributes + " for order " + orderId);
             }
             final int hash = hash(accountId, clientOrderId);
@@ -183,13 +186,15 @@ final class DedupWindow {
             }
             remember(hash, orderId, accountId, clientOrderId, symbol, SIDES[attributes & 1],
                     ORDER_TYPES[attributes >> 1 & 1], TIME_IN_FORCES[attributes >> 2 & 3], (attributes & 1 << 4) != 0,
-                    price, quantity);
+                    STP_MODES[attributes >> 5 & 3], price, quantity);
         }
     }
 
+    /** Bit 0 side, 1 type, 2-3 time in force, 4 postOnly, 5-6 self-trade prevention (0, NONE, in snapshots before it). */
     private static byte attributes(final Side side, final OrderType type, final TimeInForce timeInForce,
-                                   final boolean postOnly) {
-        return (byte) (side.ordinal() | type.ordinal() << 1 | timeInForce.ordinal() << 2 | (postOnly ? 1 << 4 : 0));
+                                   final boolean postOnly, final SelfTradePrevention stp) {
+        return (byte) (side.ordinal() | type.ordinal() << 1 | timeInForce.ordinal() << 2 | (postOnly ? 1 << 4 : 0)
+                | stp.ordinal() << 5);
     }
 
     private void insert(final int entry) {

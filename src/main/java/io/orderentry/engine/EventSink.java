@@ -39,8 +39,9 @@ public interface EventSink {
 
     /**
      * The state an order was left in. Emitted once for the incoming order at the end of a place
-     * command (NEW, PARTIALLY_FILLED, FILLED, EXPIRED or REJECTED), and once for the order a
-     * successful cancel removed (CANCELED).
+     * command (NEW, PARTIALLY_FILLED, FILLED, EXPIRED or REJECTED), once for the amended order at the end of an amend,
+     * once for the order a successful cancel removed and once per order a cancel-all removed (CANCELED), and once for
+     * each resting order self-trade prevention canceled (CANCELED, in the middle of the command that caused it).
      *
      * @param quantity the order's original quantity in lots
      * @param filledQuantity cumulative filled quantity in lots
@@ -49,6 +50,21 @@ public interface EventSink {
     void orderUpdated(long eventSequence, long timestampMicros, long orderId, String accountId, int symbol,
                       Side side, long price, long quantity, long filledQuantity, long remainingQuantity,
                       OrderStatus status, RejectReason rejectReason);
+
+    /**
+     * A resting order's terms changed (an amend), before anything it then trades. Followed, in the same command, by the
+     * trades the order makes at its new price (if any), then by {@link #orderUpdated} with its final state.
+     *
+     * @param price            the order's price after the amend, in ticks
+     * @param quantity         its new total quantity (filled plus remaining), in lots
+     * @param filledQuantity   what it had filled before the amend, in lots
+     * @param previousPrice    its price before the amend
+     * @param previousQuantity its total quantity before the amend
+     * @param keptPriority     true when it kept its place in the queue (same price, quantity not larger)
+     */
+    void orderAmended(long eventSequence, long timestampMicros, long orderId, String accountId, int symbol, Side side,
+                      long price, long quantity, long filledQuantity, long previousPrice, long previousQuantity,
+                      boolean keptPriority);
 
     /**
      * The command is finished. Not an engine event: it carries no sequence.

@@ -3,7 +3,10 @@ package io.orderentry.engine;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,13 +17,20 @@ import java.util.Map;
  * <h2>Commands and what they emit</h2>
  * <ul>
  *   <li>{@link #place}: {@code orderAccepted}; then one {@code trade} per resting order hit, in the
- *       order matched; then {@code orderUpdated} with the incoming order's final state of this
+ *       order matched, and one {@code orderUpdated(CANCELED)} for each resting order self-trade prevention
+ *       canceled, where it met it; then {@code orderUpdated} with the incoming order's final state of this
  *       command; then {@code commandCompleted(PLACED, orderId)}. A duplicate (see below) emits only
  *       {@code commandCompleted}.</li>
  *   <li>{@link #cancel}: for a resting order, {@code orderUpdated(CANCELED)} and
  *       {@code commandCompleted(CANCELED)}; for an id already assigned but no longer resting, only
  *       {@code commandCompleted(ORDER_NOT_OPEN)}; for any other id, only
  *       {@code commandCompleted(ORDER_NOT_FOUND)}.</li>
+ *   <li>{@link #amend}: see "Amend" below; {@code orderAmended}, any trades, {@code orderUpdated} and
+ *       {@code commandCompleted(AMENDED)}, or only a {@code commandCompleted} that says why nothing changed.</li>
+ *   <li>{@link #cancelAll}: one {@code orderUpdated(CANCELED)} per resting order of the account (of the
+ *       instrument, if one is named), lowest id first, each with the cause as its reason
+ *       ({@code CANCEL_ALL} or {@code CANCEL_ALL_AFTER}); then {@code commandCompleted(CANCELED_ALL, 0)}.</li>
+ *   <li>{@link #setPriceBand}: only {@code commandCompleted(PRICE_BAND_SET, 0)}.</li>
  * </ul>
  * Order ids, trade ids and event sequences each count 1, 2, 3, ... without gaps. Every placed order
  * takes an order id, including those that end REJECTED or EXPIRED; duplicates take none.
@@ -30,8 +40,8 @@ import java.util.Map;
  * order first, at the resting order's price, sweeping as many levels as it needs: a BUY trades with
  * asks priced at or below its limit, a SELL with bids at or above it, a MARKET order with any price.
  * No separate update is emitted for a resting order that traded: its {@code trade} event carries its
- * cumulative filled quantity and status. Orders of one account may trade with each other (there is
- * no self-trade prevention). Then:
+ * cumulative filled quantity and status. Orders of one account trade with each other only when the
+ * incoming order's self-trade prevention is NONE (see below). Then:
  * <ul>
  *   <li>GTC: the remainder rests; status NEW, PARTIALLY_FILLED or FILLED;</li>
  *   <li>IOC (LIMIT or MARKET): the remainder expires; status FILLED or EXPIRED;</li>
@@ -40,6 +50,34 @@ import java.util.Map;
  *   <li>postOnly: if it would trade on arrival it is REJECTED with POST_ONLY_WOULD_CROSS and nothing
  *       trades.</li>
  * </ul>
+ *
+ * <h2>Self-trade prevention</h2>
+ * Decided by the incoming order's mode when the next maker it would trade with is of its own account: EXPIRE_MAKER
+ * cancels that maker ({@code orderUpdated(CANCELED, SELF_TRADE_PREVENTED)}) and matching goes on; EXPIRE_TAKER stops
+ * the incoming order, whose remainder then expires ({@code EXPIRED, SELF_TRADE_PREVENTED}, even GTC: it does not
+ * rest) and leaves the maker alone; EXPIRE_BOTH does both. What an order "can fill on arrival" (FOK, and the limits
+ * below) counts the makers it would really trade with: its own account's are skipped under EXPIRE_MAKER, and end the
+ * count under the other two modes. A postOnly order is still rejected if it would cross any order, its own included.
+ *
+ * <h2>Price bands</h2>
+ * An instrument may have a band of {@code b} basis points around a reference price, taken on arrival before anything
+ * changes: its last trade price, else the mid of its best bid and ask, else none (and then no band). A LIMIT order
+ * (of any time in force) priced further than {@code b} from it is REJECTED with PRICE_OUTSIDE_BAND and nothing trades;
+ * this check comes before every other. A MARKET order trades only with makers priced within the band and its
+ * remainder expires, with reason PRICE_OUTSIDE_BAND when liquidity beyond the band was left (else NONE). The
+ * comparison is exact: with {@code r2} twice the reference, a price {@code p} is inside when
+ * {@code |2p - r2| <= floor(r2 * b / 10000)}.
+ *
+ * <h2>Amend</h2>
+ * Of a resting order only (ORDER_NOT_OPEN, ORDER_NOT_FOUND as for cancel); a new price and/or a new total quantity
+ * (0 keeps either). Refused with nothing changed, in this order: a quantity at or below what is filled
+ * (QUANTITY_NOT_ABOVE_FILLED); a new price outside the band (PRICE_OUTSIDE_BAND); a new price that would open a level
+ * beyond {@code maxPriceLevelsPerSide} (counting the order's old level as gone if it is alone there) for a remainder
+ * that cannot fill on arrival (TOO_MANY_PRICE_LEVELS). Otherwise {@code orderAmended} with the new and previous terms;
+ * then, with the same price and a quantity not larger, the order keeps its place; else it leaves its level and is
+ * handled as an arriving GTC order with its own id, postOnly flag and self-trade prevention, its earlier fills kept
+ * (a postOnly order that would cross is REJECTED and gone; trades report the cumulative fill; what remains rests at
+ * the back of its level). Then {@code orderUpdated} with its final state.
  *
  * <h2>Limits</h2>
  * The {@link EngineLimits} bound what rests, so only a GTC order can meet one, and only if it cannot
@@ -58,9 +96,9 @@ import java.util.Map;
  *
  * <h2>Idempotency</h2>
  * The (accountId, clientOrderId) pairs of the most recent {@code dedupWindow} placed orders that had
- * a clientOrderId are remembered, whatever became of those orders. A place command with a remembered
- * pair places nothing: {@code commandCompleted(DUPLICATE, originalId)} when symbol, side, type, time
- * in force, postOnly, price and quantity all equal the original's, else
+ * a clientOrderId are remembered, whatever became of those orders (an amend changes nothing there). A place command
+ * with a remembered pair places nothing: {@code commandCompleted(DUPLICATE, originalId)} when symbol, side, type, time
+ * in force, postOnly, self-trade prevention, price and quantity all equal the original's (as placed), else
  * {@code commandCompleted(DUPLICATE_MISMATCH, originalId)}.
  *
  * <h2>Threading and allocation</h2>
@@ -72,28 +110,54 @@ public final class Matcher {
     private static final int ORDER_CHUNK = 4096;
     private static final int LEVEL_CHUNK = 256;
     private static final int INITIAL_TABLE_CAPACITY = 1024;
-    private static final int SNAPSHOT_VERSION = 1;
+    private static final int SNAPSHOT_VERSION = 2;
+    private static final int BASIS_POINTS = 10_000;
+    private static final SelfTradePrevention[] STP_MODES = SelfTradePrevention.values();
 
     private final EngineLimits limits;
     private final EventSink sink;
     private final OrderBook[] books;
+    /** Per instrument: the price band in basis points, 0 for none. */
+    private final int[] bandBasisPoints;
+    /** Per instrument: the price of its most recent trade, 0 before the first (the band's reference). */
+    private final long[] lastTradePrices;
     private final LongObjectMap<Order> restingOrders = new LongObjectMap<>(INITIAL_TABLE_CAPACITY);
-    private final AccountOrderCounts openOrders = new AccountOrderCounts(INITIAL_TABLE_CAPACITY);
+    private final AccountOrders accountOrders = new AccountOrders(INITIAL_TABLE_CAPACITY);
     private final DedupWindow dedup;
     private final ObjectPool<Order> orderPool;
     private final ObjectPool<PriceLevel> levelPool;
     private long lastOrderId;
     private long lastTradeId;
     private long lastEventSequence;
+    /** Set by {@link #match}: self-trade prevention stopped the incoming order. */
+    private boolean selfTradeStopped;
 
     /**
+     * An engine without price bands.
+     *
      * @param symbolCount number of instruments; books are indexed 0 .. symbolCount - 1
      * @param limits      the bounds on what rests and on the dedup window
      * @param sink        receives every event, synchronously, on the matcher thread
      */
     public Matcher(final int symbolCount, final EngineLimits limits, final EventSink sink) {
+        this(symbolCount, limits, null, sink);
+    }
+
+    /**
+     * @param symbolCount           number of instruments; books are indexed 0 .. symbolCount - 1
+     * @param limits                the bounds on what rests and on the dedup window
+     * @param priceBandBasisPoints  per instrument, its price band in basis points of the reference price (1000 is
+     *                              10%), 0 for none; null for no bands at all
+     * @param sink                  receives every event, synchronously, on the matcher thread
+     */
+    public Matcher(final int symbolCount, final EngineLimits limits, final int[] priceBandBasisPoints,
+                   final EventSink sink) {
         if (symbolCount <= 0 || limits == null || sink == null) {
             throw new IllegalArgumentException("symbolCount must be > 0, limits and sink non-null");
+        }
+        if (priceBandBasisPoints != null && priceBandBasisPoints.length != symbolCount) {
+            throw new IllegalArgumentException("one price band per instrument: " + priceBandBasisPoints.length
+                    + " for " + symbolCount);
         }
         this.limits = limits;
         this.sink = sink;
@@ -101,25 +165,46 @@ public final class Matcher {
         for (int symbol = 0; symbol < symbolCount; symbol++) {
             books[symbol] = new OrderBook(symbol, limits.maxPriceLevelsPerSide());
         }
+        this.bandBasisPoints = new int[symbolCount];
+        if (priceBandBasisPoints != null) {
+            for (int symbol = 0; symbol < symbolCount; symbol++) {
+                final int band = priceBandBasisPoints[symbol];
+                if (band < 0 || band >= BASIS_POINTS) {
+                    throw new IllegalArgumentException("price band of instrument " + symbol + " must be in [0, "
+                            + BASIS_POINTS + ") basis points: " + band);
+                }
+                bandBasisPoints[symbol] = band;
+            }
+        }
+        this.lastTradePrices = new long[symbolCount];
         this.dedup = new DedupWindow(limits.dedupWindow());
         this.orderPool = new ObjectPool<>(Order::new, limits.maxRestingOrders(), ORDER_CHUNK);
         final long maxLevels = Math.min(limits.maxRestingOrders(), 2L * symbolCount * limits.maxPriceLevelsPerSide());
         this.levelPool = new ObjectPool<>(PriceLevel::new, (int) maxLevels, LEVEL_CHUNK);
     }
 
+    /** Places an order without self-trade prevention; see {@link #place(long, String, String, int, Side, OrderType, TimeInForce, boolean, SelfTradePrevention, long, long)}. */
+    public void place(final long timestampMicros, final String accountId, final String clientOrderId,
+                      final int symbol, final Side side, final OrderType type, final TimeInForce timeInForce,
+                      final boolean postOnly, final long price, final long quantity) {
+        place(timestampMicros, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly,
+                SelfTradePrevention.NONE, price, quantity);
+    }
+
     /**
      * Places an order. The caller guarantees validity: symbol in [0, symbolCount), quantity &gt; 0,
      * LIMIT has price &gt; 0, MARKET has price 0 and time in force IOC, postOnly only with LIMIT GTC.
      * The caller also bounds quantities so that the sum of everything resting on one side of a book
-     * fits in a {@code long}.
+     * fits in a {@code long}, and prices below 2<sup>60</sup> ticks.
      *
      * @param clientOrderId the client's idempotency key, may be null
+     * @param stp           what to do when it would trade with an order of its own account
      * @throws IllegalArgumentException when the caller broke the guarantee (a bug)
      */
     public void place(final long timestampMicros, final String accountId, final String clientOrderId,
                       final int symbol, final Side side, final OrderType type, final TimeInForce timeInForce,
-                      final boolean postOnly, final long price, final long quantity) {
-        PlaceArguments.check(books.length, accountId, symbol, side, type, timeInForce, postOnly, price, quantity);
+                      final boolean postOnly, final SelfTradePrevention stp, final long price, final long quantity) {
+        PlaceArguments.check(books.length, accountId, symbol, side, type, timeInForce, postOnly, stp, price, quantity);
         final long orderId;
         if (clientOrderId == null) {
             orderId = ++lastOrderId;
@@ -127,14 +212,15 @@ public final class Matcher {
             final int hash = DedupWindow.hash(accountId, clientOrderId);
             final int entry = dedup.find(hash, accountId, clientOrderId);
             if (entry >= 0) {
-                final boolean same = dedup.sameOrder(entry, symbol, side, type, timeInForce, postOnly, price, quantity);
+                final boolean same = dedup.sameOrder(entry, symbol, side, type, timeInForce, postOnly, stp, price,
+                        quantity);
                 sink.commandCompleted(same ? CommandResult.DUPLICATE : CommandResult.DUPLICATE_MISMATCH,
                         dedup.orderId(entry));
                 return;
             }
             orderId = ++lastOrderId;
-            dedup.remember(hash, orderId, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly, price,
-                    quantity);
+            dedup.remember(hash, orderId, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly, stp,
+                    price, quantity);
         }
         sink.orderAccepted(++lastEventSequence, timestampMicros, orderId, accountId, clientOrderId, symbol, side,
                 type, timeInForce, postOnly, price, quantity);
@@ -142,35 +228,44 @@ public final class Matcher {
         final OrderBook book = books[symbol];
         final BookSide own = book.side(side);
         final BookSide opposite = book.side(side.opposite());
-        final long reach = type == OrderType.MARKET ? Long.MIN_VALUE : opposite.keyOf(price);
-        RejectReason reject = RejectReason.NONE;
-        if (postOnly && opposite.bestReaches(reach)) {
-            reject = RejectReason.POST_ONLY_WOULD_CROSS;
+        final long reach = type == OrderType.MARKET ? marketReach(symbol, opposite) : opposite.keyOf(price);
+        RejectReason reason = RejectReason.NONE;
+        if (type == OrderType.LIMIT && outsideBand(symbol, price)) {
+            reason = RejectReason.PRICE_OUTSIDE_BAND;
+        } else if (postOnly && opposite.bestReaches(reach)) {
+            reason = RejectReason.POST_ONLY_WOULD_CROSS;
         } else if (timeInForce == TimeInForce.GTC) {
-            reject = restingLimit(accountId, own, price, opposite, reach, quantity);
+            reason = restingLimit(accountId, own, price, opposite, reach, quantity, stp);
         }
 
         long filled = 0;
         long resting = 0;
         final OrderStatus status;
-        if (reject != RejectReason.NONE) {
+        if (reason != RejectReason.NONE) {
             status = OrderStatus.REJECTED;
-        } else if (timeInForce == TimeInForce.FOK && opposite.available(reach, quantity) < quantity) {
+        } else if (timeInForce == TimeInForce.FOK && fillable(opposite, reach, quantity, accountId, stp) < quantity) {
             status = OrderStatus.EXPIRED;
         } else {
-            filled = match(timestampMicros, orderId, accountId, symbol, side, opposite, reach, quantity);
+            filled = match(timestampMicros, orderId, accountId, symbol, side, opposite, reach, quantity, 0, stp);
             if (filled == quantity) {
                 status = OrderStatus.FILLED;
+            } else if (selfTradeStopped) {
+                status = OrderStatus.EXPIRED;
+                reason = RejectReason.SELF_TRADE_PREVENTED;
             } else if (timeInForce == TimeInForce.GTC) {
                 resting = quantity - filled;
-                rest(own, orderId, accountId, price, quantity, filled);
+                final Order order = rest(own, orderId, accountId, price, quantity, filled, postOnly, stp);
+                accountOrders.add(order);
                 status = filled == 0 ? OrderStatus.NEW : OrderStatus.PARTIALLY_FILLED;
             } else {
                 status = OrderStatus.EXPIRED;
+                if (type == OrderType.MARKET && opposite.best() != null) {
+                    reason = RejectReason.PRICE_OUTSIDE_BAND;   // only the band stops a MARKET order short of an empty side
+                }
             }
         }
         sink.orderUpdated(++lastEventSequence, timestampMicros, orderId, accountId, symbol, side, price, quantity,
-                filled, resting, status, reject);
+                filled, resting, status, reason);
         sink.commandCompleted(CommandResult.PLACED, orderId);
     }
 
@@ -178,20 +273,151 @@ public final class Matcher {
     public void cancel(final long timestampMicros, final long orderId) {
         final Order order = orderId > 0 ? restingOrders.get(orderId) : null;
         if (order == null) {
-            final boolean known = orderId > 0 && orderId <= lastOrderId;
-            sink.commandCompleted(known ? CommandResult.ORDER_NOT_OPEN : CommandResult.ORDER_NOT_FOUND, orderId);
+            sink.commandCompleted(notResting(orderId), orderId);
+            return;
+        }
+        cancelResting(timestampMicros, order, RejectReason.NONE);
+        sink.commandCompleted(CommandResult.CANCELED, orderId);
+    }
+
+    /**
+     * Amends a resting order's price and/or total quantity; see the class documentation for the rules.
+     *
+     * @param newPrice    the new price in ticks, or 0 to keep the price
+     * @param newQuantity the new total quantity (filled plus remaining) in lots, or 0 to keep it
+     * @throws IllegalArgumentException when both are 0 or either is negative (a bug in the caller)
+     */
+    public void amend(final long timestampMicros, final long orderId, final long newPrice, final long newQuantity) {
+        if (newPrice < 0 || newQuantity < 0 || (newPrice == 0 && newQuantity == 0) || newPrice >= PlaceArguments.MAX_PRICE) {
+            throw new IllegalArgumentException("amend needs a new price and/or quantity: " + newPrice + " "
+                    + newQuantity);
+        }
+        final Order order = orderId > 0 ? restingOrders.get(orderId) : null;
+        if (order == null) {
+            sink.commandCompleted(notResting(orderId), orderId);
             return;
         }
         final PriceLevel level = order.level;
-        final BookSide side = level.side;
-        final long price = level.price;
+        final BookSide own = level.side;
+        final int symbol = own.symbol();
+        final Side side = own.side();
+        final BookSide opposite = books[symbol].side(side.opposite());
+        final long previousPrice = level.price;
+        final long previousQuantity = order.quantity;
+        final long price = newPrice == 0 ? previousPrice : newPrice;
+        final long quantity = newQuantity == 0 ? previousQuantity : newQuantity;
+        final long filledBefore = order.filled;
+        final boolean repriced = price != previousPrice;
+        final long reach = opposite.keyOf(price);
+        final CommandResult refusal;
+        if (quantity <= filledBefore) {
+            refusal = CommandResult.QUANTITY_NOT_ABOVE_FILLED;
+        } else if (repriced && outsideBand(symbol, price)) {
+            refusal = CommandResult.PRICE_OUTSIDE_BAND;
+        } else if (repriced && own.find(price) == null
+                && own.levelCount() - (level.orderCount == 1 ? 1 : 0) >= limits.maxPriceLevelsPerSide()
+                && fillable(opposite, reach, quantity - filledBefore, order.accountId, order.stp)
+                        < quantity - filledBefore) {
+            refusal = CommandResult.TOO_MANY_PRICE_LEVELS;
+        } else {
+            refusal = null;
+        }
+        if (refusal != null) {
+            sink.commandCompleted(refusal, orderId);
+            return;
+        }
         final String accountId = order.accountId;
-        final long quantity = order.quantity;
-        final long filled = order.filled;
-        removeResting(order);
-        sink.orderUpdated(++lastEventSequence, timestampMicros, orderId, accountId, side.symbol(), side.side(), price,
-                quantity, filled, 0, OrderStatus.CANCELED, RejectReason.NONE);
-        sink.commandCompleted(CommandResult.CANCELED, orderId);
+        final boolean keptPriority = !repriced && quantity <= previousQuantity;
+        sink.orderAmended(++lastEventSequence, timestampMicros, orderId, accountId, symbol, side, price, quantity,
+                filledBefore, previousPrice, previousQuantity, keptPriority);
+        final long filled;
+        final long resting;
+        final OrderStatus status;
+        RejectReason reason = RejectReason.NONE;
+        if (keptPriority) {
+            level.totalQuantity -= previousQuantity - quantity;
+            order.quantity = quantity;
+            filled = filledBefore;
+            resting = quantity - filled;
+            status = filled == 0 ? OrderStatus.NEW : OrderStatus.PARTIALLY_FILLED;
+        } else {
+            leaveLevel(order);
+            if (order.postOnly && opposite.bestReaches(reach)) {
+                filled = filledBefore;
+                resting = 0;
+                status = OrderStatus.REJECTED;
+                reason = RejectReason.POST_ONLY_WOULD_CROSS;
+                forget(order);
+            } else {
+                filled = match(timestampMicros, orderId, accountId, symbol, side, opposite, reach, quantity,
+                        filledBefore, order.stp);
+                if (filled == quantity) {
+                    resting = 0;
+                    status = OrderStatus.FILLED;
+                    forget(order);
+                } else if (selfTradeStopped) {
+                    resting = 0;
+                    status = OrderStatus.EXPIRED;
+                    reason = RejectReason.SELF_TRADE_PREVENTED;
+                    forget(order);
+                } else {
+                    order.quantity = quantity;
+                    order.filled = filled;
+                    joinLevel(own, order, price);
+                    resting = quantity - filled;
+                    status = filled == 0 ? OrderStatus.NEW : OrderStatus.PARTIALLY_FILLED;
+                }
+            }
+        }
+        sink.orderUpdated(++lastEventSequence, timestampMicros, orderId, accountId, symbol, side, price, quantity,
+                filled, resting, status, reason);
+        sink.commandCompleted(CommandResult.AMENDED, orderId);
+    }
+
+    /**
+     * Cancels every resting order of an account, or of an account and one instrument, oldest (lowest id) first.
+     *
+     * @param symbol the instrument, or -1 for all of them
+     * @param cause  {@link RejectReason#CANCEL_ALL} or {@link RejectReason#CANCEL_ALL_AFTER}: the reason each
+     *               canceled order carries
+     * @throws IllegalArgumentException on a null account, a symbol out of range or another cause (a bug in the caller)
+     */
+    public void cancelAll(final long timestampMicros, final String accountId, final int symbol,
+                          final RejectReason cause) {
+        if (accountId == null || symbol < -1 || symbol >= books.length
+                || (cause != RejectReason.CANCEL_ALL && cause != RejectReason.CANCEL_ALL_AFTER)) {
+            throw new IllegalArgumentException("cancelAll needs an account, a symbol or -1 and a cancel-all cause: "
+                    + accountId + " " + symbol + " " + cause);
+        }
+        Order order = accountOrders.first(accountId);
+        while (order != null) {
+            final Order next = order.accountNext;
+            if (symbol < 0 || order.level.side.symbol() == symbol) {
+                cancelResting(timestampMicros, order, cause);
+            }
+            order = next;
+        }
+        sink.commandCompleted(CommandResult.CANCELED_ALL, 0);
+    }
+
+    /**
+     * Sets an instrument's price band from the next command on. A command like the others, so that the journal records
+     * when a band changed and replay applies each band to exactly the orders it applied to.
+     *
+     * @param basisPoints the band in basis points of the reference price (1000 is 10%), 0 for none
+     * @throws IllegalArgumentException on a symbol out of range or a band outside [0, 10000) (a bug in the caller)
+     */
+    public void setPriceBand(final long timestampMicros, final int symbol, final int basisPoints) {
+        if (symbol < 0 || symbol >= books.length || basisPoints < 0 || basisPoints >= BASIS_POINTS) {
+            throw new IllegalArgumentException("price band " + basisPoints + " bp for instrument " + symbol);
+        }
+        bandBasisPoints[symbol] = basisPoints;
+        sink.commandCompleted(CommandResult.PRICE_BAND_SET, 0);
+    }
+
+    /** @return an instrument's price band in basis points, 0 for none */
+    public int priceBand(final int symbol) {
+        return bandBasisPoints[symbol];
     }
 
     /** @return the id given to the most recent placed order, 0 before the first */
@@ -207,6 +433,11 @@ public final class Matcher {
     /** @return the sequence of the most recent engine event, 0 before the first */
     public long lastEventSequence() {
         return lastEventSequence;
+    }
+
+    /** @return the price of the instrument's most recent trade in ticks, 0 before its first */
+    public long lastTradePrice(final int symbol) {
+        return lastTradePrices[symbol];
     }
 
     /**
@@ -232,11 +463,13 @@ public final class Matcher {
 
     /**
      * Writes the engine's complete state: the ids and the event sequence, every resting order in price-time
-     * priority and the dedup window, oldest entry first. Called on the thread that owns the matcher, between
-     * commands. Format, version 1: {@code int version, int symbols, long lastOrderId, long lastTradeId, long
-     * lastEventSequence}; per symbol, bids then asks: {@code int levels}, per level worst first {@code long price,
-     * int orders}, per order oldest first {@code long orderId, UTF accountId, long quantity, long filled}; then the
-     * dedup window ({@link DedupWindow#writeSnapshot}).
+     * priority, each instrument's last trade price and the dedup window, oldest entry first. Called on the thread
+     * that owns the matcher, between commands. Format, version 2: {@code int version, int symbols, long lastOrderId,
+     * long lastTradeId, long lastEventSequence}; per symbol, bids then asks: {@code int levels}, per level worst first
+     * {@code long price, int orders}, per order oldest first {@code long orderId, UTF accountId, long quantity,
+     * long filled, byte flags} (bit 0 postOnly, bits 1-2 the self-trade prevention mode); per symbol {@code long
+     * lastTradePrice} (0: none) and {@code int priceBandBasisPoints}; then the dedup window
+     * ({@link DedupWindow#writeSnapshot}). Version 1 had no flags byte, last trade prices or bands.
      */
     public void writeSnapshot(final DataOutput out) throws IOException {
         out.writeInt(SNAPSHOT_VERSION);
@@ -258,16 +491,24 @@ public final class Matcher {
                         out.writeUTF(order.accountId);
                         out.writeLong(order.quantity);
                         out.writeLong(order.filled);
+                        out.writeByte((order.postOnly ? 1 : 0) | order.stp.ordinal() << 1);
                     }
                 }
             }
+        }
+        for (int symbol = 0; symbol < books.length; symbol++) {
+            out.writeLong(lastTradePrices[symbol]);
+            out.writeInt(bandBasisPoints[symbol]);
         }
         dedup.writeSnapshot(out);
     }
 
     /**
-     * Restores a state written by {@link #writeSnapshot} into this matcher, which must be new (no command executed).
-     * A snapshot of fewer instruments than this matcher has is fine: the new ones start empty. Emits no event.
+     * Restores a state written by {@link #writeSnapshot} (version 2, or version 1: its orders then have no postOnly
+     * flag and no self-trade prevention, no instrument has a last trade until its next one, and the bands are this
+     * matcher's, which for the service are none: bands did not exist when a version 1 snapshot was written) into this matcher,
+     * which must be new (no command executed). A snapshot of fewer instruments than this matcher has is fine: the new
+     * ones start empty. Emits no event.
      *
      * @throws IOException on a malformed or truncated snapshot, one of more instruments than configured, or one that
      *                     breaks this matcher's limits (they are checked against the journal's before this is called)
@@ -277,8 +518,8 @@ public final class Matcher {
             throw new IllegalStateException("restoreSnapshot needs a new matcher");
         }
         final int version = in.readInt();
-        if (version != SNAPSHOT_VERSION) {
-            throw new IOException("engine snapshot version " + version + " is not supported (expected "
+        if (version != 1 && version != SNAPSHOT_VERSION) {
+            throw new IOException("engine snapshot version " + version + " is not supported (expected 1 or "
                     + SNAPSHOT_VERSION + ")");
         }
         final int symbols = in.readInt();
@@ -290,6 +531,7 @@ public final class Matcher {
         lastTradeId = nonNegative(in.readLong(), "lastTradeId");
         lastEventSequence = nonNegative(in.readLong(), "lastEventSequence");
         final Map<String, String> accounts = new HashMap<>();
+        final List<Order> restored = new ArrayList<>();
         for (int symbol = 0; symbol < symbols; symbol++) {
             for (final Side side : Side.values()) {
                 final BookSide own = books[symbol].side(side);
@@ -302,7 +544,8 @@ public final class Matcher {
                 for (int l = 0; l < levels; l++) {
                     final long price = in.readLong();
                     final int orders = in.readInt();
-                    if (price <= 0 || orders <= 0 || own.keyOf(price) <= previousKey) {
+                    if (price <= 0 || price >= PlaceArguments.MAX_PRICE || orders <= 0
+                            || own.keyOf(price) <= previousKey) {
                         throw new IOException("engine snapshot: bad level " + price + " x " + orders + " order(s)");
                     }
                     previousKey = own.keyOf(price);
@@ -311,17 +554,39 @@ public final class Matcher {
                         final String accountId = accounts.computeIfAbsent(in.readUTF(), a -> a);
                         final long quantity = in.readLong();
                         final long filled = in.readLong();
+                        final int flags = version == 1 ? 0 : in.readByte();
                         if (orderId <= 0 || orderId > lastOrderId || filled < 0 || filled >= quantity
-                                || restingOrders.get(orderId) != null) {
+                                || restingOrders.get(orderId) != null || (flags & ~7) != 0
+                                || (flags >> 1) >= STP_MODES.length) {
                             throw new IOException("engine snapshot: bad resting order " + orderId);
                         }
                         if (restingOrders.size() >= limits.maxRestingOrders()) {
                             throw new IOException("engine snapshot holds more resting orders than the limit "
                                     + limits.maxRestingOrders());
                         }
-                        rest(own, orderId, accountId, price, quantity, filled);
+                        restored.add(rest(own, orderId, accountId, price, quantity, filled, (flags & 1) != 0,
+                                STP_MODES[flags >> 1]));
                     }
                 }
+            }
+        }
+        restored.sort(Comparator.comparingLong(order -> order.orderId));
+        for (final Order order : restored) {
+            accountOrders.add(order);   // in id order, as they rested
+        }
+        if (version >= 2) {
+            for (int symbol = 0; symbol < symbols; symbol++) {
+                final long price = in.readLong();
+                if (price < 0 || price >= PlaceArguments.MAX_PRICE) {
+                    throw new IOException("engine snapshot: bad last trade price " + price + " of instrument "
+                            + symbol);
+                }
+                lastTradePrices[symbol] = price;
+                final int band = in.readInt();
+                if (band < 0 || band >= BASIS_POINTS) {
+                    throw new IOException("engine snapshot: bad price band " + band + " of instrument " + symbol);
+                }
+                bandBasisPoints[symbol] = band;
             }
         }
         dedup.restoreSnapshot(in);
@@ -341,12 +606,17 @@ public final class Matcher {
 
     /** @return the account's open orders, for invariant checks in tests */
     int openOrders(final String accountId) {
-        return openOrders.get(accountId);
+        return accountOrders.count(accountId);
+    }
+
+    /** @return the account's oldest open order (then {@link Order#accountNext}), for invariant checks in tests */
+    Order firstOpenOrder(final String accountId) {
+        return accountOrders.first(accountId);
     }
 
     /** @return how many accounts have open orders, for invariant checks in tests */
     int accountsWithOpenOrders() {
-        return openOrders.accountCount();
+        return accountOrders.accountCount();
     }
 
     /** @return the resting order with this id, or null; for invariant checks in tests */
@@ -354,14 +624,19 @@ public final class Matcher {
         return restingOrders.get(orderId);
     }
 
+    private CommandResult notResting(final long orderId) {
+        return orderId > 0 && orderId <= lastOrderId ? CommandResult.ORDER_NOT_OPEN : CommandResult.ORDER_NOT_FOUND;
+    }
+
     /**
      * @return the limit a GTC order would break by resting, or NONE when it breaks none or will not
      *         rest because it can be filled completely on arrival
      */
     private RejectReason restingLimit(final String accountId, final BookSide own, final long price,
-                                      final BookSide opposite, final long reach, final long quantity) {
+                                      final BookSide opposite, final long reach, final long quantity,
+                                      final SelfTradePrevention stp) {
         final RejectReason reason;
-        if (openOrders.get(accountId) >= limits.maxOpenOrdersPerAccount()) {
+        if (accountOrders.count(accountId) >= limits.maxOpenOrdersPerAccount()) {
             reason = RejectReason.TOO_MANY_OPEN_ORDERS;
         } else if (own.levelCount() >= limits.maxPriceLevelsPerSide() && own.find(price) == null) {
             reason = RejectReason.TOO_MANY_PRICE_LEVELS;
@@ -370,20 +645,68 @@ public final class Matcher {
         } else {
             return RejectReason.NONE;
         }
-        return opposite.available(reach, quantity) >= quantity ? RejectReason.NONE : reason;
+        return fillable(opposite, reach, quantity, accountId, stp) >= quantity ? RejectReason.NONE : reason;
     }
 
-    /** Trades the incoming order against the opposite side; returns its filled quantity. */
+    /**
+     * What an incoming order could fill on arrival, capped at (but possibly above) {@code wanted}: the quantity
+     * within reach, less what self-trade prevention would keep it from: with EXPIRE_MAKER its own account's orders
+     * are skipped, with EXPIRE_TAKER or EXPIRE_BOTH the count stops at the first of them. Reads only.
+     */
+    private static long fillable(final BookSide opposite, final long reach, final long wanted, final String accountId,
+                                 final SelfTradePrevention stp) {
+        if (stp == SelfTradePrevention.NONE) {
+            return opposite.available(reach, wanted);
+        }
+        long sum = 0;
+        for (int i = 0; i < opposite.levelCount() && sum < wanted; i++) {
+            final PriceLevel level = opposite.levelFromBest(i);
+            if (opposite.keyOf(level.price) < reach) {
+                break;
+            }
+            for (Order maker = level.head; maker != null && sum < wanted; maker = maker.next) {
+                if (maker.accountId == accountId || maker.accountId.equals(accountId)) {
+                    if (stp != SelfTradePrevention.EXPIRE_MAKER) {
+                        return sum;
+                    }
+                } else {
+                    sum += maker.remaining();
+                }
+            }
+        }
+        return sum;
+    }
+
+    /**
+     * Trades an incoming order (new, or amended and out of the book) against the opposite side, applying its
+     * self-trade prevention; sets {@link #selfTradeStopped}.
+     *
+     * @param filled what the order had filled before this command
+     * @return its filled quantity after this command
+     */
     private long match(final long timestampMicros, final long orderId, final String accountId, final int symbol,
-                       final Side side, final BookSide opposite, final long reach, final long quantity) {
-        long filled = 0;
+                       final Side side, final BookSide opposite, final long reach, final long quantity, long filled,
+                       final SelfTradePrevention stp) {
+        selfTradeStopped = false;
         while (filled < quantity && opposite.bestReaches(reach)) {
             final PriceLevel level = opposite.best();
             final Order maker = level.head;
+            if (stp != SelfTradePrevention.NONE
+                    && (maker.accountId == accountId || maker.accountId.equals(accountId))) {
+                if (stp != SelfTradePrevention.EXPIRE_TAKER) {
+                    cancelResting(timestampMicros, maker, RejectReason.SELF_TRADE_PREVENTED);
+                }
+                if (stp != SelfTradePrevention.EXPIRE_MAKER) {
+                    selfTradeStopped = true;
+                    break;
+                }
+                continue;
+            }
             final long traded = Math.min(quantity - filled, maker.remaining());
             filled += traded;
             maker.filled += traded;
             level.totalQuantity -= traded;
+            lastTradePrices[symbol] = level.price;
             final boolean makerDone = maker.filled == maker.quantity;
             sink.trade(++lastEventSequence, timestampMicros, ++lastTradeId, symbol, level.price, traded, side, orderId,
                     accountId, filled, maker.orderId, maker.accountId, maker.filled,
@@ -395,32 +718,111 @@ public final class Matcher {
         return filled;
     }
 
-    private void rest(final BookSide own, final long orderId, final String accountId, final long price,
-                      final long quantity, final long filled) {
+    /** Removes a resting order and reports it CANCELED with this reason. */
+    private void cancelResting(final long timestampMicros, final Order order, final RejectReason reason) {
+        final BookSide side = order.level.side;
+        final long price = order.level.price;
+        final long orderId = order.orderId;
+        final String accountId = order.accountId;
+        final long quantity = order.quantity;
+        final long filled = order.filled;
+        removeResting(order);
+        sink.orderUpdated(++lastEventSequence, timestampMicros, orderId, accountId, side.symbol(), side.side(), price,
+                quantity, filled, 0, OrderStatus.CANCELED, reason);
+    }
+
+    /**
+     * The reference price of an instrument's band, doubled so that the mid of the book is exact: twice the last
+     * trade price, else the best bid plus the best ask, else 0 (no reference).
+     */
+    private long doubledReference(final int symbol) {
+        final long last = lastTradePrices[symbol];
+        if (last > 0) {
+            return 2 * last;
+        }
+        final OrderBook book = books[symbol];
+        final PriceLevel bid = book.side(Side.BUY).best();
+        final PriceLevel ask = book.side(Side.SELL).best();
+        return bid == null || ask == null ? 0 : bid.price + ask.price;
+    }
+
+    /** @return floor(doubledReference x band / 10,000), the band's half-width in half ticks, without overflow */
+    private static long doubledBandWidth(final long doubledReference, final int basisPoints) {
+        return doubledReference / BASIS_POINTS * basisPoints + doubledReference % BASIS_POINTS * basisPoints / BASIS_POINTS;
+    }
+
+    /** @return true when the instrument has a band and a reference and the price is outside it */
+    private boolean outsideBand(final int symbol, final long price) {
+        final int band = bandBasisPoints[symbol];
+        if (band == 0) {
+            return false;
+        }
+        final long reference = doubledReference(symbol);
+        return reference != 0 && Math.abs(2 * price - reference) > doubledBandWidth(reference, band);
+    }
+
+    /**
+     * @return the reach ({@link BookSide#bestReaches} threshold) of a MARKET order against {@code opposite}: the far
+     *         edge of the band around the reference price, or any price without a band or a reference
+     */
+    private long marketReach(final int symbol, final BookSide opposite) {
+        final int band = bandBasisPoints[symbol];
+        final long reference = band == 0 ? 0 : doubledReference(symbol);
+        if (reference == 0) {
+            return Long.MIN_VALUE;
+        }
+        final long width = doubledBandWidth(reference, band);
+        if (opposite.side() == Side.SELL) {
+            return opposite.keyOf((reference + width) / 2);   // a BUY: asks at or below the band's top
+        }
+        final long lowest = (reference - width + 1) / 2;      // a SELL: bids at or above the band's bottom
+        return lowest <= 0 ? Long.MIN_VALUE : opposite.keyOf(lowest);
+    }
+
+    /** Puts a new order node at the back of its price level (creating the level) and indexes it by id. */
+    private Order rest(final BookSide own, final long orderId, final String accountId, final long price,
+                       final long quantity, final long filled, final boolean postOnly, final SelfTradePrevention stp) {
+        final Order order = orderPool.acquire();
+        order.init(orderId, accountId, quantity, filled, postOnly, stp);
+        joinLevel(own, order, price);
+        restingOrders.put(orderId, order);
+        return order;
+    }
+
+    private void joinLevel(final BookSide own, final Order order, final long price) {
         PriceLevel level = own.find(price);
         if (level == null) {
             level = levelPool.acquire();
             level.init(own, price);
             own.insert(level);
         }
-        final Order order = orderPool.acquire();
-        order.init(orderId, accountId, quantity, filled);
         level.append(order);
-        restingOrders.put(orderId, order);
-        openOrders.increment(accountId);
     }
 
-    private void removeResting(final Order order) {
+    /** Takes an order out of its price level (dropping the level if it empties); it stays indexed. */
+    private void leaveLevel(final Order order) {
         final PriceLevel level = order.level;
         level.remove(order);
+        order.level = null;
+        order.prev = null;
+        order.next = null;
         if (level.isEmpty()) {
             level.side.remove(level);
             level.clear();
             levelPool.release(level);
         }
+    }
+
+    /** Forgets an order that is out of its level: its id, its account's list, its node. */
+    private void forget(final Order order) {
         restingOrders.remove(order.orderId);
-        openOrders.decrement(order.accountId);
+        accountOrders.remove(order);
         order.clear();
         orderPool.release(order);
+    }
+
+    private void removeResting(final Order order) {
+        leaveLevel(order);
+        forget(order);
     }
 }

@@ -7,15 +7,21 @@ package io.orderentry.engine;
  */
 final class PlaceArguments {
 
+    /** Prices stay below this (2^60 ticks), so that twice a price, and the sum of two, fit in a {@code long}. */
+    static final long MAX_PRICE = 1L << 60;
+
     private PlaceArguments() {
     }
 
     /** @throws IllegalArgumentException when the arguments break the documented guarantee */
     static void check(final int symbolCount, final String accountId, final int symbol, final Side side,
-                      final OrderType type, final TimeInForce timeInForce, final boolean postOnly, final long price,
-                      final long quantity) {
-        if (accountId == null || side == null || type == null || timeInForce == null) {
-            throw new IllegalArgumentException("accountId, side, type and timeInForce must be non-null");
+                      final OrderType type, final TimeInForce timeInForce, final boolean postOnly,
+                      final SelfTradePrevention stp, final long price, final long quantity) {
+        if (accountId == null || side == null || type == null || timeInForce == null || stp == null) {
+            throw new IllegalArgumentException("accountId, side, type, timeInForce and stp must be non-null");
+        }
+        if (price >= MAX_PRICE) {
+            throw new IllegalArgumentException("price beyond 2^60 ticks: " + price);
         }
         if (symbol < 0 || symbol >= symbolCount) {
             throw new IllegalArgumentException("symbol out of range: " + symbol);

@@ -1,8 +1,11 @@
 package io.orderentry.engine;
 
 /**
- * Why the engine refused to place an order that was well formed. The order still gets an id and the
- * status {@link OrderStatus#REJECTED}; {@link #NONE} is carried by every order that was not rejected.
+ * Why an order ended as it did when that was not simply the client's own doing. Mostly why the engine refused to
+ * place an order that was well formed (it still gets an id and the status {@link OrderStatus#REJECTED}); also why an
+ * order was CANCELED or EXPIRED by the engine rather than by a cancel or its time in force ({@link #SELF_TRADE_PREVENTED},
+ * {@link #CANCEL_ALL}, {@link #CANCEL_ALL_AFTER}, {@link #PRICE_OUTSIDE_BAND} for a MARKET order's remainder).
+ * {@link #NONE} is carried by every other order.
  */
 public enum RejectReason {
     NONE,
@@ -13,5 +16,16 @@ public enum RejectReason {
     /** Resting the order would open a price level beyond the configured maximum per side. */
     TOO_MANY_PRICE_LEVELS,
     /** The engine already holds the configured maximum of resting orders. */
-    BOOK_CAPACITY_REACHED
+    BOOK_CAPACITY_REACHED,
+    /**
+     * Self-trade prevention: a resting order CANCELED because an order of its own account arrived with EXPIRE_MAKER or
+     * EXPIRE_BOTH, or an incoming order EXPIRED because it met one of its own account's resting orders.
+     */
+    SELF_TRADE_PREVENTED,
+    /** A LIMIT order priced outside its instrument's price band (REJECTED), or a MARKET order the band stopped (EXPIRED). */
+    PRICE_OUTSIDE_BAND,
+    /** CANCELED by a cancel-all of its account. */
+    CANCEL_ALL,
+    /** CANCELED by a cancel-all that its account's dead man's switch fired. */
+    CANCEL_ALL_AFTER
 }

@@ -2,6 +2,7 @@ package io.orderentry.http;
 
 import io.orderentry.app.Instrument;
 import io.orderentry.engine.OrderType;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 import java.math.BigDecimal;
@@ -32,7 +33,7 @@ final class FastOrderParser {
     private static final long[] POW10 = DecimalText.POWERS;
 
     private static final byte[][] FIELD_NAMES = names("accountId", "clientOrderId", "symbol", "side", "type",
-            "timeInForce", "postOnly", "price", "quantity");
+            "timeInForce", "postOnly", "price", "quantity", "selfTradePrevention");
     private static final int ACCOUNT = 0;
     private static final int CLIENT_ORDER_ID = 1;
     private static final int SYMBOL = 2;
@@ -42,6 +43,7 @@ final class FastOrderParser {
     private static final int POST_ONLY = 6;
     private static final int PRICE = 7;
     private static final int QUANTITY = 8;
+    private static final int SELF_TRADE_PREVENTION = 9;
     private static final int REQUIRED = 1 << ACCOUNT | 1 << SYMBOL | 1 << SIDE | 1 << TYPE | 1 << QUANTITY;
 
     private static final byte[][] SIDES = names(Side.class);
@@ -50,6 +52,8 @@ final class FastOrderParser {
     private static final Side[] SIDE_VALUES = Side.values();
     private static final OrderType[] TYPE_VALUES = OrderType.values();
     private static final TimeInForce[] TIF_VALUES = TimeInForce.values();
+    private static final byte[][] STP_MODES = names(SelfTradePrevention.class);
+    private static final SelfTradePrevention[] STP_VALUES = SelfTradePrevention.values();
 
     /**
      * Account ids seen recently, by a hash of their bytes (direct-mapped, racy by design: any entry is a complete
@@ -58,6 +62,7 @@ final class FastOrderParser {
      * would copy.
      */
     private final String[] accounts = new String[ACCOUNT_CACHE];
+    private final SelfTradePrevention defaultStp;
 
     /** Instruments by a hash of their symbol's bytes, open addressing; with their unit sizes as longs. */
     private final Market[] markets;
@@ -72,6 +77,12 @@ final class FastOrderParser {
     }
 
     FastOrderParser(final Collection<Instrument> instruments) {
+        this(instruments, SelfTradePrevention.NONE);
+    }
+
+    /** @param defaultStp the self-trade prevention of an order whose body names none (the venue's default) */
+    FastOrderParser(final Collection<Instrument> instruments, final SelfTradePrevention defaultStp) {
+        this.defaultStp = defaultStp;
         int capacity = 4;
         while (capacity < instruments.size() * 2) {
             capacity <<= 1;
@@ -158,6 +169,7 @@ final class FastOrderParser {
             int side = -1;
             int type = -1;
             int tif = -1;
+            int stp = -1;
             boolean postOnly = false;
             int priceFrom = -1;
             int priceTo = -1;
@@ -218,6 +230,12 @@ final class FastOrderParser {
                                 return null;
                             }
                         }
+                        case SELF_TRADE_PREVENTION -> {
+                            stp = indexOf(STP_MODES, from, to);
+                            if (stp < 0) {
+                                return null;
+                            }
+                        }
                         case PRICE -> {
                             priceFrom = from;
                             priceTo = to;
@@ -273,7 +291,7 @@ final class FastOrderParser {
                 return null;
             }
             return new PlaceOrder(accountId, clientOrderId, instrument, SIDE_VALUES[side], orderType, timeInForce,
-                    postOnly, ticks * market.unitsPerTick, lots);
+                    postOnly, stp < 0 ? parser.defaultStp : STP_VALUES[stp], ticks * market.unitsPerTick, lots);
         }
 
         /**

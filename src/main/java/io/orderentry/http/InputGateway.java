@@ -2,6 +2,7 @@ package io.orderentry.http;
 
 import com.lmax.disruptor.InsufficientCapacityException;
 import com.lmax.disruptor.RingBuffer;
+import io.orderentry.engine.RejectReason;
 import io.orderentry.pipeline.CommandType;
 import io.orderentry.pipeline.OrderCommand;
 import io.orderentry.pipeline.Refusal;
@@ -98,6 +99,7 @@ public final class InputGateway {
             command.orderType = order.type();
             command.timeInForce = order.timeInForce();
             command.postOnly = order.postOnly();
+            command.selfTradePrevention = order.selfTradePrevention();
             command.price = order.price();
             command.quantity = order.quantity();
         } finally {
@@ -134,6 +136,98 @@ public final class InputGateway {
             command.keyId = keyId;
             command.accountId = accountId;
             command.orderId = orderId;
+        } finally {
+            release(seq);
+        }
+        return true;
+    }
+
+    /**
+     * Publishes an amend of an order the edge checked the key's account owns.
+     *
+     * @param price     the new price in price units, 0 to keep it
+     * @param quantity  the new total quantity in lots, 0 to keep it
+     * @param keyId     the API key the request authenticated with, for the audit trail, or null
+     * @param accountId the order's account, for the audit trail
+     * @return false if the ring is full and nothing was published
+     */
+    public boolean tryAmend(final long orderId, final long price, final long quantity, final long requestId,
+                            final int replyTo, final String requestTag, final String remoteAddress, final String keyId,
+                            final String accountId) {
+        final long seq = claim(ring.getBufferSize());
+        if (seq < 0) {
+            return false;
+        }
+        try {
+            final OrderCommand command = ring.get(seq);
+            command.reset();
+            command.type = CommandType.AMEND;
+            command.requestId = requestId;
+            command.replyTo = replyTo;
+            command.requestTag = requestTag;
+            command.remoteAddress = remoteAddress;
+            command.keyId = keyId;
+            command.accountId = accountId;
+            command.orderId = orderId;
+            command.price = price;
+            command.quantity = quantity;
+        } finally {
+            release(seq);
+        }
+        return true;
+    }
+
+    /**
+     * Publishes a cancel-all of an account's open orders.
+     *
+     * @param symbol    the instrument's index, or -1 for all
+     * @param cause     CANCEL_ALL (a client asked) or CANCEL_ALL_AFTER (its dead man's switch fired)
+     * @param replyTo   the waiting verticle, or -1 when nobody waits (the dead man's switch)
+     * @param keyId     the API key the request (or the switch's arming) authenticated with, or null
+     * @return false if the ring is full and nothing was published
+     */
+    public boolean tryCancelAll(final String accountId, final int symbol, final RejectReason cause,
+                                final long requestId, final int replyTo, final String requestTag,
+                                final String remoteAddress, final String keyId) {
+        final long seq = claim(ring.getBufferSize());
+        if (seq < 0) {
+            return false;
+        }
+        try {
+            final OrderCommand command = ring.get(seq);
+            command.reset();
+            command.type = CommandType.CANCEL_ALL;
+            command.requestId = requestId;
+            command.replyTo = replyTo;
+            command.requestTag = requestTag;
+            command.remoteAddress = remoteAddress;
+            command.keyId = keyId;
+            command.accountId = accountId;
+            command.symbol = symbol;
+            command.cancelAllCause = cause;
+        } finally {
+            release(seq);
+        }
+        return true;
+    }
+
+    /**
+     * Publishes a change of an instrument's price band (at start, when the configuration differs from the engine's);
+     * nobody waits for it.
+     *
+     * @return false if the ring is full and nothing was published
+     */
+    public boolean trySetPriceBand(final int symbol, final int basisPoints) {
+        final long seq = claim(ring.getBufferSize());
+        if (seq < 0) {
+            return false;
+        }
+        try {
+            final OrderCommand command = ring.get(seq);
+            command.reset();
+            command.type = CommandType.SET_PRICE_BAND;
+            command.symbol = symbol;
+            command.priceBandBasisPoints = basisPoints;
         } finally {
             release(seq);
         }

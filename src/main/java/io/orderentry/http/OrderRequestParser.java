@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderentry.app.Instrument;
 import io.orderentry.engine.OrderType;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 import java.math.BigDecimal;
@@ -33,16 +34,26 @@ public final class OrderRequestParser {
     private static final int MAX_DIGITS = 40;
 
     private static final Set<String> FIELDS = Set.of("accountId", "clientOrderId", "symbol", "side", "type",
-            "timeInForce", "postOnly", "price", "quantity");
+            "timeInForce", "postOnly", "price", "quantity", "selfTradePrevention");
+
+    private static final Set<String> AMEND_FIELDS = Set.of("price", "quantity");
 
     private final ObjectMapper mapper;
     private final Map<String, Instrument> instruments;
     private final FastOrderParser fast;
+    private final SelfTradePrevention defaultStp;
 
     public OrderRequestParser(final ObjectMapper mapper, final Map<String, Instrument> instruments) {
+        this(mapper, instruments, SelfTradePrevention.NONE);
+    }
+
+    /** @param defaultStp the self-trade prevention of an order whose body names none (ORDERS_ENGINE_STP_DEFAULT) */
+    public OrderRequestParser(final ObjectMapper mapper, final Map<String, Instrument> instruments,
+                              final SelfTradePrevention defaultStp) {
         this.mapper = mapper;
         this.instruments = Map.copyOf(instruments);
-        this.fast = new FastOrderParser(this.instruments.values());
+        this.defaultStp = defaultStp;
+        this.fast = new FastOrderParser(this.instruments.values(), defaultStp);
     }
 
     /**
@@ -85,6 +96,9 @@ public final class OrderRequestParser {
         final String tifText = optionalText(root, "timeInForce");
         final TimeInForce timeInForce = tifText == null ? null : enumValue(TimeInForce.class, tifText, "timeInForce");
         final boolean postOnly = optionalBoolean(root, "postOnly");
+        final String stpText = optionalText(root, "selfTradePrevention");
+        final SelfTradePrevention stp = stpText == null ? defaultStp
+                : enumValue(SelfTradePrevention.class, stpText, "selfTradePrevention");
         final BigDecimal quantity = decimal(root, "quantity", true);
         final BigDecimal price = decimal(root, "price", type == OrderType.LIMIT);
 
@@ -100,7 +114,46 @@ public final class OrderRequestParser {
         final long priceUnits = price == null ? 0
                 : unitsPerTick * units(price, instrument.tickSize(), instrument.maxPrice() / unitsPerTick, "price",
                 "PRICE", "tick size " + instrument.tickSize().toPlainString());
-        return new PlaceOrder(accountId, clientOrderId, instrument, side, type, tif, postOnly, priceUnits, lots);
+        return new PlaceOrder(accountId, clientOrderId, instrument, side, type, tif, postOnly, stp, priceUnits, lots);
+    }
+
+    /**
+     * Turns a {@code PATCH /api/v1/orders/{orderId}} body ({@code {"quantity":"0.3"}} and/or {@code {"price":"..."}})
+     * into engine units for the order's instrument, or throws an {@link ApiException} as {@link #parse} does. Whether
+     * the new quantity is above what the order has filled is the engine's to say (it alone knows at that moment).
+     */
+    public AmendOrder parseAmend(final byte[] body, final Instrument instrument) {
+        final JsonNode root = readObject(body);
+        for (final Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
+            final String name = names.next();
+            if (!AMEND_FIELDS.contains(name)) {
+                throw ApiError.badRequest("UNKNOWN_FIELD", "unknown field '" + name + "'"
+                        + (FIELDS.contains(name) ? ": an amend changes only quantity and price" : ""), name)
+                        .toException();
+            }
+        }
+        final BigDecimal quantity = decimal(root, "quantity", false);
+        final BigDecimal price = decimal(root, "price", false);
+        if (quantity == null && price == null) {
+            throw ApiError.badRequest("MISSING_FIELD", "an amend needs quantity (the new total) and/or price",
+                    "quantity").toException();
+        }
+        final long lots = quantity == null ? 0 : units(quantity, instrument.lotSize(), instrument.maxQuantity(),
+                "quantity", "QUANTITY", "lot size " + instrument.lotSize().toPlainString());
+        final long unitsPerTick = instrument.unitsPerTick();
+        final long priceUnits = price == null ? 0
+                : unitsPerTick * units(price, instrument.tickSize(), instrument.maxPrice() / unitsPerTick, "price",
+                "PRICE", "tick size " + instrument.tickSize().toPlainString());
+        return new AmendOrder(priceUnits, lots);
+    }
+
+    /**
+     * An amend in engine units.
+     *
+     * @param price    the new price in price units, 0 to keep it
+     * @param quantity the new total quantity in lots, 0 to keep it
+     */
+    public record AmendOrder(long price, long quantity) {
     }
 
     private JsonNode readObject(final byte[] body) {

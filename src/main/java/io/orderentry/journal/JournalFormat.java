@@ -25,14 +25,22 @@ import java.nio.ByteOrder;
  *   4  int   crc32c           CRC32C of bytes [8, length)
  *   8  long  sequence         1, 2, 3, ... without gaps across segments
  *  16  long  timestampMicros  ingress time, microseconds since the epoch, never decreasing
- *  24  byte  commandType      1 = PLACE, 2 = CANCEL
+ *  24  byte  commandType      1 = PLACE, 2 = CANCEL, 3 = AMEND, 4 = CANCEL_ALL, 5 = SET_PRICE_BAND
  *  25  fields of the command type:
- *      PLACE:  string accountId, nullable string clientOrderId, string symbol (the instrument NAME),
- *              byte side (0 BUY, 1 SELL), byte orderType (0 LIMIT, 1 MARKET),
- *              byte timeInForce (0 GTC, 1 IOC, 2 FOK), byte postOnly (0 or 1),
- *              long price (ticks), long quantity (lots)
- *      CANCEL: long orderId
+ *      PLACE:      string accountId, nullable string clientOrderId, string symbol (the instrument NAME),
+ *                  byte side (0 BUY, 1 SELL), byte orderType (0 LIMIT, 1 MARKET),
+ *                  byte timeInForce (0 GTC, 1 IOC, 2 FOK),
+ *                  byte flags (bit 0 postOnly; bits 1-2 selfTradePrevention: 0 NONE, 1 EXPIRE_TAKER,
+ *                  2 EXPIRE_MAKER, 3 EXPIRE_BOTH), long price (ticks), long quantity (lots)
+ *      CANCEL:     long orderId
+ *      AMEND:      long orderId, long price (ticks, 0 = unchanged), long quantity (new total in lots, 0 = unchanged)
+ *      CANCEL_ALL: string accountId, nullable string symbol (null = every instrument),
+ *                  byte cause (0 a client's cancel-all, 1 the account's dead man's switch)
+ *      SET_PRICE_BAND: string symbol, int basisPoints (0 = no band)
  * </pre>
+ * Types 3 to 5 and the self-trade prevention bits came with issue 15 without a version change: a PLACE written
+ * before them has flags 0 or 1, which read as they always did (self-trade prevention NONE). A build from before
+ * them refuses a journal holding them as corrupted rather than misreading it.
  * A string is an unsigned 16-bit byte count followed by that many UTF-8 bytes; a nullable string
  * uses the count {@value #NULL_STRING} for null. The fields must end exactly at {@code length}.
  * The symbol is stored by name, not by index, so that a reordered instrument list cannot silently
@@ -71,6 +79,9 @@ public final class JournalFormat {
 
     static final byte TYPE_PLACE = 1;
     static final byte TYPE_CANCEL = 2;
+    static final byte TYPE_AMEND = 3;
+    static final byte TYPE_CANCEL_ALL = 4;
+    static final byte TYPE_SET_PRICE_BAND = 5;
 
     private JournalFormat() {
     }

@@ -1,6 +1,8 @@
 package io.orderentry.journal;
 
 import io.orderentry.engine.OrderType;
+import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 import io.orderentry.pipeline.CommandType;
@@ -19,6 +21,9 @@ final class RecordDecoder {
     private static final Side[] SIDES = {Side.BUY, Side.SELL};
     private static final OrderType[] ORDER_TYPES = {OrderType.LIMIT, OrderType.MARKET};
     private static final TimeInForce[] TIME_IN_FORCES = {TimeInForce.GTC, TimeInForce.IOC, TimeInForce.FOK};
+    private static final SelfTradePrevention[] STP_MODES = {SelfTradePrevention.NONE, SelfTradePrevention.EXPIRE_TAKER,
+        SelfTradePrevention.EXPIRE_MAKER, SelfTradePrevention.EXPIRE_BOTH};
+    private static final RejectReason[] CANCEL_ALL_CAUSES = {RejectReason.CANCEL_ALL, RejectReason.CANCEL_ALL_AFTER};
 
     private final SymbolLookup symbols;
     private final byte[] scratch = new byte[JournalFormat.MAX_RECORD_SIZE];
@@ -58,6 +63,22 @@ final class RecordDecoder {
         } else if (type == JournalFormat.TYPE_CANCEL) {
             command.type = CommandType.CANCEL;
             command.orderId = getLong();
+        } else if (type == JournalFormat.TYPE_AMEND) {
+            command.type = CommandType.AMEND;
+            command.orderId = getLong();
+            command.price = getLong();
+            command.quantity = getLong();
+        } else if (type == JournalFormat.TYPE_CANCEL_ALL) {
+            decodeCancelAll(command);
+        } else if (type == JournalFormat.TYPE_SET_PRICE_BAND) {
+            command.type = CommandType.SET_PRICE_BAND;
+            command.symbol = symbol();
+            require(Integer.BYTES, "basisPoints");
+            command.priceBandBasisPoints = buffer.getInt(position);
+            position += Integer.BYTES;
+            if (command.priceBandBasisPoints < 0 || command.priceBandBasisPoints >= 10_000) {
+                throw corrupted("invalid price band " + command.priceBandBasisPoints + " bp");
+            }
         } else {
             throw corrupted("unknown command type " + type);
         }
@@ -80,9 +101,35 @@ final class RecordDecoder {
         command.side = SIDES[getCode(SIDES.length, "side")];
         command.orderType = ORDER_TYPES[getCode(ORDER_TYPES.length, "orderType")];
         command.timeInForce = TIME_IN_FORCES[getCode(TIME_IN_FORCES.length, "timeInForce")];
-        command.postOnly = getCode(2, "postOnly") == 1;
+        final int flags = getCode(8, "flags");
+        command.postOnly = (flags & 1) == 1;
+        command.selfTradePrevention = STP_MODES[flags >> 1];
         command.price = getLong();
         command.quantity = getLong();
+    }
+
+    private void decodeCancelAll(final OrderCommand command) throws JournalCorruptedException, UnknownSymbolException {
+        command.type = CommandType.CANCEL_ALL;
+        command.accountId = getString("accountId");
+        require(2, "symbol");
+        if ((buffer.getShort(position) & 0xFFFF) == JournalFormat.NULL_STRING) {
+            position += 2;
+            command.symbol = -1;
+        } else {
+            command.symbol = symbol();
+        }
+        command.cancelAllCause = CANCEL_ALL_CAUSES[getCode(CANCEL_ALL_CAUSES.length, "cause")];
+    }
+
+    /** Reads a symbol name and returns its index. */
+    private int symbol() throws JournalCorruptedException, UnknownSymbolException {
+        final int symbolLength = getLength("symbol");
+        final int symbol = symbols.indexOf(buffer, position, symbolLength);
+        if (symbol == SymbolLookup.UNKNOWN) {
+            throw new UnknownSymbolException(file, recordOffset, stringAt(position, symbolLength));
+        }
+        position += symbolLength;
+        return symbol;
     }
 
     private int getCode(final int count, final String field) throws JournalCorruptedException {

@@ -1,5 +1,6 @@
 package io.orderentry.journal;
 
+import io.orderentry.engine.RejectReason;
 import io.orderentry.pipeline.CommandType;
 import io.orderentry.pipeline.OrderCommand;
 
@@ -57,6 +58,17 @@ final class RecordEncoder {
             switch (type) {
                 case PLACE -> encodePlace(command, buffer, limit);
                 case CANCEL -> buffer.put(JournalFormat.TYPE_CANCEL).putLong(command.orderId);
+                case AMEND -> buffer.put(JournalFormat.TYPE_AMEND).putLong(command.orderId).putLong(command.price)
+                        .putLong(command.quantity);
+                case CANCEL_ALL -> encodeCancelAll(command, buffer, limit);
+                case SET_PRICE_BAND -> {
+                    if (command.symbol < 0 || command.symbol >= symbolNames.length) {
+                        throw new IllegalArgumentException("SET_PRICE_BAND with symbol index " + command.symbol);
+                    }
+                    final byte[] symbol = symbolNames[command.symbol];
+                    buffer.put(JournalFormat.TYPE_SET_PRICE_BAND).putShort((short) symbol.length).put(symbol)
+                            .putInt(command.priceBandBasisPoints);
+                }
                 default -> throw new IllegalArgumentException("unknown command type " + type);
             }
             final int end = buffer.position();
@@ -92,9 +104,49 @@ final class RecordEncoder {
         buffer.put(sideCode(command))
                 .put(orderTypeCode(command))
                 .put(timeInForceCode(command))
-                .put(command.postOnly ? (byte) 1 : (byte) 0)
+                .put((byte) ((command.postOnly ? 1 : 0) | stpCode(command) << 1))
                 .putLong(command.price)
                 .putLong(command.quantity);
+    }
+
+    private void encodeCancelAll(final OrderCommand command, final ByteBuffer buffer, final int limit) {
+        buffer.put(JournalFormat.TYPE_CANCEL_ALL);
+        if (command.accountId == null) {
+            throw new IllegalArgumentException("CANCEL_ALL without accountId");
+        }
+        putString(buffer, command.accountId, limit, "accountId");
+        if (command.symbol == -1) {
+            requireRoom(buffer, 2, limit, "symbol");
+            buffer.putShort((short) JournalFormat.NULL_STRING);
+        } else {
+            if (command.symbol < 0 || command.symbol >= symbolNames.length) {
+                throw new IllegalArgumentException("CANCEL_ALL with symbol index " + command.symbol + " outside -1.."
+                        + (symbolNames.length - 1));
+            }
+            final byte[] symbol = symbolNames[command.symbol];
+            requireRoom(buffer, 2 + symbol.length, limit, "symbol");
+            buffer.putShort((short) symbol.length).put(symbol);
+        }
+        requireRoom(buffer, 1, limit, "cause");
+        if (command.cancelAllCause == RejectReason.CANCEL_ALL) {
+            buffer.put((byte) 0);
+        } else if (command.cancelAllCause == RejectReason.CANCEL_ALL_AFTER) {
+            buffer.put((byte) 1);
+        } else {
+            throw new IllegalArgumentException("CANCEL_ALL with cause " + command.cancelAllCause);
+        }
+    }
+
+    private static int stpCode(final OrderCommand command) {
+        if (command.selfTradePrevention == null) {
+            return 0;   // NONE, as the field documents
+        }
+        return switch (command.selfTradePrevention) {
+            case NONE -> 0;
+            case EXPIRE_TAKER -> 1;
+            case EXPIRE_MAKER -> 2;
+            case EXPIRE_BOTH -> 3;
+        };
     }
 
     private static byte sideCode(final OrderCommand command) {

@@ -3,7 +3,7 @@ package io.orderentry.pipeline;
 import io.orderentry.engine.CommandResult;
 
 /**
- * What a client is answered for a journaled place or cancel: the HTTP status and, for errors, the code. The one table
+ * What a client is answered for a journaled command (place, cancel, amend, cancel-all): the HTTP status and, for errors, the code. The one table
  * both the HTTP edge (which answers) and the audit trail (which records the answer) read, so the two cannot disagree.
  *
  * @param status  the HTTP status
@@ -23,6 +23,9 @@ public record Answer(int status, String code, String message) {
     private static final Answer DUPLICATE_CLIENT_ORDER_ID = new Answer(409, "DUPLICATE_CLIENT_ORDER_ID", null);
     private static final Answer ORDER_NOT_FOUND = new Answer(404, "ORDER_NOT_FOUND", null);
     private static final Answer ORDER_NOT_OPEN = new Answer(409, "ORDER_NOT_OPEN", null);
+    private static final Answer INVALID_QUANTITY = new Answer(422, "INVALID_QUANTITY", null);
+    private static final Answer PRICE_OUTSIDE_BAND = new Answer(422, "PRICE_OUTSIDE_BAND", null);
+    private static final Answer TOO_MANY_PRICE_LEVELS = new Answer(422, "TOO_MANY_PRICE_LEVELS", null);
 
     /**
      * @param result        the engine's result; ignored when {@code journalFailed}
@@ -36,7 +39,11 @@ public record Answer(int status, String code, String message) {
         }
         return switch (result) {
             case PLACED -> orderHeld ? PLACED : ORDER_NOT_RETAINED;
-            case DUPLICATE, CANCELED -> orderHeld ? OK : ORDER_NOT_RETAINED;
+            case DUPLICATE, CANCELED, AMENDED -> orderHeld ? OK : ORDER_NOT_RETAINED;
+            case CANCELED_ALL, PRICE_BAND_SET -> OK;
+            case QUANTITY_NOT_ABOVE_FILLED -> INVALID_QUANTITY;
+            case PRICE_OUTSIDE_BAND -> PRICE_OUTSIDE_BAND;
+            case TOO_MANY_PRICE_LEVELS -> TOO_MANY_PRICE_LEVELS;
             case DUPLICATE_MISMATCH -> DUPLICATE_CLIENT_ORDER_ID;
             case ORDER_NOT_FOUND -> ORDER_NOT_FOUND;
             case ORDER_NOT_OPEN -> ORDER_NOT_OPEN;

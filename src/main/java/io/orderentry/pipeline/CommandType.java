@@ -6,6 +6,18 @@ public enum CommandType {
     PLACE,
     /** Cancel a resting order. Journaled. */
     CANCEL,
+    /** Amend a resting order's price and/or quantity. Journaled. */
+    AMEND,
+    /**
+     * Cancel every resting order of an account, or of an account in one instrument: from a client, or fired by the
+     * account's dead man's switch. Journaled.
+     */
+    CANCEL_ALL,
+    /**
+     * Set an instrument's price band: journaled by the service at start when the configured band differs from the
+     * engine's, so that replay applies every band to exactly the orders it applied to. Nobody waits for it.
+     */
+    SET_PRICE_BAND,
     /**
      * A request the HTTP edge refused (400, 413, 422), carried only so that the audit stage records it in
      * order with everything else. Never journaled, never sequenced, never executed: the journal stage skips

@@ -4,6 +4,7 @@ import io.orderentry.engine.CommandResult;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 
@@ -34,7 +35,7 @@ public final class EngineEvent {
     public String remoteAddress;
     /** COMMAND_COMPLETED, REQUEST_REJECTED: the command's {@link OrderCommand#keyId}; null when replayed or unknown. */
     public String keyId;
-    /** COMMAND_COMPLETED: the command's type (PLACE or CANCEL). */
+    /** COMMAND_COMPLETED: the command's type (PLACE, CANCEL, AMEND or CANCEL_ALL). */
     public CommandType commandType;
 
     /** The order concerned (ORDER_ACCEPTED, ORDER_UPDATED, COMMAND_COMPLETED, REQUEST_REJECTED where known). */
@@ -48,14 +49,23 @@ public final class EngineEvent {
     public OrderType orderType;
     public TimeInForce timeInForce;
     public boolean postOnly;
-    /** Limit price in ticks (0 for MARKET); for TRADE the execution price. */
+    /** ORDER_ACCEPTED: the order's self-trade prevention. */
+    public SelfTradePrevention selfTradePrevention;
+    /** Limit price in ticks (0 for MARKET); for TRADE the execution price; for ORDER_AMENDED the new price. */
     public long price;
-    /** Original quantity in lots; for TRADE the executed quantity. */
+    /** Original quantity in lots; for TRADE the executed quantity; for ORDER_AMENDED and after it the new total. */
     public long quantity;
     public long filledQuantity;
     public long remainingQuantity;
     public OrderStatus status;
     public RejectReason rejectReason;
+
+    /** ORDER_AMENDED: the price before the amend. */
+    public long previousPrice;
+    /** ORDER_AMENDED: the total quantity before the amend. */
+    public long previousQuantity;
+    /** ORDER_AMENDED: the order kept its place in the queue. */
+    public boolean keptPriority;
 
     /** TRADE fields. */
     public long tradeId;
@@ -96,12 +106,16 @@ public final class EngineEvent {
         orderType = null;
         timeInForce = null;
         postOnly = false;
+        selfTradePrevention = null;
         price = 0;
         quantity = 0;
         filledQuantity = 0;
         remainingQuantity = 0;
         status = null;
         rejectReason = null;
+        previousPrice = 0;
+        previousQuantity = 0;
+        keptPriority = false;
         tradeId = 0;
         takerSide = null;
         takerOrderId = 0;

@@ -8,6 +8,11 @@ public enum EventType {
     TRADE,
     /** The state an order was left in by a command (sequenced engine event). */
     ORDER_UPDATED,
+    /**
+     * A resting order's new price and/or quantity, before anything it then trades (sequenced engine event); an
+     * ORDER_UPDATED with its final state follows in the same command.
+     */
+    ORDER_AMENDED,
     /** The end of one command: its result, for the waiting request. Not sequenced. */
     COMMAND_COMPLETED,
     /** A request the HTTP edge refused, forwarded for the audit trail only. Not sequenced, never replayed. */
@@ -22,6 +27,6 @@ public enum EventType {
 
     /** @return true for the events that carry an engine event sequence and are persisted */
     public boolean isSequenced() {
-        return this == ORDER_ACCEPTED || this == TRADE || this == ORDER_UPDATED;
+        return this == ORDER_ACCEPTED || this == TRADE || this == ORDER_UPDATED || this == ORDER_AMENDED;
     }
 }

@@ -8,6 +8,7 @@ import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 
@@ -111,8 +112,14 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
         switch (command.type) {
             case PLACE -> matcher.place(command.timestampMicros, command.accountId, command.clientOrderId,
                     command.symbol, command.side, command.orderType, command.timeInForce, command.postOnly,
+                    command.selfTradePrevention == null ? SelfTradePrevention.NONE : command.selfTradePrevention,
                     command.price, command.quantity);
             case CANCEL -> matcher.cancel(command.timestampMicros, command.orderId);
+            case AMEND -> matcher.amend(command.timestampMicros, command.orderId, command.price, command.quantity);
+            case CANCEL_ALL -> matcher.cancelAll(command.timestampMicros, command.accountId, command.symbol,
+                    command.cancelAllCause);
+            case SET_PRICE_BAND -> matcher.setPriceBand(command.timestampMicros, command.symbol,
+                    command.priceBandBasisPoints);
             default -> throw new IllegalStateException("unknown command type " + command.type);
         }
     }
@@ -200,6 +207,8 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             event.orderType = type;
             event.timeInForce = timeInForce;
             event.postOnly = postOnly;
+            event.selfTradePrevention = command.selfTradePrevention == null ? SelfTradePrevention.NONE
+                    : command.selfTradePrevention;
             event.price = price;
             event.quantity = quantity;
             event.status = OrderStatus.NEW;
@@ -261,6 +270,31 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             output.publish(seq);
         }
         metrics.recordStatus(status);
+    }
+
+    @Override
+    public void orderAmended(final long eventSequence, final long timestampMicros, final long orderId,
+                             final String accountId, final int symbol, final Side side, final long price,
+                             final long quantity, final long filledQuantity, final long previousPrice,
+                             final long previousQuantity, final boolean keptPriority) {
+        final long seq = output.next();
+        try {
+            final EngineEvent event = claim(seq, EventType.ORDER_AMENDED);
+            event.eventSequence = eventSequence;
+            event.timestampMicros = timestampMicros;
+            event.orderId = orderId;
+            event.accountId = accountId;
+            event.symbol = symbol;
+            event.side = side;
+            event.price = price;
+            event.quantity = quantity;
+            event.filledQuantity = filledQuantity;
+            event.previousPrice = previousPrice;
+            event.previousQuantity = previousQuantity;
+            event.keptPriority = keptPriority;
+        } finally {
+            output.publish(seq);
+        }
     }
 
     @Override

@@ -1,6 +1,8 @@
 package io.orderentry.pipeline;
 
 import io.orderentry.engine.OrderType;
+import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 
@@ -38,11 +40,11 @@ public final class OrderCommand {
     /** Set by the journal stage when the record could not be made durable; the matcher skips it. */
     public boolean journalFailed;
 
-    /** PLACE: the owning account. */
+    /** PLACE and CANCEL_ALL: the owning account. */
     public String accountId;
     /** PLACE: the client's idempotency key, or null. */
     public String clientOrderId;
-    /** PLACE: the instrument's index in the configured instrument list. */
+    /** PLACE and SET_PRICE_BAND: the instrument's index in the configured instrument list. CANCEL_ALL: that, or -1 for all. */
     public int symbol;
     /** PLACE: side. */
     public Side side;
@@ -52,13 +54,19 @@ public final class OrderCommand {
     public TimeInForce timeInForce;
     /** PLACE: maker-only flag (LIMIT GTC only). */
     public boolean postOnly;
-    /** PLACE: limit price in ticks; 0 for MARKET. */
+    /** PLACE: self-trade prevention (the venue's default already applied); null reads as NONE. */
+    public SelfTradePrevention selfTradePrevention;
+    /** PLACE: limit price in ticks; 0 for MARKET. AMEND: the new price, or 0 to keep it. */
     public long price;
-    /** PLACE: quantity in lots. */
+    /** PLACE: quantity in lots. AMEND: the new total quantity, or 0 to keep it. */
     public long quantity;
 
-    /** CANCEL: the order to cancel. REJECTED: the order named in the refused request, or 0. */
+    /** CANCEL and AMEND: the order. REJECTED: the order named in the refused request, or 0. */
     public long orderId;
+    /** CANCEL_ALL: {@link RejectReason#CANCEL_ALL} from a client, {@link RejectReason#CANCEL_ALL_AFTER} from a dead man's switch. */
+    public RejectReason cancelAllCause;
+    /** SET_PRICE_BAND: the band of instrument {@link #symbol} in basis points, 0 for none. */
+    public int priceBandBasisPoints;
 
     /** REJECTED: what the edge answered. PLACE and CANCEL: null. */
     public Refusal refusal;
@@ -95,6 +103,9 @@ public final class OrderCommand {
         orderType = null;
         timeInForce = null;
         postOnly = false;
+        selfTradePrevention = null;
+        cancelAllCause = null;
+        priceBandBasisPoints = 0;
         price = 0;
         quantity = 0;
         orderId = 0;

@@ -26,7 +26,7 @@ class DedupWindowTest {
                 assertEquals(expected == null ? -1 : expected, entry < 0 ? -1 : dedup.orderId(entry), "window " + window);
                 if (entry < 0) {
                     dedup.remember(hash, orderId, account, clientOrderId, 0, Side.BUY, OrderType.LIMIT,
-                            TimeInForce.GTC, false, 1, 1);
+                            TimeInForce.GTC, false, SelfTradePrevention.NONE, 1, 1);
                     model.put(account + "/" + clientOrderId, orderId);
                     if (model.size() > window) {
                         model.remove(model.keySet().iterator().next());
@@ -41,16 +41,18 @@ class DedupWindowTest {
     void comparesEveryFieldOfTheOriginalOrder() {
         final DedupWindow dedup = new DedupWindow(4);
         final int hash = DedupWindow.hash("a", "c");
-        dedup.remember(hash, 9, "a", "c", 1, Side.SELL, OrderType.LIMIT, TimeInForce.FOK, false, 100, 5);
+        dedup.remember(hash, 9, "a", "c", 1, Side.SELL, OrderType.LIMIT, TimeInForce.FOK, false,
+                SelfTradePrevention.EXPIRE_MAKER, 100, 5);
         final int entry = dedup.find(hash, new String("a"), new String("c"));
         assertEquals(9, dedup.orderId(entry));
-        assertTrue(dedup.sameOrder(entry, 1, Side.SELL, OrderType.LIMIT, TimeInForce.FOK, false, 100, 5));
-        assertFalse(dedup.sameOrder(entry, 0, Side.SELL, OrderType.LIMIT, TimeInForce.FOK, false, 100, 5));
-        assertFalse(dedup.sameOrder(entry, 1, Side.BUY, OrderType.LIMIT, TimeInForce.FOK, false, 100, 5));
-        assertFalse(dedup.sameOrder(entry, 1, Side.SELL, OrderType.MARKET, TimeInForce.FOK, false, 100, 5));
-        assertFalse(dedup.sameOrder(entry, 1, Side.SELL, OrderType.LIMIT, TimeInForce.IOC, false, 100, 5));
-        assertFalse(dedup.sameOrder(entry, 1, Side.SELL, OrderType.LIMIT, TimeInForce.FOK, true, 100, 5));
-        assertFalse(dedup.sameOrder(entry, 1, Side.SELL, OrderType.LIMIT, TimeInForce.FOK, false, 101, 5));
-        assertFalse(dedup.sameOrder(entry, 1, Side.SELL, OrderType.LIMIT, TimeInForce.FOK, false, 100, 6));
+        assertTrue(dedup.sameOrder(entry, 1, Side.SELL, OrderType.LIMIT, TimeInForce.FOK, false, SelfTradePrevention.EXPIRE_MAKER, 100, 5));
+        assertFalse(dedup.sameOrder(entry, 0, Side.SELL, OrderType.LIMIT, TimeInForce.FOK, false, SelfTradePrevention.EXPIRE_MAKER, 100, 5));
+        assertFalse(dedup.sameOrder(entry, 1, Side.BUY, OrderType.LIMIT, TimeInForce.FOK, false, SelfTradePrevention.EXPIRE_MAKER, 100, 5));
+        assertFalse(dedup.sameOrder(entry, 1, Side.SELL, OrderType.MARKET, TimeInForce.FOK, false, SelfTradePrevention.EXPIRE_MAKER, 100, 5));
+        assertFalse(dedup.sameOrder(entry, 1, Side.SELL, OrderType.LIMIT, TimeInForce.IOC, false, SelfTradePrevention.EXPIRE_MAKER, 100, 5));
+        assertFalse(dedup.sameOrder(entry, 1, Side.SELL, OrderType.LIMIT, TimeInForce.FOK, true, SelfTradePrevention.EXPIRE_MAKER, 100, 5));
+        assertFalse(dedup.sameOrder(entry, 1, Side.SELL, OrderType.LIMIT, TimeInForce.FOK, false, SelfTradePrevention.EXPIRE_MAKER, 101, 5));
+        assertFalse(dedup.sameOrder(entry, 1, Side.SELL, OrderType.LIMIT, TimeInForce.FOK, false, SelfTradePrevention.EXPIRE_MAKER, 100, 6));
+        assertFalse(dedup.sameOrder(entry, 1, Side.SELL, OrderType.LIMIT, TimeInForce.FOK, false, SelfTradePrevention.NONE, 100, 5));
     }
 }

@@ -18,6 +18,11 @@ sealed interface RecordedEvent {
             implements RecordedEvent {
     }
 
+    record Amended(long sequence, long timestamp, long orderId, String accountId, int symbol, Side side, long price,
+                   long quantity, long filled, long previousPrice, long previousQuantity, boolean keptPriority)
+            implements RecordedEvent {
+    }
+
     record Completed(CommandResult result, long orderId) implements RecordedEvent {
     }
 }

@@ -128,6 +128,24 @@ public final class GeneratedEvents implements EventSink {
     }
 
     @Override
+    public void orderAmended(final long eventSequence, final long timestampMicros, final long orderId,
+                             final String accountId, final int symbol, final Side side, final long price,
+                             final long quantity, final long filledQuantity, final long previousPrice,
+                             final long previousQuantity, final boolean keptPriority) {
+        final EngineEvent e = add(EventType.ORDER_AMENDED, eventSequence, timestampMicros);
+        e.orderId = orderId;
+        e.accountId = accountId;
+        e.symbol = symbol;
+        e.side = side;
+        e.price = price;
+        e.quantity = quantity;
+        e.filledQuantity = filledQuantity;
+        e.previousPrice = previousPrice;
+        e.previousQuantity = previousQuantity;
+        e.keptPriority = keptPriority;
+    }
+
+    @Override
     public void orderUpdated(final long eventSequence, final long timestampMicros, final long orderId,
                              final String accountId, final int symbol, final Side side, final long price,
                              final long quantity, final long filledQuantity, final long remainingQuantity,

@@ -35,6 +35,14 @@ final class ChecksumSink implements EventSink {
     }
 
     @Override
+    public void orderAmended(final long eventSequence, final long timestampMicros, final long orderId,
+                             final String accountId, final int symbol, final Side side, final long price,
+                             final long quantity, final long filledQuantity, final long previousPrice,
+                             final long previousQuantity, final boolean keptPriority) {
+        checksum += quantity * 17 + price;
+    }
+
+    @Override
     public void orderUpdated(final long eventSequence, final long timestampMicros, final long orderId,
                              final String accountId, final int symbol, final Side side, final long price,
                              final long quantity, final long filledQuantity, final long remainingQuantity,
