@@ -29,6 +29,7 @@ import java.util.Optional;
  * @param snapshots         when and where snapshots of the state are written
  * @param auditRetention    how long audit files stay in the trail's directory before they are archived
  * @param auth              API keys, rate limits and TLS
+ * @param tradingRules      the default self-trade prevention and the instruments' price bands
  */
 public record Config(String httpHost, int httpPort, int httpInstances, Path journalDir, JournalSync journalSync,
                      long journalSegmentBytes, int inputRingSize, int outputRingSize, String waitStrategy,
@@ -36,7 +37,7 @@ public record Config(String httpHost, int httpPort, int httpInstances, Path jour
                      Optional<Database> database, AuditConfig audit,
                      MarketDataConfig marketData, SnapshotConfig snapshots,
                      AuditRetention auditRetention, io.orderentry.http.HttpLimits httpLimits,
-                     io.orderentry.auth.AuthConfig auth) {
+                     io.orderentry.auth.AuthConfig auth, TradingRules tradingRules) {
 
     /**
      * PostgreSQL settings.

@@ -114,6 +114,7 @@ public final class ConfigLoader {
                     + ") must be at least " + envName("engine.dedup.window") + " (" + limits.dedupWindow()
                     + "), so that a retried order can always be answered with its state");
         }
+        final List<Instrument> instruments = journalInstruments();
         final Config config = new Config(
                 string("http.host"),
                 intValue("http.port", 0, 65_535),
@@ -124,7 +125,7 @@ public final class ConfigLoader {
                 powerOfTwo("input.ring.size"),
                 powerOfTwo("output.ring.size"),
                 waitStrategy(),
-                journalInstruments(),
+                instruments,
                 limits,
                 retained,
                 database(),
@@ -136,13 +137,61 @@ public final class ConfigLoader {
                         intValue("http.max.connections", 1, 10_000_000),
                         intValue("audit.refusals.per.second", 1, 1_000_000),
                         intValue("http.body.timeout.seconds", 0, 3_600)),
-                auth());
+                auth(),
+                tradingRules(instruments));
         if (config.httpLimits().maxConnections() < config.marketData().maxConnections() + 100) {
             throw new ConfigException(envName("http.max.connections") + " (" + config.httpLimits().maxConnections()
                     + ") must be at least " + envName("ws.max.connections") + " (" + config.marketData().maxConnections()
                     + ") + 100, so that stream subscribers can never take every connection from order entry");
         }
         return config;
+    }
+
+    /**
+     * The default self-trade prevention and the price bands: {@code price.band.percent} for every instrument, then
+     * {@code price.bands} ({@code SYMBOL:PERCENT}, comma separated) for those that differ.
+     */
+    private TradingRules tradingRules(final List<Instrument> instruments) {
+        final String stpText = string("engine.stp.default").toUpperCase(Locale.ROOT);
+        final io.orderentry.engine.SelfTradePrevention stp;
+        try {
+            stp = io.orderentry.engine.SelfTradePrevention.valueOf(stpText);
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException(envName("engine.stp.default") + " must be one of "
+                    + java.util.Arrays.toString(io.orderentry.engine.SelfTradePrevention.values()) + ", was '"
+                    + string("engine.stp.default") + "'");
+        }
+        final int[] bands = new int[instruments.size()];
+        java.util.Arrays.fill(bands, bandBasisPoints("price.band.percent", string("price.band.percent")));
+        final String overrides = string("price.bands");
+        if (!overrides.isEmpty()) {
+            final Set<String> seen = new HashSet<>();
+            for (final String spec : overrides.split(",")) {
+                final String[] parts = spec.trim().split(":");
+                if (parts.length != 2) {
+                    throw new ConfigException(envName("price.bands") + ": '" + spec.trim()
+                            + "' must be SYMBOL:PERCENT, e.g. BTCUSD:5");
+                }
+                final Instrument instrument = instruments.stream().filter(i -> i.symbol().equals(parts[0]))
+                        .findFirst().orElseThrow(() -> new ConfigException(envName("price.bands") + ": " + parts[0]
+                                + " is not in " + envName("instruments")));
+                if (!seen.add(parts[0])) {
+                    throw new ConfigException(envName("price.bands") + ": " + parts[0] + " is listed twice");
+                }
+                bands[instrument.index()] = bandBasisPoints("price.bands", parts[1]);
+            }
+        }
+        return new TradingRules(stp, bands);
+    }
+
+    private static int bandBasisPoints(final String key, final String percent) {
+        try {
+            return TradingRules.basisPoints(new BigDecimal(percent.trim()));
+        } catch (final NumberFormatException | ArithmeticException e) {
+            throw new ConfigException(envName(key) + ": '" + percent + "' is not a percentage");
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException(envName(key) + ": " + e.getMessage());
+        }
     }
 
     private io.orderentry.auth.AuthConfig auth() {

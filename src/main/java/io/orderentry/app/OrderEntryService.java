@@ -119,6 +119,7 @@ public final class OrderEntryService {
     private AuditHandler audit;
     private AuditTrail auditTrail;
     private InputGateway gateway;
+    private io.orderentry.account.DeadMansSwitch deadMansSwitch;
     private MarketDataStage marketData;
     private AccountFeeds orderFeeds;
     private StreamFanOut streamFanOut;
@@ -210,7 +211,9 @@ public final class OrderEntryService {
         final JournalHandler journalHandler = new JournalHandler(journal, input.getRingBuffer(),
                 WallClock::currentTimeMicros);
         Pipeline.wireInput(input, inputWait, journalHandler, matcherStage);
+        final int[] bandChanges = priceBandChanges();   // read before the matcher thread owns the engine
         input.start();
+        journalPriceBandChanges(bandChanges);
         startSnapshots();
         startAuditArchiving();
         registerHealthAndMetrics(outputRing);
@@ -221,6 +224,38 @@ public final class OrderEntryService {
         LOG.info("ready: accepting orders on {}:{} after {} ms; next order id {}, next trade id {}",
                 config.httpHost(), config.httpPort(), (System.nanoTime() - started) / 1_000_000,
                 matcherStage.matcher().lastOrderId() + 1, matcherStage.matcher().lastTradeId() + 1);
+    }
+
+    /**
+     * @return per instrument, the band the configuration asks for where it differs from the engine's after recovery
+     *         (which the journal and snapshot decided), else -1; called on the recovering thread before the input ring
+     *         starts
+     */
+    private int[] priceBandChanges() {
+        final int[] changes = new int[config.instruments().size()];
+        for (int symbol = 0; symbol < changes.length; symbol++) {
+            final int configured = config.tradingRules().priceBand(symbol);
+            changes[symbol] = matcherStage.matcher().priceBand(symbol) == configured ? -1 : configured;
+        }
+        return changes;
+    }
+
+    /**
+     * Journals each band change as a command ahead of any order (HTTP still answers 503 until READY), so that the
+     * journal says from which command on a band applied and a replay applies it there.
+     */
+    private void journalPriceBandChanges(final int[] changes) {
+        for (int symbol = 0; symbol < changes.length; symbol++) {
+            if (changes[symbol] < 0) {
+                continue;
+            }
+            if (!gateway.trySetPriceBand(symbol, changes[symbol])) {
+                status.fail("the input ring is full at start; the price band change could not be journaled");
+                throw new IllegalStateException("the input ring is full at start");
+            }
+            LOG.info("price band of {}: {}% from now on (journaled)", config.instruments().get(symbol).symbol(),
+                    io.orderentry.app.TradingRules.percent(changes[symbol]));
+        }
     }
 
     /**
@@ -249,6 +284,9 @@ public final class OrderEntryService {
         }
         LOG.info("stopping: refusing new orders, draining the rings (at most {} s in all)", STOP_BUDGET_MILLIS / 1000);
         status.phase(ServiceStatus.Phase.STOPPING);
+        if (deadMansSwitch != null) {
+            deadMansSwitch.close();   // a stopping service takes no more commands, so no switch fires from here on
+        }
         if (gateway != null) {
             // a request that passed the readiness check just before STOPPING may still be publishing: wait for it, and
             // refuse any later one, so that the drain below answers everything the ring took
@@ -654,13 +692,22 @@ public final class OrderEntryService {
             gateway.recordSuppressedRefusals();
             gateway.tick();
         });
-        final Json json = new Json(config.instruments());
+        final Json json = new Json(config.instruments(), config.tradingRules().priceBandBasisPoints());
+        // a switch that fires publishes a cancel-all like a client's, nobody waiting for its answer
+        deadMansSwitch = new io.orderentry.account.DeadMansSwitch((account, keyId) -> gateway.tryCancelAll(account, -1,
+                io.orderentry.engine.RejectReason.CANCEL_ALL_AFTER, 0, -1, null, null, keyId));
+        metrics.gauge("orders_dead_mans_switch_armed", "Accounts whose cancel-all-after switch is armed",
+                deadMansSwitch::armedCount);
+        metrics.counter("orders_dead_mans_switch_fired_total", "Cancel-all-after switches that fired (a cancel-all of"
+                + " the account published)", deadMansSwitch::firedCount);
         final io.orderentry.http.ConnectionLimit connections = connectionLimit();
         final HttpSettings settings = new HttpSettings(config.httpHost(), config.httpPort(), json,
-                new OrderRequestParser(json.mapper(), config.instrumentsBySymbol()), gateway, view, replies, status,
+                new OrderRequestParser(json.mapper(), config.instrumentsBySymbol(),
+                        config.tradingRules().selfTradePreventionDefault()), gateway, view, replies, status,
                 metrics, new HttpMetrics(metrics.registry()), openApi(), LoggerFactory.getLogger(OrderVerticle.class),
                 new MarketDataAccess(config.instruments(), marketData, streamFanOut, streamConfig(connections),
-                        streamMetrics), this::snapshotNow, config.httpLimits(), connections, auth.access(), orderFeeds);
+                        streamMetrics), this::snapshotNow, config.httpLimits(), connections, auth.access(), orderFeeds,
+                deadMansSwitch);
         final AtomicInteger index = new AtomicInteger();
         await(vertx.deployVerticle(() -> new OrderVerticle(index.getAndIncrement(), settings),
                 new DeploymentOptions().setInstances(config.httpInstances())).toCompletionStage().toCompletableFuture(),

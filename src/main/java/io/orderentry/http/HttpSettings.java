@@ -15,7 +15,8 @@ public record HttpSettings(String host, int port, Json json, OrderRequestParser 
                            OrderStateView view, ReplyStage replies, ServiceStatus status, MetricsText metrics,
                            HttpMetrics httpMetrics, Buffer openApi, Logger log, MarketDataAccess marketData,
                            SnapshotTrigger snapshots, HttpLimits limits, ConnectionLimit connections,
-                           AccessControl access, AccountFeeds orderFeeds) {
+                           AccessControl access, AccountFeeds orderFeeds,
+                           io.orderentry.account.DeadMansSwitch deadMansSwitch) {
 
     /** @return the TLS settings when HTTPS is on, else null */
     public io.orderentry.auth.AuthConfig tls() {

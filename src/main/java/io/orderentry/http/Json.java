@@ -35,6 +35,7 @@ public final class Json {
     private final ObjectMapper mapper;
     private final JsonFactory factory;
     private final List<Instrument> instruments;
+    private final int[] priceBands;
     /** Orders are rendered by hand into bytes reused per event loop; see {@link OrderJson}. */
     private final ThreadLocal<OrderJson> orderJson;
 
@@ -42,7 +43,16 @@ public final class Json {
      * @param instruments indexed by {@link Instrument#index()}
      */
     public Json(final List<Instrument> instruments) {
+        this(instruments, new int[instruments.size()]);
+    }
+
+    /**
+     * @param instruments          indexed by {@link Instrument#index()}
+     * @param priceBandBasisPoints each instrument's price band, by index, for {@link #symbols}
+     */
+    public Json(final List<Instrument> instruments, final int[] priceBandBasisPoints) {
         this.instruments = List.copyOf(instruments);
+        this.priceBands = priceBandBasisPoints.clone();
         this.orderJson = ThreadLocal.withInitial(() -> new OrderJson(this.instruments));
         this.mapper = new ObjectMapper();
         mapper.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
@@ -131,6 +141,19 @@ public final class Json {
         return out.toBuffer();
     }
 
+    /** @return a cancel-all's answer: {@code {"canceled":[orders]}} */
+    public Buffer canceled(final List<OrderState> orders) {
+        final OrderJson renderer = orderJson.get();
+        final JsonBytes out = renderer.start().ascii("{\"canceled\":[");
+        for (int i = 0; i < orders.size(); i++) {
+            if (i > 0) {
+                out.raw((byte) ',');
+            }
+            renderer.write(out, orders.get(i));
+        }
+        return out.ascii("]}").toBuffer();
+    }
+
     /** @return an array of orders */
     public Buffer orders(final List<OrderState> orders) {
         final OrderJson renderer = orderJson.get();
@@ -158,6 +181,8 @@ public final class Json {
                 g.writeStringField("minQuantity", instrument.quantity(1).toPlainString());
                 g.writeStringField("maxQuantity", instrument.quantity(instrument.maxQuantity()).toPlainString());
                 g.writeStringField("maxPrice", instrument.price(instrument.maxPrice()).toPlainString());
+                g.writeStringField("priceBandPercent",
+                        io.orderentry.app.TradingRules.percent(priceBands[instrument.index()]));
                 g.writeEndObject();
             }
             g.writeEndArray();

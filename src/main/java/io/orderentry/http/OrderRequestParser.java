@@ -117,6 +117,21 @@ public final class OrderRequestParser {
         return new PlaceOrder(accountId, clientOrderId, instrument, side, type, tif, postOnly, stp, priceUnits, lots);
     }
 
+    /** @return the instrument with this symbol, or null */
+    public Instrument instrument(final String symbol) {
+        return instruments.get(symbol);
+    }
+
+    /** @return the instrument with this index, or null */
+    public Instrument instrument(final int index) {
+        for (final Instrument instrument : instruments.values()) {
+            if (instrument.index() == index) {
+                return instrument;
+            }
+        }
+        return null;
+    }
+
     /**
      * Turns a {@code PATCH /api/v1/orders/{orderId}} body ({@code {"quantity":"0.3"}} and/or {@code {"price":"..."}})
      * into engine units for the order's instrument, or throws an {@link ApiException} as {@link #parse} does. Whether

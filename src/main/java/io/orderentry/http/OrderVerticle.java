@@ -56,6 +56,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     private static final String REQUEST_TAG = "requestTag";
     private static final String ORDERS_PATH = "/api/v1/orders";
     private static final String STREAM_PATH = "/api/v1/stream";
+    private static final String CANCEL_ALL_AFTER_PATH = "/api/v1/cancel-all-after";
     private static final ApiError BODY_TOO_LARGE = new ApiError(413, "BODY_TOO_LARGE", "the body is over "
             + MAX_BODY_BYTES + " bytes", null);
     private static final ApiError INVALID_ORDER_ID = ApiError.badRequest("INVALID_ORDER_ID",
@@ -103,6 +104,9 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         router.get("/api/v1/orders/:orderId").handler(this::getOrder);
         router.get("/api/v1/orders/:orderId/fills").handler(this::getFills);
         router.delete("/api/v1/orders/:orderId").handler(this::cancel);
+        router.patch("/api/v1/orders/:orderId").handler(this::amend);
+        router.delete(ORDERS_PATH).handler(this::cancelAll);
+        router.post(CANCEL_ALL_AFTER_PATH).handler(this::cancelAllAfter);
         router.get("/api/v1/symbols").handler(this::limitAnonymous).handler(this::symbols);
         router.get("/api/v1/orderbook/:symbol").handler(this::limitAnonymous).handler(marketData::orderBook);
         router.get("/api/v1/trades/:symbol").handler(this::limitAnonymous).handler(marketData::trades);
@@ -432,6 +436,149 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         await(requestId, ctx.request());
     }
 
+    /** {@code PATCH /api/v1/orders/{orderId}}: a new total quantity and/or price (API.md, "Order operations"). */
+    private void amend(final RoutingContext ctx) {
+        final HttpServerRequest request = ctx.request();
+        final String tag = ctx.get(REQUEST_TAG);
+        final byte[] body = ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
+        final ApiKey key = gate.admit(request, AccessControl.Need.ORDER);
+        if (key == null) {
+            refuseAccess(request, tag, CommandType.AMEND, body, 0);
+            return;
+        }
+        if (refuseUnlessAccepting(request)) {
+            return;
+        }
+        final long orderId = orderId(ctx);
+        if (orderId <= 0) {
+            refusals.publish(tag, remote(request), CommandType.AMEND, INVALID_ORDER_ID, body, 0, key.keyId(),
+                    key.account());
+            return;
+        }
+        // the view holds every open order, so an order it does not hold cannot be amended; one of another account is
+        // answered exactly as an unknown id, and neither reaches the engine
+        final OrderState order = settings.view().get(orderId);
+        if (order == null || !owns(key, order)) {
+            refusals.publish(tag, remote(request), CommandType.AMEND, notFound(orderId), body, orderId, key.keyId(),
+                    key.account());
+            fail(request, notFound(orderId));
+            return;
+        }
+        final OrderRequestParser.AmendOrder amend;
+        try {
+            amend = settings.parser().parseAmend(body, settings.parser().instrument(order.symbol()));
+        } catch (final ApiException e) {
+            refusals.publish(tag, remote(request), CommandType.AMEND, e.error(), body, orderId, key.keyId(),
+                    key.account());
+            fail(request, e.error());
+            return;
+        }
+        final long requestId = ++nextRequestId;
+        if (!settings.input().tryAmend(orderId, amend.price(), amend.quantity(), requestId, index, tag,
+                remote(request), key.keyId(), order.accountId())) {
+            overloaded(request);
+            return;
+        }
+        await(requestId, request);
+    }
+
+    /** {@code DELETE /api/v1/orders[?symbol=][&accountId=]}: every open order of the account, in one command. */
+    private void cancelAll(final RoutingContext ctx) {
+        final HttpServerRequest request = ctx.request();
+        final String tag = ctx.get(REQUEST_TAG);
+        final ApiKey key = gate.admit(request, AccessControl.Need.ORDER);
+        if (key == null) {
+            refuseAccess(request, tag, CommandType.CANCEL_ALL, null, 0);
+            return;
+        }
+        if (refuseUnlessAccepting(request)) {
+            return;
+        }
+        final String accountId = accountOf(ctx, key, request.getParam("accountId"));
+        if (accountId == null) {
+            return;
+        }
+        final String symbolName = request.getParam("symbol");
+        int symbol = -1;
+        if (symbolName != null) {
+            final io.orderentry.app.Instrument instrument = settings.parser().instrument(symbolName);
+            if (instrument == null) {
+                final ApiError unknown = ApiError.unprocessable("UNKNOWN_SYMBOL", "symbol '" + symbolName
+                        + "' is not traded here; see GET /api/v1/symbols", "symbol");
+                refusals.publish(tag, remote(request), CommandType.CANCEL_ALL, unknown, null, 0, key.keyId(),
+                        accountId);
+                fail(request, unknown);
+                return;
+            }
+            symbol = instrument.index();
+        }
+        final long requestId = ++nextRequestId;
+        if (!settings.input().tryCancelAll(accountId, symbol, io.orderentry.engine.RejectReason.CANCEL_ALL, requestId,
+                index, tag, remote(request), key.keyId())) {
+            overloaded(request);
+            return;
+        }
+        await(requestId, request);
+    }
+
+    /**
+     * {@code POST /api/v1/cancel-all-after} {@code {"timeoutSeconds":60}}: arms (0: disarms) the account's dead man's
+     * switch; answers {@code {"triggerAt":...}} (null when disarmed).
+     */
+    private void cancelAllAfter(final RoutingContext ctx) {
+        final HttpServerRequest request = ctx.request();
+        final ApiKey key = gate.admit(request, AccessControl.Need.ORDER);
+        if (key == null) {
+            refuseAccess(request, ctx.get(REQUEST_TAG), null, null, 0);
+            return;
+        }
+        if (refuseUnlessAccepting(request)) {
+            return;
+        }
+        final CancelAllAfterRequest parsed;
+        try {
+            parsed = CancelAllAfterRequest.parse(settings.json().mapper(),
+                    ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes());
+        } catch (final ApiException e) {
+            fail(request, e.error());
+            return;
+        }
+        final String accountId = accountOf(ctx, key, parsed.accountId());
+        if (accountId == null) {
+            return;
+        }
+        final java.time.Instant triggerAt = settings.deadMansSwitch().arm(accountId, parsed.timeoutSeconds(),
+                key.keyId());
+        respond(request, 200, Buffer.buffer(triggerAt == null ? "{\"triggerAt\":null,\"timeoutSeconds\":0}"
+                : "{\"triggerAt\":\"" + Json.timestamp(triggerAt.getEpochSecond() * 1_000_000L + triggerAt.getNano() / 1_000)
+                + "\",\"timeoutSeconds\":" + parsed.timeoutSeconds()
+                + "}"));
+    }
+
+    /**
+     * @return the account a request acts for: the key's (a named one must be it: else 403 ACCOUNT_MISMATCH), or with
+     *         authentication off the named one (required); null when the request was answered with an error
+     */
+    private String accountOf(final RoutingContext ctx, final ApiKey key, final String named) {
+        if (key != AccessControl.OPEN) {
+            if (named == null || named.equals(key.account())) {
+                return key.account();
+            }
+            fail(ctx.request(), accountMismatch(named, key));
+            return null;
+        }
+        if (named == null) {
+            fail(ctx.request(), ApiError.badRequest("MISSING_PARAMETER", "accountId is required", "accountId"));
+            return null;
+        }
+        if (!OrderRequestParser.ACCOUNT_ID.matcher(named).matches()) {
+            fail(ctx.request(), ApiError.badRequest("INVALID_ACCOUNT_ID", "accountId must be 1-64 of [A-Za-z0-9_-]",
+                    "accountId"));
+            return null;
+        }
+        return named;
+    }
+
     private void getOrder(final RoutingContext ctx) {
         final ApiKey key = gate.admit(ctx.request(), AccessControl.Need.READ);
         if (key == null) {
@@ -671,12 +818,25 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         final Answer answer = Answer.of(result, false, order != null);
         switch (answer.code() == null ? "" : answer.code()) {
             case "" -> {
+                if (result == CommandResult.CANCELED_ALL) {
+                    respond(request, answer.status(), settings.json().canceled(reply.canceled()));
+                    return;
+                }
                 if (result == CommandResult.PLACED) {
                     request.response().putHeader("Location", "/api/v1/orders/" + reply.orderId());
                 }
                 DirectBody.respond(request, answer.status(), JSON_TYPE,
                         settings.json().order(order, ByteBufAllocator.DEFAULT));
             }
+            case "INVALID_QUANTITY" -> fail(request, new ApiError(answer.status(), answer.code(), "quantity is the new"
+                    + " total and must be above what order " + reply.orderId() + " has filled"
+                    + (order == null ? "" : " (" + settings.parser().instrument(order.symbol())
+                    .quantity(order.filledQuantity()).toPlainString() + ")"), "quantity"), order);
+            case "PRICE_OUTSIDE_BAND" -> fail(request, new ApiError(answer.status(), answer.code(), "the new price is"
+                    + " outside the instrument's price band around its reference price; the order is unchanged",
+                    "price"), order);
+            case "TOO_MANY_PRICE_LEVELS" -> fail(request, new ApiError(answer.status(), answer.code(), "the new price"
+                    + " would open a price level beyond the book's maximum; the order is unchanged", "price"), order);
             case "ORDER_NOT_RETAINED" -> fail(request, new ApiError(answer.status(), answer.code(), "order "
                     + reply.orderId() + " is older than the retained window; its state is no longer held in memory",
                     null));
@@ -686,7 +846,8 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
             case "ORDER_NOT_FOUND" -> fail(request, notFound(reply.orderId()));
             case "ORDER_NOT_OPEN" -> fail(request, new ApiError(answer.status(), answer.code(), "order "
                     + reply.orderId() + " is " + (order == null ? "final" : order.status().name())
-                    + " and cannot be canceled", null), order);
+                    + (reply.commandType() == CommandType.AMEND ? " and cannot be amended" : " and cannot be canceled"),
+                    null), order);
             default -> throw new IllegalStateException("unhandled answer " + answer);
         }
     }
@@ -706,11 +867,22 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     /** Answers a refusal of the router (400, 413) and audits it when it concerns place or cancel. */
     private void refuse(final RoutingContext ctx, final ApiError error) {
         final boolean place = ctx.request().method() == HttpMethod.POST && ORDERS_PATH.equals(ctx.request().path());
-        final boolean cancel = ctx.request().method() == HttpMethod.DELETE
-                && ctx.request().path() != null && ctx.request().path().startsWith("/api/v1/orders/");
-        if (place || cancel) {
-            refusals.publish(ctx.get(REQUEST_TAG), remote(ctx.request()), place ? CommandType.PLACE : CommandType.CANCEL, error,
-                    null, 0);
+        final String path = ctx.request().path();
+        final boolean onOrder = path != null && path.startsWith("/api/v1/orders/");
+        final CommandType action;
+        if (place) {
+            action = CommandType.PLACE;
+        } else if (ctx.request().method() == HttpMethod.DELETE && onOrder) {
+            action = CommandType.CANCEL;
+        } else if (ctx.request().method() == HttpMethod.PATCH && onOrder) {
+            action = CommandType.AMEND;
+        } else if (ctx.request().method() == HttpMethod.DELETE && ORDERS_PATH.equals(path)) {
+            action = CommandType.CANCEL_ALL;
+        } else {
+            action = null;
+        }
+        if (action != null) {
+            refusals.publish(ctx.get(REQUEST_TAG), remote(ctx.request()), action, error, null, 0);
         }
         fail(ctx.request(), error);
     }

@@ -70,6 +70,12 @@ public final class ApiClient {
         return send(HttpRequest.newBuilder(URI.create(base + path)).GET());
     }
 
+    public Answer patch(final String path, final String body) {
+        return send(HttpRequest.newBuilder(URI.create(base + path))
+                .header("Content-Type", "application/json")
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)));
+    }
+
     public Answer delete(final String path) {
         return send(HttpRequest.newBuilder(URI.create(base + path)).DELETE());
     }
