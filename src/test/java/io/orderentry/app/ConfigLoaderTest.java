@@ -32,6 +32,34 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void priceBandsAreTenPercentByDefaultAndOverriddenPerInstrumentAndTheStpDefaultIsNone() {
+        final TradingRules defaults = ConfigLoader.load(Map.of()).tradingRules();
+        assertEquals(io.orderentry.engine.SelfTradePrevention.NONE, defaults.selfTradePreventionDefault());
+        assertEquals(java.util.List.of(1_000, 1_000), java.util.Arrays.stream(defaults.priceBandBasisPoints()).boxed()
+                .toList());
+        final TradingRules custom = ConfigLoader.load(Map.of("ORDERS_PRICE_BAND_PERCENT", "2.5",
+                "ORDERS_PRICE_BANDS", "ETHUSD:0", "ORDERS_ENGINE_STP_DEFAULT", "expire_both")).tradingRules();
+        assertEquals(250, custom.priceBand(0));
+        assertEquals(0, custom.priceBand(1));
+        assertEquals(io.orderentry.engine.SelfTradePrevention.EXPIRE_BOTH, custom.selfTradePreventionDefault());
+        assertEquals("2.5", TradingRules.percent(250));
+        assertEquals("10", TradingRules.percent(1_000));
+        assertEquals("0", TradingRules.percent(0));
+    }
+
+    @Test
+    void aBandThatIsNotAPercentageBelowOneHundredWithTwoDecimalsOrNamesAnUnknownInstrumentIsRefused() {
+        for (final Map<String, String> bad : java.util.List.of(Map.of("ORDERS_PRICE_BAND_PERCENT", "100"),
+                Map.of("ORDERS_PRICE_BAND_PERCENT", "-1"), Map.of("ORDERS_PRICE_BAND_PERCENT", "0.001"),
+                Map.of("ORDERS_PRICE_BAND_PERCENT", "ten"), Map.of("ORDERS_PRICE_BANDS", "DOGEUSD:5"),
+                Map.of("ORDERS_PRICE_BANDS", "BTCUSD"), Map.of("ORDERS_PRICE_BANDS", "BTCUSD:5,BTCUSD:6"),
+                Map.of("ORDERS_ENGINE_STP_DEFAULT", "CANCEL_OLDEST"))) {
+            final ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(bad), bad.toString());
+            assertTrue(e.getMessage().contains(bad.keySet().iterator().next()), e.getMessage());
+        }
+    }
+
+    @Test
     void environmentVariablesOverrideDefaults() {
         final Config config = ConfigLoader.load(Map.of("ORDERS_HTTP_PORT", "9090", "ORDERS_JOURNAL_SYNC", "none",
                 "ORDERS_INPUT_RING_SIZE", "1024", "ORDERS_OUTPUT_RING_SIZE", "2048", "ORDERS_DB_URL", ""));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.orderentry.app.ConfigLoader;
 import io.orderentry.engine.OrderType;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 import java.nio.charset.StandardCharsets;
@@ -31,6 +32,40 @@ class OrderRequestParserTest {
 
     private static String order(final String fields) {
         return "{\"accountId\":\"acct-1\",\"symbol\":\"BTCUSD\",\"side\":\"BUY\",\"type\":\"LIMIT\"," + fields + "}";
+    }
+
+    @Test
+    void selfTradePreventionIsTheBodysModeElseTheVenuesDefault() {
+        assertEquals(SelfTradePrevention.NONE, parse(order("\"price\":\"1\",\"quantity\":\"1\"")).selfTradePrevention());
+        assertEquals(SelfTradePrevention.EXPIRE_MAKER, parse(order(
+                "\"price\":\"1\",\"quantity\":\"1\",\"selfTradePrevention\":\"EXPIRE_MAKER\"")).selfTradePrevention());
+        final OrderRequestParser expiring = new OrderRequestParser(json.mapper(),
+                ConfigLoader.load(Map.of()).instrumentsBySymbol(), SelfTradePrevention.EXPIRE_TAKER);
+        assertEquals(SelfTradePrevention.EXPIRE_TAKER, expiring.parse(order("\"price\":\"1\",\"quantity\":\"1\"")
+                .getBytes(StandardCharsets.UTF_8)).selfTradePrevention(), "the default, by the fast parser");
+        assertEquals(SelfTradePrevention.EXPIRE_TAKER, expiring.parseFully(order("\"price\":\"1\",\"quantity\":\"1\"")
+                .getBytes(StandardCharsets.UTF_8)).selfTradePrevention(), "the default, by the full parser");
+        assertEquals(SelfTradePrevention.NONE, expiring.parse(order(
+                "\"price\":\"1\",\"quantity\":\"1\",\"selfTradePrevention\":\"NONE\"").getBytes(StandardCharsets.UTF_8))
+                .selfTradePrevention(), "an order's own mode wins over the default");
+        final ApiError unknown = reject(order("\"price\":\"1\",\"quantity\":\"1\",\"selfTradePrevention\":\"DECREMENT\""));
+        assertEquals("INVALID_ENUM", unknown.code());
+        assertEquals("selfTradePrevention", unknown.field());
+    }
+
+    @Test
+    void anAmendIsConvertedWithTheOrdersInstrumentAndNeedsAQuantityOrAPrice() {
+        final io.orderentry.app.Instrument btc = parser.instrument("BTCUSD");
+        assertEquals(new OrderRequestParser.AmendOrder(5_000_025L, 3_000L),
+                parser.parseAmend("{\"price\":\"50000.25\",\"quantity\":0.3}".getBytes(StandardCharsets.UTF_8), btc));
+        assertEquals(new OrderRequestParser.AmendOrder(0, 3_000L),
+                parser.parseAmend("{\"quantity\":\"0.3\"}".getBytes(StandardCharsets.UTF_8), btc), "0 keeps the price");
+        final Map<String, String> refused = Map.of("{}", "MISSING_FIELD", "{\"side\":\"BUY\"}", "UNKNOWN_FIELD",
+                "{\"quantity\":\"0.00001\"}", "QUANTITY_NOT_ON_LOT", "{\"price\":\"0.001\"}", "PRICE_NOT_ON_TICK",
+                "{\"quantity\":\"0\"}", "INVALID_QUANTITY", "[1]", "INVALID_JSON", "{\"price\":null,\"quantity\":null}",
+                "MISSING_FIELD");
+        refused.forEach((body, code) -> assertEquals(code, assertThrows(ApiException.class,
+                () -> parser.parseAmend(body.getBytes(StandardCharsets.UTF_8), btc)).error().code(), body));
     }
 
     @Test

@@ -1,6 +1,8 @@
 package io.orderentry.journal;
 
 import io.orderentry.engine.OrderType;
+import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 import io.orderentry.pipeline.CommandType;
@@ -31,8 +33,36 @@ final class Commands {
         c.orderType = type;
         c.timeInForce = tif;
         c.postOnly = postOnly;
+        c.selfTradePrevention = SelfTradePrevention.NONE;
         c.price = price;
         c.quantity = quantity;
+    }
+
+    static void amend(final OrderCommand c, final long orderId, final long price, final long quantity) {
+        c.reset();
+        c.type = CommandType.AMEND;
+        c.requestId = 79;
+        c.replyTo = 0;
+        c.orderId = orderId;
+        c.price = price;
+        c.quantity = quantity;
+    }
+
+    static void cancelAll(final OrderCommand c, final String accountId, final int symbol, final RejectReason cause) {
+        c.reset();
+        c.type = CommandType.CANCEL_ALL;
+        c.requestId = 80;
+        c.replyTo = 0;
+        c.accountId = accountId;
+        c.symbol = symbol;
+        c.cancelAllCause = cause;
+    }
+
+    static void setPriceBand(final OrderCommand c, final int symbol, final int basisPoints) {
+        c.reset();
+        c.type = CommandType.SET_PRICE_BAND;
+        c.symbol = symbol;
+        c.priceBandBasisPoints = basisPoints;
     }
 
     static void cancel(final OrderCommand c, final long orderId) {

@@ -1,6 +1,8 @@
 package io.orderentry.journal;
 
 import io.orderentry.engine.OrderType;
+import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 import io.orderentry.pipeline.OrderCommand;
@@ -43,6 +45,55 @@ class RecordRoundTripTest {
             }
         }
         assertReplaysAsWritten();
+    }
+
+    @Test
+    void shouldReplayEverySelfTradePreventionModeBesideThePostOnlyFlag() throws IOException {
+        for (final SelfTradePrevention stp : SelfTradePrevention.values()) {
+            for (final boolean postOnly : new boolean[] {false, true}) {
+                final OrderCommand c = new OrderCommand();
+                Commands.place(c, "a", null, 0, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, postOnly, 5, 1);
+                c.selfTradePrevention = stp;
+                written.add(c);
+            }
+        }
+        assertReplaysAsWritten();
+    }
+
+    @Test
+    void shouldReplayAmendCancelAllAndPriceBandCommands() throws IOException {
+        final OrderCommand amend = new OrderCommand();
+        Commands.amend(amend, Long.MAX_VALUE, 0, 7);
+        written.add(amend);
+        final OrderCommand reprice = new OrderCommand();
+        Commands.amend(reprice, 3, 123_456, 0);
+        written.add(reprice);
+        for (final RejectReason cause : new RejectReason[] {RejectReason.CANCEL_ALL, RejectReason.CANCEL_ALL_AFTER}) {
+            for (final int symbol : new int[] {-1, 2}) {
+                final OrderCommand all = new OrderCommand();
+                Commands.cancelAll(all, "acct-" + symbol, symbol, cause);
+                written.add(all);
+            }
+        }
+        final OrderCommand band = new OrderCommand();
+        Commands.setPriceBand(band, 1, 9_999);
+        written.add(band);
+        final OrderCommand off = new OrderCommand();
+        Commands.setPriceBand(off, 0, 0);
+        written.add(off);
+        assertReplaysAsWritten();
+    }
+
+    @Test
+    void aPlaceWrittenBeforeSelfTradePreventionExistedReadsAsNone() throws IOException {
+        final OrderCommand c = new OrderCommand();
+        Commands.place(c, "a", null, 0, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, true, 5, 1);
+        c.selfTradePrevention = null;    // what the flags byte of a record from before issue 15 holds: 0 or 1
+        written.add(c);
+        writeAll();
+        final Recorded replayed = TestJournal.replay(dir).records().get(0);
+        assertEquals(SelfTradePrevention.NONE, replayed.selfTradePrevention());
+        assertTrue(replayed.postOnly());
     }
 
     @Test
