@@ -37,6 +37,8 @@ class DatabaseMatchesApiIT {
                     compared.orders(), "every placed order has its row");
             assertTrue(compared.trades() > 100, "the load should trade: " + compared);
             assertTrue(load.cancels() > 50, "the load should cancel: " + load.cancels());
+            assertTrue(load.amends() > 50, "the load should amend: " + load.amends());
+            assertTrue(load.cancelAlls() > 3, "the load should cancel all: " + load.cancelAlls());
         }
     }
 }

@@ -17,7 +17,9 @@ import java.util.function.Function;
 
 /**
  * Random order traffic from a few client threads: limit orders around a mid price on BTCUSD and ETHUSD
- * (some post-only, IOC or FOK), market orders, and cancels of the client's own orders. It keeps every
+ * (some post-only, IOC or FOK, some with a self-trade prevention mode, a few priced outside the 10% price band),
+ * market orders, cancels and amends (a new quantity or price) of the client's own orders, and now and then a
+ * cancel-all of one of its accounts. It keeps every
  * answer and counts the ones that were not the expected success, so tests can say "every order got 201".
  * Client {@code c} places orders for the accounts {@code load-c-0..3} ({@link #accounts}); against a service that asks
  * for API keys each request carries its account's key ({@link AccountKeys}), and a cancel the key of the account that
@@ -34,6 +36,8 @@ public final class MixedOrderLoad implements AutoCloseable {
     private final AtomicLong unexpected = new AtomicLong();
     private final ConcurrentLinkedQueue<String> unexpectedAnswers = new ConcurrentLinkedQueue<>();
     private final AtomicLong cancels = new AtomicLong();
+    private final AtomicLong amends = new AtomicLong();
+    private final AtomicLong cancelAlls = new AtomicLong();
 
     /**
      * Starts {@code threads} clients at once.
@@ -107,6 +111,16 @@ public final class MixedOrderLoad implements AutoCloseable {
         return cancels.get();
     }
 
+    /** @return amends answered 200 */
+    public long amends() {
+        return amends.get();
+    }
+
+    /** @return cancel-alls answered 200 */
+    public long cancelAlls() {
+        return cancelAlls.get();
+    }
+
     @Override
     public void close() throws InterruptedException {
         stop();
@@ -118,9 +132,17 @@ public final class MixedOrderLoad implements AutoCloseable {
         int n = 0;
         while (running.get()) {
             try {
-                if (!mine.isEmpty() && random.nextInt(8) == 0) {
+                final int roll = random.nextInt(100);
+                if (!mine.isEmpty() && roll < 12) {
                     final long[] order = mine.remove(random.nextInt(mine.size()));
                     cancel(clientOf.apply(account(client, (int) order[1])), order[0]);
+                } else if (!mine.isEmpty() && roll < 22) {
+                    final long[] order = mine.get(random.nextInt(mine.size()));
+                    amend(clientOf.apply(account(client, (int) order[1])), order[0], random);
+                } else if (roll < 23) {
+                    final int accountIndex = random.nextInt(ACCOUNTS_PER_CLIENT);
+                    cancelAll(clientOf.apply(account(client, accountIndex)), account(client, accountIndex));
+                    mine.removeIf(order -> order[1] == accountIndex);
                 } else {
                     place(client, n++, random, mine);
                 }
@@ -153,8 +175,11 @@ public final class MixedOrderLoad implements AutoCloseable {
             final int offset = side.equals("BUY") ? -8 + random.nextInt(10) : -2 + random.nextInt(10);
             final String price = (base + offset) + "." + (random.nextBoolean() ? "00" : "50");
             final String extra = kind < 12 ? "\"timeInForce\":\"IOC\"" : kind < 15 ? "\"timeInForce\":\"FOK\""
-                    : kind < 22 ? "\"postOnly\":true" : null;
-            body = ApiClient.limit(account, "c" + client + "-" + n, symbol, side, price, quantity, extra);
+                    : kind < 22 ? "\"postOnly\":true"
+                    : kind < 37 ? "\"selfTradePrevention\":\"" + STP_MODES[random.nextInt(STP_MODES.length)] + "\""
+                    : null;
+            final String priced = kind >= 98 ? (side.equals("BUY") ? base * 12 / 10 : base * 8 / 10) + ".00" : price;
+            body = ApiClient.limit(account, "c" + client + "-" + n, symbol, side, priced, quantity, extra);
         }
         final ApiClient.Answer answer = clientOf.apply(account).post("/api/v1/orders", body);
         if (answer.status() != 201) {
@@ -166,6 +191,37 @@ public final class MixedOrderLoad implements AutoCloseable {
         final String status = answer.json().get("status").asText();
         if (status.equals("NEW") || status.equals("PARTIALLY_FILLED")) {
             mine.add(new long[] {id, accountIndex});
+        }
+    }
+
+    private static final String[] STP_MODES = {"EXPIRE_TAKER", "EXPIRE_MAKER", "EXPIRE_BOTH", "NONE"};
+
+    /** A new total quantity or a new price near the touch; an order that filled meanwhile is 409 or 422. */
+    private void amend(final ApiClient api, final long orderId, final Random random) {
+        final JsonNode placedOrder = placed.get(orderId);
+        final boolean btc = placedOrder.get("symbol").asText().equals("BTCUSD");
+        final String body;
+        if (random.nextBoolean()) {
+            body = "{\"quantity\":\"" + (btc ? "0.0" + (1 + random.nextInt(9)) : (1 + random.nextInt(5)) + ".000") + "\"}";
+        } else {
+            final int base = btc ? 50_000 : 3_000;
+            final boolean buy = placedOrder.get("side").asText().equals("BUY");
+            body = "{\"price\":\"" + (base + (buy ? -8 + random.nextInt(10) : -2 + random.nextInt(10))) + ".00\"}";
+        }
+        final ApiClient.Answer answer = api.patch("/api/v1/orders/" + orderId, body);
+        if (answer.status() == 200) {
+            amends.incrementAndGet();
+        } else if (answer.status() != 409 && !"INVALID_QUANTITY".equals(answer.errorCode())) {
+            unexpected(answer);
+        }
+    }
+
+    private void cancelAll(final ApiClient api, final String account) {
+        final ApiClient.Answer answer = api.delete("/api/v1/orders?accountId=" + account);
+        if (answer.status() == 200) {
+            cancelAlls.incrementAndGet();
+        } else {
+            unexpected(answer);
         }
     }
 

@@ -1,6 +1,8 @@
 package io.orderentry.testing;
 
 import io.orderentry.engine.OrderType;
+import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 import io.orderentry.journal.JournalWriter;
@@ -9,9 +11,11 @@ import io.orderentry.pipeline.OrderCommand;
 import java.util.Random;
 
 /**
- * Random valid commands for the tests that follow the engine: 20% cancels of any id handed out so far, 5% MARKET,
- * the rest LIMIT (10% IOC, 5% FOK, GTC with some postOnly) on overlapping price ranges around 1,000 ticks, so
- * orders both rest and trade; 20 accounts.
+ * Random valid commands for the tests that follow the engine: 20% cancels of any id handed out so far, 6% amends
+ * of any such id (a new quantity, a new price or both), 1% cancel-alls (of an account, in one instrument or all, from
+ * a client or a dead man's switch), 5% MARKET, the rest LIMIT (10% IOC, 5% FOK, GTC with some postOnly) on
+ * overlapping price ranges around 1,000 ticks, so orders both rest and trade; a fifth of the orders with a self-trade
+ * prevention mode; 20 accounts.
  */
 public final class RandomCommands {
 
@@ -50,12 +54,30 @@ public final class RandomCommands {
         c.reset();
         c.sequence = sequence;
         c.timestampMicros = timestamp;
-        if (lastOrderId > 0 && random.nextInt(100) < 20) {
+        final int roll = random.nextInt(100);
+        if (lastOrderId > 0 && roll < 20) {
             c.type = CommandType.CANCEL;
             c.orderId = 1 + (long) random.nextInt((int) Math.min(Integer.MAX_VALUE, lastOrderId));
             return;
         }
+        if (lastOrderId > 0 && roll < 26) {
+            c.type = CommandType.AMEND;
+            c.orderId = 1 + (long) random.nextInt((int) Math.min(Integer.MAX_VALUE, lastOrderId));
+            final int what = random.nextInt(3);
+            c.quantity = what == 1 ? 0 : 1 + random.nextInt(25);
+            c.price = what == 0 ? 0 : 700 + random.nextInt(660);
+            return;
+        }
+        if (roll < 27) {
+            c.type = CommandType.CANCEL_ALL;
+            c.accountId = "acct-" + random.nextInt(20);
+            c.symbol = random.nextBoolean() ? -1 : random.nextInt(symbols);
+            c.cancelAllCause = random.nextInt(4) == 0 ? RejectReason.CANCEL_ALL_AFTER : RejectReason.CANCEL_ALL;
+            return;
+        }
         c.type = CommandType.PLACE;
+        c.selfTradePrevention = random.nextInt(5) == 0
+                ? SelfTradePrevention.values()[1 + random.nextInt(3)] : SelfTradePrevention.NONE;
         c.accountId = "acct-" + random.nextInt(20);
         c.symbol = random.nextInt(symbols);
         c.side = random.nextBoolean() ? Side.BUY : Side.SELL;
