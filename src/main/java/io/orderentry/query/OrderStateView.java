@@ -3,6 +3,7 @@ package io.orderentry.query;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 import io.orderentry.pipeline.BatchStage;
@@ -66,9 +67,20 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
 
     private static final Side[] SIDES = Side.values();
     private static final OrderType[] TYPES = OrderType.values();
+    private static final SelfTradePrevention[] STPS = SelfTradePrevention.values();
     private static final TimeInForce[] TIFS = TimeInForce.values();
     private static final OrderStatus[] STATUSES = OrderStatus.values();
     private static final RejectReason[] REASONS = RejectReason.values();
+    /** Where {@code kinds} keeps the order type (4 bits) and the self-trade prevention (2 bits); see {@link #kinds}. */
+    private static final int TYPE_SHIFT = 8;
+    private static final int STP_SHIFT = 12;
+
+    static {
+        if (SIDES.length > 256 || TYPES.length > 16 || STPS.length > 4 || TIFS.length > 128 || STATUSES.length > 16
+                || REASONS.length > 16) {
+            throw new ExceptionInInitializerError("an enum outgrew its bits in the order view's kinds");
+        }
+    }
 
     // one slot per order
     private final int[][] versions = new int[MAX_CHUNKS][];
@@ -82,7 +94,10 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
     private final long[][] createdAt = new long[MAX_CHUNKS][];
     private final long[][] updatedAt = new long[MAX_CHUNKS][];
     private final int[][] symbols = new int[MAX_CHUNKS][];
-    /** side, type, time in force, post-only, status and reject reason, 8 bits each but post-only. */
+    /**
+     * Bits 0-7 side, 8-11 order type, 12-13 self-trade prevention, 16-22 time in force, 23 post-only, 24-27 status,
+     * 28-31 reject reason (ordinals).
+     */
     private final int[][] kinds = new int[MAX_CHUNKS][];
     private final int[][] lastFills = new int[MAX_CHUNKS][];
     private final int[][] fillCounts = new int[MAX_CHUNKS][];
@@ -206,6 +221,7 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
             case ORDER_ACCEPTED -> accepted(event);
             case TRADE -> traded(event);
             case ORDER_UPDATED -> updated(event);
+            case ORDER_AMENDED -> amended(event);
             case COMMAND_COMPLETED, REQUEST_REJECTED, REPLAY_COMPLETED, TICK -> {
                 return;
             }
@@ -244,7 +260,8 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
 
     /** A marker {@link #read} returns when the slot changed while it was read. */
     private static final OrderState RETRY = new OrderState(0, null, null, 0, Side.BUY, OrderType.LIMIT,
-            TimeInForce.GTC, false, 0, 0, OrderStatus.NEW, 0, 0, 0, RejectReason.NONE, 0, 0, 0, null);
+            TimeInForce.GTC, false, SelfTradePrevention.NONE, 0, 0, OrderStatus.NEW, 0, 0, 0, RejectReason.NONE, 0, 0,
+            0, null);
 
     /** @return the slot's state if it still holds {@code orderId}, null if it no longer does, or {@link #RETRY} */
     private OrderState read(final int slot, final long orderId) {
@@ -309,9 +326,10 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
         for (int f = 0; f < count; f++) {
             last = new Fill(fills[f * 4], fills[f * 4 + 1], fills[f * 4 + 2], taker[f], fills[f * 4 + 3], last);
         }
-        return new OrderState(id, clientOrderId, account, symbol, SIDES[kind & 0xff], TYPES[(kind >>> 8) & 0xff],
-                TIFS[(kind >>> 16) & 0x7f], (kind & (1 << 23)) != 0, price, quantity, STATUSES[(kind >>> 24) & 0xf],
-                filledQuantity, remainingQuantity, notional, REASONS[kind >>> 28], sequence, created, updated, last);
+        return new OrderState(id, clientOrderId, account, symbol, SIDES[kind & 0xff],
+                TYPES[(kind >>> TYPE_SHIFT) & 0xf], TIFS[(kind >>> 16) & 0x7f], (kind & (1 << 23)) != 0,
+                STPS[(kind >>> STP_SHIFT) & 0x3], price, quantity, STATUSES[(kind >>> 24) & 0xf], filledQuantity,
+                remainingQuantity, notional, REASONS[kind >>> 28], sequence, created, updated, last);
     }
 
     /**
@@ -377,17 +395,18 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
      *
      * <p>The format, in {@link DataOutput} terms (big-endian; "UTF" is {@code writeUTF}):
      * <ol>
-     *   <li>{@code int} version (1);</li>
+     *   <li>{@code int} version (2);</li>
      *   <li>the enum constants' names, so that a later build maps them by name: for side, order type, time in
-     *       force, status and reject reason in turn, {@code int} count and each name as UTF; the enum bytes of the
-     *       rows below index these lists;</li>
+     *       force, status, reject reason and self-trade prevention in turn, {@code int} count and each name as UTF;
+     *       the enum bytes of the rows below index these lists;</li>
      *   <li>{@code long} applied sequence, {@code long} published sequence ({@link #lastEventSequence});</li>
      *   <li>{@code int} account count and each account as UTF, once: rows and open lists refer to them by index;</li>
-     *   <li>{@code int} order count, then the orders in frames of up to 256: first the frame's rows, 94 bytes each:
+     *   <li>{@code int} order count, then the orders in frames of up to 256: first the frame's rows, 95 bytes each:
      *       {@code long} id, {@code int} account (-1 for none), {@code int} symbol, {@code byte} side, type, time in
      *       force, post-only (0/1), status, reject reason, {@code int} clientOrderId length in bytes (-1 for none),
      *       {@code int} fill count, {@code long} price, quantity, filled, remaining, filled notional, sequence,
-     *       created and updated micros; then the frame's clientOrderIds, in modified UTF-8 as UTF writes them but
+     *       created and updated micros, {@code byte} self-trade prevention; then the frame's clientOrderIds, in
+     *       modified UTF-8 as UTF writes them but
      *       without length; then the frame's fills, order by order and oldest first, 33 bytes each: {@code long}
      *       trade id, price, quantity, micros, {@code byte} taker (0/1);</li>
      *   <li>{@code int} count of accounts with open orders, then per account its index, {@code int} count and the
@@ -396,6 +415,9 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
      *       order ids, oldest (the next to be forgotten) first.</li>
      * </ol>
      * Rows, fills and ids move a block at a time: the cost per order is a few array accesses, not calls.
+     *
+     * <p>Version 1, which {@link #restoreSnapshot} still reads, had no self-trade prevention names and 94-byte rows
+     * without its byte: its orders read as {@link SelfTradePrevention#NONE}, which is what the engine gave them.
      *
      * @throws java.io.UTFDataFormatException if a clientOrderId or account is longer than UTF can write
      */
@@ -406,6 +428,7 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
         SnapshotCodec.writeNames(out, TIFS);
         SnapshotCodec.writeNames(out, STATUSES);
         SnapshotCodec.writeNames(out, REASONS);
+        SnapshotCodec.writeNames(out, STPS);
         out.writeLong(appliedSequence);
         out.writeLong(lastEventSequence);
 
@@ -476,15 +499,18 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
             throw new IllegalStateException("a snapshot is restored only into a fresh view");
         }
         final int version = in.readInt();
-        if (version != SnapshotCodec.VERSION) {
-            throw new IOException("order view snapshot version " + version + ": this build reads version "
-                    + SnapshotCodec.VERSION + " only");
+        if (version != SnapshotCodec.VERSION && version != SnapshotCodec.VERSION_WITHOUT_STP) {
+            throw new IOException("order view snapshot version " + version + ": this build reads versions "
+                    + SnapshotCodec.VERSION_WITHOUT_STP + " and " + SnapshotCodec.VERSION + " only");
         }
         final int[][] ordinals = {SnapshotCodec.readNames(in, SIDES, "side"),
                 SnapshotCodec.readNames(in, TYPES, "order type"),
                 SnapshotCodec.readNames(in, TIFS, "time in force"),
                 SnapshotCodec.readNames(in, STATUSES, "status"),
-                SnapshotCodec.readNames(in, REASONS, "reject reason")};
+                SnapshotCodec.readNames(in, REASONS, "reject reason"),
+                version == SnapshotCodec.VERSION ? SnapshotCodec.readNames(in, STPS, "self-trade prevention")
+                        : new int[] {SelfTradePrevention.NONE.ordinal()}};
+        final int rowBytes = version == SnapshotCodec.VERSION ? SnapshotCodec.ROW_BYTES : SnapshotCodec.ROW_BYTES_V1;
         final long applied = in.readLong();
         final long published = in.readLong();
         if (published < 0 || published > applied) {
@@ -501,7 +527,7 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
         final int orders = SnapshotCodec.count(in.readInt(), MAX_ENTRIES, "orders");
         final SnapshotBuffers buffers = new SnapshotBuffers();
         for (int done = 0; done < orders; done += SnapshotCodec.FRAME) {
-            restoreFrame(in, buffers, Math.min(SnapshotCodec.FRAME, orders - done), ordinals, accountNames);
+            restoreFrame(in, buffers, Math.min(SnapshotCodec.FRAME, orders - done), rowBytes, ordinals, accountNames);
         }
 
         final int openAccounts = SnapshotCodec.count(in.readInt(), orders, "accounts with open orders");
@@ -606,7 +632,7 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
         SnapshotCodec.putInt(rows, at + 8, account == null ? NO_ACCOUNT : accountRefs.get(account));
         SnapshotCodec.putInt(rows, at + 12, symbols[c][i]);
         rows[at + 16] = (byte) (kind & 0xff);
-        rows[at + 17] = (byte) ((kind >>> 8) & 0xff);
+        rows[at + 17] = (byte) ((kind >>> TYPE_SHIFT) & 0xf);
         rows[at + 18] = (byte) ((kind >>> 16) & 0x7f);
         rows[at + 19] = (byte) ((kind >>> 23) & 1);
         rows[at + 20] = (byte) ((kind >>> 24) & 0xf);
@@ -621,6 +647,7 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
         SnapshotCodec.putLong(rows, at + 70, sequences[c][i]);
         SnapshotCodec.putLong(rows, at + 78, createdAt[c][i]);
         SnapshotCodec.putLong(rows, at + 86, updatedAt[c][i]);
+        rows[at + 94] = (byte) ((kind >>> STP_SHIFT) & 0x3);
         buffers.slots[row] = slot;
     }
 
@@ -670,17 +697,17 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
         }
     }
 
-    /** Reads one frame of {@code framed} orders into new slots, then indexes them. */
-    private void restoreFrame(final DataInput in, final SnapshotBuffers buffers, final int framed,
+    /** Reads one frame of {@code framed} orders, rows of {@code rowBytes}, into new slots, then indexes them. */
+    private void restoreFrame(final DataInput in, final SnapshotBuffers buffers, final int framed, final int rowBytes,
                               final int[][] ordinals, final List<String> accountNames) throws IOException {
         final byte[] rows = buffers.rows;
         final int[] slots = buffers.slots;
         final int[] stringLengths = buffers.stringLengths;
-        in.readFully(rows, 0, framed * SnapshotCodec.ROW_BYTES);
+        in.readFully(rows, 0, framed * rowBytes);
         buffers.stringBytes = 0;
         for (int f = 0; f < framed; f++) {
-            slots[f] = restoreRow(rows, f * SnapshotCodec.ROW_BYTES, ordinals, accountNames);
-            stringLengths[f] = SnapshotCodec.getInt(rows, f * SnapshotCodec.ROW_BYTES + 22);
+            slots[f] = restoreRow(rows, f * rowBytes, rowBytes, ordinals, accountNames);
+            stringLengths[f] = SnapshotCodec.getInt(rows, f * rowBytes + 22);
         }
         int stringBytes = 0;
         for (int f = 0; f < framed; f++) {
@@ -721,12 +748,13 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
 
     /**
      * Reads the row at {@code at} into a new slot: every field but the clientOrderId and the fills, which follow the
-     * frame's rows. The slot is not indexed yet, so no reader can reach it.
+     * frame's rows. The slot is not indexed yet, so no reader can reach it. A row of version 1 (shorter: no
+     * self-trade prevention byte) reads as NONE.
      *
      * @return the slot
      */
-    private int restoreRow(final byte[] rows, final int at, final int[][] ordinals, final List<String> accountNames)
-            throws IOException {
+    private int restoreRow(final byte[] rows, final int at, final int rowBytes, final int[][] ordinals,
+                           final List<String> accountNames) throws IOException {
         final long id = SnapshotCodec.getLong(rows, at);
         if (id <= 0) {
             throw new IOException("order view snapshot: order id " + id);
@@ -736,8 +764,10 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
             throw new IOException("order view snapshot: order " + id + " has account " + account + " of "
                     + accountNames.size());
         }
+        final byte stp = rowBytes > SnapshotCodec.ROW_BYTES_V1 ? rows[at + 94] : 0;
         final int kind = SnapshotCodec.ordinal(ordinals[0], rows[at + 16], id)
-                | SnapshotCodec.ordinal(ordinals[1], rows[at + 17], id) << 8
+                | SnapshotCodec.ordinal(ordinals[1], rows[at + 17], id) << TYPE_SHIFT
+                | SnapshotCodec.ordinal(ordinals[5], stp, id) << STP_SHIFT
                 | SnapshotCodec.ordinal(ordinals[2], rows[at + 18], id) << 16
                 | SnapshotCodec.flag(rows[at + 19], id) << 23
                 | SnapshotCodec.ordinal(ordinals[3], rows[at + 20], id) << 24
@@ -868,8 +898,11 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
         sequences[c][i] = e.eventSequence;
         createdAt[c][i] = e.timestampMicros;
         updatedAt[c][i] = e.timestampMicros;
-        kinds[c][i] = e.side.ordinal() | e.orderType.ordinal() << 8 | e.timeInForce.ordinal() << 16
-                | (e.postOnly ? 1 << 23 : 0) | OrderStatus.NEW.ordinal() << 24 | RejectReason.NONE.ordinal() << 28;
+        final SelfTradePrevention stp = e.selfTradePrevention == null ? SelfTradePrevention.NONE
+                : e.selfTradePrevention;
+        kinds[c][i] = e.side.ordinal() | e.orderType.ordinal() << TYPE_SHIFT | stp.ordinal() << STP_SHIFT
+                | e.timeInForce.ordinal() << 16 | (e.postOnly ? 1 << 23 : 0) | OrderStatus.NEW.ordinal() << 24
+                | RejectReason.NONE.ordinal() << 28;
         lastFills[c][i] = NONE;
         fillCounts[c][i] = 0;
         endSlot(c, i);
@@ -933,6 +966,24 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
         } else {
             closed(slot, e.orderId);
         }
+    }
+
+    /**
+     * An amend's new terms: price, total quantity and what remains of it; the status stays until the ORDER_UPDATED
+     * that ends the amend, which also keeps the account's open list right (the order stays open until then).
+     */
+    private void amended(final EngineEvent e) {
+        final int slot = index.find(e.orderId);
+        final int c = slot >>> SHIFT;
+        final int i = slot & MASK;
+        beginSlot(c, i);
+        prices[c][i] = e.price;
+        quantities[c][i] = e.quantity;
+        filled[c][i] = e.filledQuantity;
+        remaining[c][i] = e.quantity - e.filledQuantity;
+        sequences[c][i] = e.eventSequence;
+        updatedAt[c][i] = e.timestampMicros;
+        endSlot(c, i);
     }
 
     private void closed(final int orderSlot, final long orderId) {

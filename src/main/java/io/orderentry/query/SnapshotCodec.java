@@ -20,10 +20,14 @@ import java.nio.charset.StandardCharsets;
  */
 final class SnapshotCodec {
 
-    /** The first int of a snapshot; a reader refuses any other. */
-    static final int VERSION = 1;
+    /** The first int of a snapshot written now. */
+    static final int VERSION = 2;
+    /** The version before orders had a self-trade prevention; still read, its orders as NONE. */
+    static final int VERSION_WITHOUT_STP = 1;
     /** The fixed part of one order; see {@link OrderStateView#writeSnapshot} for its fields. */
-    static final int ROW_BYTES = 94;
+    static final int ROW_BYTES = 95;
+    /** The fixed part of one order in a version 1 snapshot: the same without the last byte. */
+    static final int ROW_BYTES_V1 = 94;
     /** One fill: trade id, price, quantity, micros, taker. */
     static final int FILL_BYTES = 33;
     /** Orders per frame: rows, then their clientOrderIds, then their fills. */

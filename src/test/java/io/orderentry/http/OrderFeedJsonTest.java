@@ -13,6 +13,7 @@ import io.orderentry.app.Instrument;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 import io.orderentry.query.Fill;
@@ -42,8 +43,8 @@ class OrderFeedJsonTest {
     void rendersAFillUpdateWithTheRestOrderItsSequenceAndTheFill() throws IOException {
         final Fill fill = new Fill(311, 4_999_900, 1_000, false, MICROS, null);
         final OrderState order = new OrderState(1017, "c-42", "acct-1", 0, Side.SELL, OrderType.LIMIT,
-                TimeInForce.GTC, false, 4_999_900, 5_000, OrderStatus.PARTIALLY_FILLED, 1_000, 4_000,
-                4_999_900L * 1_000, RejectReason.NONE, 88_231, MICROS, MICROS, fill);
+                TimeInForce.GTC, false, SelfTradePrevention.NONE, 4_999_900, 5_000, OrderStatus.PARTIALLY_FILLED,
+                1_000, 4_000, 4_999_900L * 1_000, RejectReason.NONE, 88_231, MICROS, MICROS, fill);
 
         final JsonNode message = parse(json.render("acct-1", new OrderUpdate(8, OrderEvent.FILL, order)));
 
@@ -62,7 +63,8 @@ class OrderFeedJsonTest {
     @Test
     void rendersOtherUpdatesWithoutAFill() throws IOException {
         final OrderState order = new OrderState(7, null, "acct-1", 0, Side.BUY, OrderType.LIMIT, TimeInForce.GTC,
-                false, 100, 10, OrderStatus.CANCELED, 0, 0, 0, RejectReason.NONE, 12, MICROS, MICROS, null);
+                false, SelfTradePrevention.NONE, 100, 10, OrderStatus.CANCELED, 0, 0, 0, RejectReason.NONE, 12, MICROS,
+                MICROS, null);
         final JsonNode message = parse(json.render("acct-1", new OrderUpdate(1, OrderEvent.CANCELED, order)));
         assertEquals("CANCELED", message.get("event").asText());
         assertFalse(message.has("fill"));
@@ -72,9 +74,11 @@ class OrderFeedJsonTest {
     @Test
     void rendersASnapshotOfTheOpenOrdersOldestFirst() throws IOException {
         final OrderState first = new OrderState(3, null, "acct-1", 0, Side.BUY, OrderType.LIMIT, TimeInForce.GTC,
-                false, 100, 10, OrderStatus.NEW, 0, 10, 0, RejectReason.NONE, 5, MICROS, MICROS, null);
+                false, SelfTradePrevention.EXPIRE_TAKER, 100, 10, OrderStatus.NEW, 0, 10, 0, RejectReason.NONE, 5,
+                MICROS, MICROS, null);
         final OrderState second = new OrderState(9, "c", "acct-1", 0, Side.SELL, OrderType.LIMIT, TimeInForce.GTC,
-                true, 200, 10, OrderStatus.NEW, 0, 10, 0, RejectReason.NONE, 9, MICROS, MICROS, null);
+                true, SelfTradePrevention.NONE, 200, 10, OrderStatus.NEW, 0, 10, 0, RejectReason.NONE, 9, MICROS,
+                MICROS, null);
 
         final JsonNode message = parse(json.snapshot("acct-1", 41, List.of(first, second)));
 

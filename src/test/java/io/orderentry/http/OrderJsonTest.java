@@ -8,6 +8,7 @@ import io.orderentry.app.Instrument;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 import io.orderentry.query.Fill;
@@ -56,7 +57,8 @@ class OrderJsonTest {
         final Fill first = new Fill(311, 4_999_900, 1_000, true, 1_795_342_530_123_456L, null);
         final Fill second = new Fill(312, 5_000_000, 1_000, true, 1_795_342_530_123_456L, first);
         final OrderState order = new OrderState(1017, "c-42", "acct-1", 0, Side.BUY, OrderType.LIMIT,
-                TimeInForce.GTC, false, 5_000_000, 5_000, OrderStatus.PARTIALLY_FILLED, 2_000, 3_000,
+                TimeInForce.GTC, false, SelfTradePrevention.NONE, 5_000_000, 5_000, OrderStatus.PARTIALLY_FILLED,
+                2_000, 3_000,
                 4_999_900L * 1_000 + 5_000_000L * 1_000, RejectReason.NONE, 88231, 1_795_342_530_123_456L,
                 1_795_342_530_123_456L, second);
         final JsonBytes out = renderer.start();
@@ -88,6 +90,7 @@ class OrderJsonTest {
         return new OrderState(r.nextLong(1, Long.MAX_VALUE), r.nextBoolean() ? null : text(r), text(r), symbol,
                 Side.values()[r.nextInt(2)], OrderType.values()[r.nextInt(2)],
                 TimeInForce.values()[r.nextInt(TimeInForce.values().length)], r.nextBoolean(),
+                SelfTradePrevention.values()[r.nextInt(SelfTradePrevention.values().length)],
                 r.nextInt(5) == 0 ? 0 : amount(r), quantity, OrderStatus.values()[r.nextInt(OrderStatus.values().length)],
                 filled, Math.max(0, quantity - filled), Math.max(0, notional),
                 RejectReason.values()[r.nextInt(RejectReason.values().length)], r.nextLong(0, Long.MAX_VALUE),

@@ -10,6 +10,7 @@ import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 import io.orderentry.persistence.GeneratedEvents;
@@ -60,6 +61,43 @@ class OrderStateViewSnapshotTest {
             assertTrue(maxOrderId(events, events.size()) > 10L * RETAINED, "the run must evict final orders");
             assertEquals(original.lastEventSequence(), restored.lastEventSequence());
         }
+    }
+
+    @Test
+    void restoredViewKeepsAmendedTermsSelfTradePreventionAndReasonsAndEvolvesLikeTheOriginal() throws IOException {
+        final List<EngineEvent> events = GeneratedEvents.generateWithOperations(8, 30_000);
+        final int split = 18_000;
+        final OrderStateView original = new OrderStateView(RETAINED);
+        apply(original, events, 0, split);
+        final Set<SelfTradePrevention> modes = EnumSet.noneOf(SelfTradePrevention.class);
+        final Set<RejectReason> reasons = EnumSet.noneOf(RejectReason.class);
+        for (long id = 1; id <= maxOrderId(events, split); id++) {
+            final OrderState order = original.get(id);
+            if (order != null) {
+                modes.add(order.selfTradePrevention());
+                reasons.add(order.rejectReason());
+            }
+        }
+        assertEquals(EnumSet.allOf(SelfTradePrevention.class), modes, "the snapshot must hold every mode");
+        assertTrue(reasons.containsAll(EnumSet.of(RejectReason.SELF_TRADE_PREVENTED, RejectReason.CANCEL_ALL,
+                RejectReason.CANCEL_ALL_AFTER, RejectReason.PRICE_OUTSIDE_BAND)), reasons.toString());
+
+        final OrderStateView restored = restore(snapshot(original), RETAINED);
+        assertSameAnswers(original, restored, events, split, "after restore");
+        followTogether(original, restored, events, split, events.size(), "with order operations");
+    }
+
+    @Test
+    void versionOneSnapshotRestoresEveryOrderAsItWasWithoutSelfTradePrevention() throws IOException {
+        final List<EngineEvent> events = GeneratedEvents.generate(10, 20_000);
+        final OrderStateView original = new OrderStateView(RETAINED);
+        apply(original, events, 0, events.size());
+        assertTrue(original.size() > 2 * SnapshotCodec.FRAME, "several frames: " + original.size());
+
+        final OrderStateView restored = restore(asVersionOne(snapshot(original)), RETAINED);
+        assertSameAnswers(original, restored, events, events.size(), "restored from version 1");
+        final OrderState any = restored.get(maxOrderId(events, events.size()));
+        assertEquals(SelfTradePrevention.NONE, any.selfTradePrevention());
     }
 
     @Test
@@ -206,7 +244,7 @@ class OrderStateViewSnapshotTest {
         final int orderCount = empty.length - 20;
 
         final byte[] version = empty.clone();
-        ByteBuffer.wrap(version).putInt(0, 2);
+        ByteBuffer.wrap(version).putInt(0, 3);
         assertTrue(assertThrows(IOException.class, () -> restore(version, RETAINED)).getMessage().contains("version"));
 
         for (final int absurd : new int[] {-1, Integer.MAX_VALUE}) {
@@ -244,6 +282,58 @@ class OrderStateViewSnapshotTest {
     }
 
     // ------------------------------------------------------------------------------------------------ helpers
+
+    /**
+     * Rewrites a version 2 snapshot whose orders all have self-trade prevention NONE as the version 1 a build before
+     * it wrote: no self-trade prevention names, rows without their last byte; everything else byte for byte.
+     */
+    private static byte[] asVersionOne(final byte[] snapshot) throws IOException {
+        final DataInputStream in = new DataInputStream(new ByteArrayInputStream(snapshot));
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        final DataOutputStream out = new DataOutputStream(bytes);
+        assertEquals(2, in.readInt());
+        out.writeInt(1);
+        for (int list = 0; list < 6; list++) {
+            final int count = in.readInt();
+            final List<String> names = new ArrayList<>();
+            for (int n = 0; n < count; n++) {
+                names.add(in.readUTF());
+            }
+            if (list < 5) {
+                out.writeInt(count);
+                for (final String name : names) {
+                    out.writeUTF(name);
+                }
+            } else {
+                assertEquals("NONE", names.get(0));
+            }
+        }
+        out.writeLong(in.readLong());
+        out.writeLong(in.readLong());
+        final int accounts = in.readInt();
+        out.writeInt(accounts);
+        for (int a = 0; a < accounts; a++) {
+            out.writeUTF(in.readUTF());
+        }
+        final int orders = in.readInt();
+        out.writeInt(orders);
+        for (int done = 0; done < orders; done += SnapshotCodec.FRAME) {
+            final int framed = Math.min(SnapshotCodec.FRAME, orders - done);
+            int strings = 0;
+            int fills = 0;
+            for (int f = 0; f < framed; f++) {
+                final byte[] row = in.readNBytes(SnapshotCodec.ROW_BYTES);
+                assertEquals(0, row[SnapshotCodec.ROW_BYTES_V1], "self-trade prevention NONE");
+                out.write(row, 0, SnapshotCodec.ROW_BYTES_V1);
+                strings += Math.max(0, ByteBuffer.wrap(row).getInt(22));
+                fills += ByteBuffer.wrap(row).getInt(26);
+            }
+            out.write(in.readNBytes(strings + fills * SnapshotCodec.FILL_BYTES));
+        }
+        out.write(in.readAllBytes());
+        out.flush();
+        return bytes.toByteArray();
+    }
 
     private static byte[] snapshot(final OrderStateView view) throws IOException {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();

@@ -4,9 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.OrderStatus;
+import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
+import io.orderentry.engine.Side;
+import io.orderentry.engine.TimeInForce;
 import io.orderentry.persistence.GeneratedEvents;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.EventType;
+import io.orderentry.testing.TestEngine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -28,43 +35,157 @@ class OrderStateViewTest {
     @Test
     void shouldAnswerEveryOrderAndEveryOpenListExactlyAsTheObjectViewDid() {
         for (final long seed : new long[] {1, 2, 3}) {
-            final List<EngineEvent> events = GeneratedEvents.generate(seed, 30_000);
-            final OrderStateView view = new OrderStateView(RETAINED);
-            final ReferenceOrderView reference = new ReferenceOrderView(RETAINED);
-            final Set<String> accounts = new TreeSet<>();
-            long maxOrderId = 0;
-            for (int n = 0; n < events.size(); n++) {
-                final EngineEvent event = events.get(n);
-                view.onEvent(event, n, true);
-                reference.onEvent(event, n, true);
-                if (event.type == EventType.ORDER_ACCEPTED) {
-                    maxOrderId = Math.max(maxOrderId, event.orderId);
-                    accounts.add(event.accountId);
-                }
-                if (n % 2_000 == 1_999 || n == events.size() - 1) {
-                    for (long id = 1; id <= maxOrderId + 1; id++) {
-                        assertEquals(reference.get(id), view.get(id), "order " + id + " after event " + n
-                                + ", seed " + seed);
-                    }
-                    for (final String account : accounts) {
-                        assertEquals(reference.openOrders(account, 0, 1000), view.openOrders(account, 0, 1000),
-                                account);
-                        assertEquals(reference.openOrders(account, 50, 3), view.openOrders(account, 50, 3), account);
-                        final List<OrderState> all = reference.openOrders(account, 0, 1000);
-                        if (!all.isEmpty()) {
-                            // paging from an open order starts right after its slot; from a final one, at the head
-                            final long open = all.get(all.size() / 2).orderId();
-                            assertEquals(reference.openOrders(account, open, 4), view.openOrders(account, open, 4));
-                            assertEquals(reference.openOrders(account, open - 1, 4),
-                                    view.openOrders(account, open - 1, 4));
-                        }
-                    }
-                    assertEquals(reference.size(), view.size(), "orders held after event " + n);
-                }
-            }
-            assertTrue(maxOrderId > 3 * RETAINED, "the run must forget orders and reuse their slots");
-            assertEquals(reference.lastEventSequence(), view.lastEventSequence());
+            assertAnswersAsTheObjectView(GeneratedEvents.generate(seed, 30_000), seed);
         }
+    }
+
+    @Test
+    void shouldAnswerExactlyAsTheObjectViewThroughAmendsCancelAllsAndSelfTradePrevention() {
+        for (final long seed : new long[] {4, 5}) {
+            final List<EngineEvent> events = GeneratedEvents.generateWithOperations(seed, 30_000);
+            assertCoversTheOrderOperations(events);
+            assertAnswersAsTheObjectView(events, seed);
+        }
+    }
+
+    @Test
+    void shouldShowAnAmendsNewTermsAtOnceAndItsStatusWithTheUpdateThatEndsIt() {
+        final TestEngine engine = new TestEngine(1, EngineLimits.DEFAULTS);
+        final long maker = engine.place("A", 0, Side.SELL, TimeInForce.GTC, false, SelfTradePrevention.EXPIRE_MAKER,
+                1_000, 10);
+        engine.limit("B", Side.BUY, 1_000, 4);                 // fills 4 of the maker
+        final long createdAt = engine.events().get(0).timestampMicros;
+        final OrderStateView view = new OrderStateView(RETAINED);
+        final int placed = engine.events().size();
+        apply(view, engine.events(), 0, placed);
+
+        final long amendedAt = engine.nextMicros();
+        engine.amend(maker, 0, 7);                             // a reduction in place: keeps its priority
+        final EngineEvent amended = engine.events().get(placed);
+        assertEquals(EventType.ORDER_AMENDED, amended.type);
+        view.apply(amended, placed);
+        final OrderState terms = view.get(maker);
+        assertEquals(1_000, terms.price());
+        assertEquals(7, terms.quantity(), "the new total");
+        assertEquals(4, terms.filledQuantity());
+        assertEquals(3, terms.remainingQuantity(), "the new total less what was filled");
+        assertEquals(OrderStatus.PARTIALLY_FILLED, terms.status(), "the status comes with the update that follows");
+        assertEquals(amended.eventSequence, terms.sequence());
+        assertEquals(amendedAt, terms.updatedAtMicros());
+        assertEquals(createdAt, terms.createdAtMicros());
+        assertEquals(SelfTradePrevention.EXPIRE_MAKER, terms.selfTradePrevention());
+        assertEquals(1, terms.fillCount());
+
+        apply(view, engine.events(), placed + 1, engine.events().size());
+        assertEquals(List.of(maker), view.openOrders("A", 0, 10).stream().map(OrderState::orderId).toList(),
+                "still open, listed once");
+        assertEquals(engine.sequenced().get(engine.sequenced().size() - 1).eventSequence, view.get(maker).sequence());
+
+        final int before = engine.events().size();
+        engine.limit("C", Side.BUY, 990, 5);
+        engine.amend(maker, 990, 0);                           // crosses: trades 3 as a taker and is FILLED
+        apply(view, engine.events(), before, engine.events().size());
+        final OrderState filled = view.get(maker);
+        assertEquals(OrderStatus.FILLED, filled.status());
+        assertEquals(990, filled.price());
+        assertEquals(7, filled.filledQuantity());
+        assertEquals(0, filled.remainingQuantity());
+        assertEquals(List.of(false, true), filled.fills().stream().map(Fill::taker).toList(),
+                "its maker fill, then its fill as an amended taker");
+        assertTrue(view.openOrders("A", 0, 10).isEmpty());
+    }
+
+    @Test
+    void shouldCloseOrdersCanceledBySelfTradePreventionAndByACancelAllWithTheirReason() {
+        final TestEngine engine = new TestEngine(2, EngineLimits.DEFAULTS);
+        final long resting = engine.limit("A", Side.SELL, 1_000, 5);
+        final long taker = engine.place("A", 0, Side.BUY, TimeInForce.GTC, false, SelfTradePrevention.EXPIRE_BOTH,
+                1_000, 5);
+        final long first = engine.limit("B", Side.BUY, 900, 1);
+        final long other = engine.place("B", 1, Side.BUY, TimeInForce.GTC, false, SelfTradePrevention.NONE, 900, 1);
+        final long second = engine.limit("B", Side.BUY, 901, 1);
+        engine.cancelAll("B", 0, RejectReason.CANCEL_ALL_AFTER);
+        final OrderStateView view = new OrderStateView(RETAINED);
+        apply(view, engine.events(), 0, engine.events().size());
+
+        assertEquals(RejectReason.SELF_TRADE_PREVENTED, view.get(resting).rejectReason());
+        assertEquals(OrderStatus.CANCELED, view.get(resting).status());
+        assertEquals(OrderStatus.EXPIRED, view.get(taker).status(), "EXPIRE_BOTH: the GTC taker does not rest");
+        assertEquals(RejectReason.SELF_TRADE_PREVENTED, view.get(taker).rejectReason());
+        assertEquals(SelfTradePrevention.EXPIRE_BOTH, view.get(taker).selfTradePrevention());
+        assertTrue(view.openOrders("A", 0, 10).isEmpty());
+        for (final long canceled : new long[] {first, second}) {
+            assertEquals(OrderStatus.CANCELED, view.get(canceled).status());
+            assertEquals(RejectReason.CANCEL_ALL_AFTER, view.get(canceled).rejectReason());
+        }
+        assertEquals(List.of(other), view.openOrders("B", 0, 10).stream().map(OrderState::orderId).toList(),
+                "the other instrument's order stays");
+    }
+
+    /** Applies events {@code [from, to)} as one batch. */
+    private static void apply(final OrderStateView view, final List<EngineEvent> events, final int from,
+                              final int to) {
+        for (int n = from; n < to; n++) {
+            view.onEvent(events.get(n), n, n == to - 1);
+        }
+    }
+
+    /** The generated events must hold every kind of change the order operations bring. */
+    private static void assertCoversTheOrderOperations(final List<EngineEvent> events) {
+        final Set<String> seen = new TreeSet<>();
+        for (final EngineEvent e : events) {
+            if (e.type == EventType.ORDER_AMENDED) {
+                seen.add("amended, kept priority " + e.keptPriority);
+            } else if (e.type == EventType.ORDER_UPDATED && e.rejectReason != RejectReason.NONE) {
+                seen.add(e.status + " " + e.rejectReason);
+            } else if (e.type == EventType.ORDER_ACCEPTED) {
+                seen.add("accepted " + e.selfTradePrevention);
+            }
+        }
+        for (final String expected : new String[] {"amended, kept priority true", "amended, kept priority false",
+            "CANCELED SELF_TRADE_PREVENTED", "EXPIRED SELF_TRADE_PREVENTED", "CANCELED CANCEL_ALL",
+            "CANCELED CANCEL_ALL_AFTER", "REJECTED PRICE_OUTSIDE_BAND", "REJECTED POST_ONLY_WOULD_CROSS",
+            "accepted NONE", "accepted EXPIRE_TAKER", "accepted EXPIRE_MAKER", "accepted EXPIRE_BOTH"}) {
+            assertTrue(seen.contains(expected), "the events must include " + expected + ": " + seen);
+        }
+    }
+
+    private static void assertAnswersAsTheObjectView(final List<EngineEvent> events, final long seed) {
+        final OrderStateView view = new OrderStateView(RETAINED);
+        final ReferenceOrderView reference = new ReferenceOrderView(RETAINED);
+        final Set<String> accounts = new TreeSet<>();
+        long maxOrderId = 0;
+        for (int n = 0; n < events.size(); n++) {
+            final EngineEvent event = events.get(n);
+            view.onEvent(event, n, true);
+            reference.onEvent(event, n, true);
+            if (event.type == EventType.ORDER_ACCEPTED) {
+                maxOrderId = Math.max(maxOrderId, event.orderId);
+                accounts.add(event.accountId);
+            }
+            if (n % 2_000 == 1_999 || n == events.size() - 1) {
+                for (long id = 1; id <= maxOrderId + 1; id++) {
+                    assertEquals(reference.get(id), view.get(id), "order " + id + " after event " + n
+                            + ", seed " + seed);
+                }
+                for (final String account : accounts) {
+                    assertEquals(reference.openOrders(account, 0, 1000), view.openOrders(account, 0, 1000),
+                            account);
+                    assertEquals(reference.openOrders(account, 50, 3), view.openOrders(account, 50, 3), account);
+                    final List<OrderState> all = reference.openOrders(account, 0, 1000);
+                    if (!all.isEmpty()) {
+                        // paging from an open order starts right after its slot; from a final one, at the head
+                        final long open = all.get(all.size() / 2).orderId();
+                        assertEquals(reference.openOrders(account, open, 4), view.openOrders(account, open, 4));
+                        assertEquals(reference.openOrders(account, open - 1, 4),
+                                view.openOrders(account, open - 1, 4));
+                    }
+                }
+                assertEquals(reference.size(), view.size(), "orders held after event " + n);
+            }
+        }
+        assertTrue(maxOrderId > 3 * RETAINED, "the run must forget orders and reuse their slots");
+        assertEquals(reference.lastEventSequence(), view.lastEventSequence());
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.orderentry.query;
 
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.pipeline.BatchStage;
 import io.orderentry.pipeline.EngineEvent;
 import java.util.ArrayList;
@@ -41,6 +42,7 @@ final class ReferenceOrderView implements BatchStage<EngineEvent> {
             case ORDER_ACCEPTED -> accepted(event);
             case TRADE -> traded(event);
             case ORDER_UPDATED -> updated(event);
+            case ORDER_AMENDED -> amended(event);
             case COMMAND_COMPLETED, REQUEST_REJECTED, REPLAY_COMPLETED, TICK -> {
                 return;
             }
@@ -95,8 +97,16 @@ final class ReferenceOrderView implements BatchStage<EngineEvent> {
 
     private void accepted(final EngineEvent e) {
         orders.put(e.orderId, new OrderState(e.orderId, e.clientOrderId, e.accountId, e.symbol, e.side, e.orderType,
-                e.timeInForce, e.postOnly, e.price, e.quantity, OrderStatus.NEW, 0, e.quantity, 0, RejectReason.NONE,
-                e.eventSequence, e.timestampMicros, e.timestampMicros, null));
+                e.timeInForce, e.postOnly,
+                e.selfTradePrevention == null ? SelfTradePrevention.NONE : e.selfTradePrevention, e.price, e.quantity,
+                OrderStatus.NEW, 0, e.quantity, 0, RejectReason.NONE, e.eventSequence, e.timestampMicros,
+                e.timestampMicros, null));
+    }
+
+    /** New terms; the status, and whether the order is still open, come with the amend's ORDER_UPDATED. */
+    private void amended(final EngineEvent e) {
+        orders.put(e.orderId, orders.get(e.orderId).withTerms(e.price, e.quantity, e.eventSequence,
+                e.timestampMicros));
     }
 
     private void traded(final EngineEvent e) {
