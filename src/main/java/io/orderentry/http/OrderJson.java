@@ -66,7 +66,8 @@ final class OrderJson {
                 .ascii("\",\"type\":\"").ascii(o.type().name())
                 .ascii("\",\"timeInForce\":\"").ascii(o.timeInForce().name())
                 .ascii("\",\"postOnly\":").ascii(o.postOnly() ? "true" : "false")
-                .ascii(",\"price\":");
+                .ascii(",\"selfTradePrevention\":\"").ascii(o.selfTradePrevention().name())
+                .ascii("\",\"price\":");
         if (o.price() == 0) {
             into.ascii("null");
         } else {

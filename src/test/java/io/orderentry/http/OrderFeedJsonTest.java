@@ -85,6 +85,7 @@ class OrderFeedJsonTest {
         assertEquals("snapshot", message.get("type").asText());
         assertEquals(41, message.get("sequence").asLong());
         assertEquals(MAPPER.readTree(rest.orders(List.of(first, second)).getBytes()), message.get("orders"));
+        assertEquals("EXPIRE_TAKER", message.get("orders").get(0).get("selfTradePrevention").asText());
         assertEquals("[]", parse(json.snapshot("acct-2", 0, List.of())).get("orders").toString());
     }
 

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.orderentry.app.Instrument;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.OrderType;
@@ -14,9 +17,11 @@ import io.orderentry.engine.TimeInForce;
 import io.orderentry.query.Fill;
 import io.orderentry.query.OrderState;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -64,7 +69,8 @@ class OrderJsonTest {
         final JsonBytes out = renderer.start();
         renderer.write(out, order);
         assertEquals("{\"orderId\":1017,\"clientOrderId\":\"c-42\",\"accountId\":\"acct-1\",\"symbol\":\"BTCUSD\","
-                + "\"side\":\"BUY\",\"type\":\"LIMIT\",\"timeInForce\":\"GTC\",\"postOnly\":false,\"price\":\"50000.00\","
+                + "\"side\":\"BUY\",\"type\":\"LIMIT\",\"timeInForce\":\"GTC\",\"postOnly\":false,"
+                + "\"selfTradePrevention\":\"NONE\",\"price\":\"50000.00\","
                 + "\"quantity\":\"0.5000\",\"status\":\"PARTIALLY_FILLED\",\"filledQuantity\":\"0.2000\","
                 + "\"remainingQuantity\":\"0.3000\",\"averagePrice\":\"49999.50\",\"rejectReason\":null,"
                 + "\"sequence\":88231,\"createdAt\":\"2026-11-22T10:15:30.123456Z\","
@@ -72,6 +78,35 @@ class OrderJsonTest {
                 + "\"quantity\":\"0.1000\",\"liquidity\":\"TAKER\",\"timestamp\":\"2026-11-22T10:15:30.123456Z\"},"
                 + "{\"tradeId\":312,\"price\":\"50000.00\",\"quantity\":\"0.1000\",\"liquidity\":\"TAKER\","
                 + "\"timestamp\":\"2026-11-22T10:15:30.123456Z\"}]}", out.toString());
+    }
+
+    @Test
+    void theContractsOrderSchemaNamesEveryMemberRenderedInOrderAndEveryRejectReason() throws IOException {
+        final JsonNode schema;
+        try (InputStream yaml = OrderJsonTest.class.getResourceAsStream("/openapi.yaml")) {
+            schema = new ObjectMapper(new YAMLFactory()).readTree(yaml).get("components").get("schemas").get("Order");
+        }
+        final List<String> documented = new ArrayList<>();
+        schema.get("properties").fieldNames().forEachRemaining(documented::add);
+        final OrderState order = order(new SplittableRandom(7));
+        final JsonBytes out = renderer.start();
+        renderer.write(out, order);
+        final List<String> rendered = new ArrayList<>();
+        new ObjectMapper().readTree(out.toString()).fieldNames().forEachRemaining(rendered::add);
+        assertEquals(rendered, documented.subList(0, rendered.size()), "the members, in the order they are written");
+
+        final List<String> reasons = new ArrayList<>();
+        schema.get("properties").get("rejectReason").get("enum").forEach(reason -> reasons.add(reason.asText()));
+        final List<String> engine = new ArrayList<>();
+        for (final RejectReason reason : RejectReason.values()) {
+            if (reason != RejectReason.NONE) {
+                engine.add(reason.name());
+            }
+        }
+        assertEquals(engine, reasons, "NONE is written as null");
+        final List<String> modes = new ArrayList<>();
+        schema.get("properties").get("selfTradePrevention").get("enum").forEach(mode -> modes.add(mode.asText()));
+        assertEquals(java.util.Arrays.stream(SelfTradePrevention.values()).map(Enum::name).toList(), modes);
     }
 
     private static OrderState order(final SplittableRandom r) {
@@ -136,6 +171,7 @@ class OrderJsonTest {
             g.writeStringField("type", o.type().name());
             g.writeStringField("timeInForce", o.timeInForce().name());
             g.writeBooleanField("postOnly", o.postOnly());
+            g.writeStringField("selfTradePrevention", o.selfTradePrevention().name());
             if (o.price() == 0) {
                 g.writeNullField("price");
             } else {
