@@ -114,6 +114,7 @@ public final class AccountFeeds implements BatchStage<EngineEvent> {
                 changed(event.takerAccountId, OrderEvent.FILL, event.takerOrderId);
                 changed(event.makerAccountId, OrderEvent.FILL, event.makerOrderId);
             }
+            case ORDER_AMENDED -> changed(event.accountId, OrderEvent.AMENDED, event.orderId);
             case ORDER_UPDATED -> {
                 final OrderEvent change = OrderEvent.ofUpdate(event.status);
                 if (change != null) {

@@ -9,7 +9,8 @@ import io.orderentry.engine.OrderStatus;
  *   <li>{@code ORDER_ACCEPTED}: {@link #ACCEPTED} (every placed order, also one that ends REJECTED or EXPIRED in the
  *       same command: the engine gave it an id first);</li>
  *   <li>{@code TRADE}: {@link #FILL} for the taker's order and {@link #FILL} for the maker's, taker first (both to
- *       one account when it traded with itself);</li>
+ *       one account when it traded with itself); an amended order that trades at its new price is the taker;</li>
+ *   <li>{@code ORDER_AMENDED}: {@link #AMENDED}, with the order's new price and quantity;</li>
  *   <li>{@code ORDER_UPDATED}: see {@link #ofUpdate}.</li>
  * </ul>
  */
@@ -18,19 +19,36 @@ public enum OrderEvent {
     ACCEPTED,
     /** The order traded once; the update carries that fill. */
     FILL,
-    /** A cancel removed the order from the book. */
+    /**
+     * An amend changed the order's price and/or total quantity; its status is still the one it had (NEW or
+     * PARTIALLY_FILLED). What the amend then did to it follows as further updates: FILLs at its new price, and
+     * EXPIRED or REJECTED if it left the book.
+     */
+    AMENDED,
+    /**
+     * The order left the book without trading out: a cancel of it (no reject reason), a cancel-all of its account
+     * (CANCEL_ALL, or CANCEL_ALL_AFTER when its dead man's switch fired) or self-trade prevention
+     * (SELF_TRADE_PREVENTED: an order of its own account arrived with EXPIRE_MAKER or EXPIRE_BOTH).
+     */
     CANCELED,
-    /** An IOC, FOK or MARKET order's unfilled remainder expired. */
+    /**
+     * An IOC, FOK or MARKET order's unfilled remainder expired (a MARKET order stopped by the price band with
+     * PRICE_OUTSIDE_BAND), or self-trade prevention stopped an incoming or amended order (SELF_TRADE_PREVENTED, also
+     * a GTC one).
+     */
     EXPIRED,
-    /** The order was not placed (postOnly that would cross, an engine limit). */
+    /**
+     * The order was not placed (postOnly that would cross, an engine limit, PRICE_OUTSIDE_BAND), or a postOnly order
+     * amended to a price that would cross left the book (POST_ONLY_WOULD_CROSS).
+     */
     REJECTED;
 
     /**
      * The event of an {@code ORDER_UPDATED} engine event, by the status it left the order in: CANCELED, EXPIRED and
-     * REJECTED are changes of their own. An order left open or FILLED is the end of a place command that changed
-     * nothing a subscriber has not been sent already (ACCEPTED said NEW, each FILL the fill and the status after it),
-     * so it is no update: null. An amend's update, when amends come, is the one other change this engine event can
-     * carry, and is told apart here.
+     * REJECTED are changes of their own, whichever command caused them (a cancel, a cancel-all, another order's
+     * self-trade prevention, a place, an amend). An order left open or FILLED is the end of a place or an amend that
+     * changed nothing a subscriber has not been sent already (ACCEPTED said NEW, AMENDED the new terms, each FILL the
+     * fill and the status after it), so it is no update: null.
      *
      * @return the event, or null when the engine event is no change for a subscriber
      */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 import io.orderentry.pipeline.CommandType;
@@ -14,6 +15,7 @@ import io.orderentry.pipeline.OrderCommand;
 import io.orderentry.query.Fill;
 import io.orderentry.query.OrderState;
 import io.orderentry.testing.RandomCommands;
+import io.orderentry.testing.RandomOperations;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -121,7 +123,99 @@ class AccountFeedsTest {
     }
 
     @Test
+    void shouldSendAnAmendAsAmendedWithItsNewTermsAndNothingMoreWhileTheOrderStillRests() {
+        driver.rest("A", Side.SELL, 1_000, 10);     // order 1
+        driver.endBatch();
+        final RecordingSubscriber a = subscribe("A");
+
+        driver.amend(1, 0, 6);                      // a reduction: keeps its place
+        driver.amend(1, 1_010, 0);                  // a new price: to the back of 1,010, nothing to trade with
+        driver.endBatch();
+
+        assertEquals(List.of(1L, 2L), a.sequences());
+        assertEquals(List.of(OrderEvent.AMENDED, OrderEvent.AMENDED), a.events());
+        final OrderState reduced = a.updates.get(0).order();
+        assertEquals(1_000, reduced.price());
+        assertEquals(6, reduced.quantity());
+        assertEquals(6, reduced.remainingQuantity());
+        assertEquals(OrderStatus.NEW, reduced.status());
+        final OrderState moved = a.updates.get(1).order();
+        assertEquals(1_010, moved.price());
+        assertEquals(6, moved.quantity());
+        assertTrue(moved.updatedAtMicros() > reduced.updatedAtMicros(), "each amend moves updatedAt");
+        assertNull(a.updates.get(1).fill());
+    }
+
+    @Test
+    void shouldSendAnAmendedOrderThatCrossesItsTakerFillAndAPostOnlyAmendedAcrossItsRejection() {
+        driver.rest("B", Side.BUY, 990, 3);         // order 1
+        driver.rest("A", Side.SELL, 1_000, 5);      // order 2
+        driver.place("A", 0, Side.SELL, 1_005, 1, TimeInForce.GTC, true, SelfTradePrevention.NONE);   // order 3
+        driver.rest("B", Side.BUY, 980, 1);         // order 4
+        driver.endBatch();
+        final RecordingSubscriber a = subscribe("A");
+        final RecordingSubscriber b = subscribe("B");
+
+        driver.amend(2, 990, 0);                    // trades 3 with order 1 as the taker, rests 2 at 990
+        driver.amend(3, 980, 0);                    // postOnly at a crossing price: rejected, gone from the book
+        driver.endBatch();
+
+        assertEquals(List.of(OrderEvent.AMENDED, OrderEvent.FILL, OrderEvent.AMENDED, OrderEvent.REJECTED),
+                a.events());
+        assertEquals(List.of(1L, 2L, 3L, 4L), a.sequences());
+        assertFill(a.updates.get(1), 1, 990, 3, true, OrderStatus.PARTIALLY_FILLED, 3);
+        assertEquals(990, a.updates.get(1).order().price());
+        final OrderState rejected = a.updates.get(3).order();
+        assertEquals(3, rejected.orderId());
+        assertEquals(OrderStatus.REJECTED, rejected.status());
+        assertEquals(RejectReason.POST_ONLY_WOULD_CROSS, rejected.rejectReason());
+        assertEquals(980, rejected.price());
+        assertEquals(List.of(OrderEvent.FILL), b.events(), "the maker's owner sees its fill only");
+        assertFill(b.updates.get(0), 1, 990, 3, false, OrderStatus.FILLED, 3);
+    }
+
+    @Test
+    void shouldSendOrdersCanceledByACancelAllOrBySelfTradePreventionAsCanceledWithTheirReason() {
+        driver.rest("A", Side.SELL, 1_000, 1);      // order 1
+        driver.rest("A", Side.SELL, 1_001, 1);      // order 2
+        driver.place("A", 1, Side.SELL, 1_000, 1, TimeInForce.GTC, false, SelfTradePrevention.NONE);  // order 3
+        driver.endBatch();
+        final RecordingSubscriber a = subscribe("A");
+
+        // order 4 meets order 1 of its own account: EXPIRE_MAKER cancels 1; 2 is beyond its limit, so 4 rests
+        driver.place("A", 0, Side.BUY, 1_000, 1, TimeInForce.GTC, false, SelfTradePrevention.EXPIRE_MAKER);
+        // order 5 meets order 4 of its own account: EXPIRE_TAKER expires 5 itself, GTC as it is, and 4 stays
+        driver.place("A", 0, Side.SELL, 1_000, 1, TimeInForce.GTC, false, SelfTradePrevention.EXPIRE_TAKER);
+        driver.cancelAll("A", -1, RejectReason.CANCEL_ALL_AFTER);     // 2, 3 and 4, lowest id first
+        driver.endBatch();
+
+        assertEquals(List.of(OrderEvent.ACCEPTED, OrderEvent.CANCELED, OrderEvent.ACCEPTED, OrderEvent.EXPIRED,
+                OrderEvent.CANCELED, OrderEvent.CANCELED, OrderEvent.CANCELED), a.events());
+        assertEquals(List.of(4L, 1L, 5L, 5L, 2L, 3L, 4L),
+                a.updates.stream().map(u -> u.order().orderId()).toList());
+        assertEquals(List.of(RejectReason.NONE, RejectReason.SELF_TRADE_PREVENTED, RejectReason.NONE,
+                RejectReason.SELF_TRADE_PREVENTED, RejectReason.CANCEL_ALL_AFTER, RejectReason.CANCEL_ALL_AFTER,
+                RejectReason.CANCEL_ALL_AFTER), a.updates.stream().map(u -> u.order().rejectReason()).toList());
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L), a.sequences());
+        assertTrue(driver.view.openOrders("A", 0, 10).isEmpty());
+    }
+
+    @Test
     void shouldGiveASubscriptionTakenBetweenAnyTwoEventsEveryLaterChangeExactlyOnce() {
+        assertSubscriptionsFollowTheView(RandomCommands::fill);
+    }
+
+    @Test
+    void shouldGiveASubscriptionTakenBetweenAnyTwoEventsEveryChangeOnceThroughAmendsCancelAllsAndSelfTrades() {
+        assertSubscriptionsFollowTheView(RandomOperations::fill);
+    }
+
+    /** How a random test fills its next command (RandomCommands::fill or RandomOperations::fill). */
+    private interface CommandSource {
+        void fill(Random random, OrderCommand command, int symbols, long lastOrderId);
+    }
+
+    private void assertSubscriptionsFollowTheView(final CommandSource commands) {
         final Random random = new Random(7);
         final OrderCommand command = new OrderCommand();
         final List<RecordingSubscriber> subscribers = new ArrayList<>();
@@ -132,7 +226,7 @@ class AccountFeedsTest {
         int event = 0;
         for (int i = 1; i <= 8_000; i++) {
             command.sequence = i;
-            RandomCommands.fill(random, command, FeedDriver.SYMBOLS, driver.matcher().lastOrderId());
+            commands.fill(random, command, FeedDriver.SYMBOLS, driver.matcher().lastOrderId());
             driver.execute(command);
             // batches end at random points, in the middle of a command's events as often as not
             while (driver.unapplied() > 0) {
@@ -298,6 +392,8 @@ class AccountFeedsTest {
         for (final OrderState order : now) {
             final OrderState followed = open.get(order.orderId());
             assertEquals(order.status(), followed.status(), account + " order " + order.orderId());
+            assertEquals(order.price(), followed.price(), account + " order " + order.orderId());
+            assertEquals(order.quantity(), followed.quantity(), account + " order " + order.orderId());
             assertEquals(order.filledQuantity(), followed.filledQuantity());
             assertEquals(order.remainingQuantity(), followed.remainingQuantity());
             assertEquals(order.filledNotional(), followed.filledNotional());

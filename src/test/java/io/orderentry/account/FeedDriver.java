@@ -3,6 +3,8 @@ package io.orderentry.account;
 import io.orderentry.engine.EngineLimits;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderType;
+import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 import io.orderentry.pipeline.CommandType;
@@ -53,6 +55,43 @@ final class FeedDriver {
     /** Rests a LIMIT GTC order. */
     void rest(final String account, final Side side, final long price, final long quantity) {
         limit(account, side, price, quantity, TimeInForce.GTC);
+    }
+
+    /** Places a LIMIT order of any instrument, postOnly or not, with a self-trade prevention mode. */
+    void place(final String account, final int symbol, final Side side, final long price, final long quantity,
+               final TimeInForce tif, final boolean postOnly, final SelfTradePrevention stp) {
+        command.reset();
+        command.type = CommandType.PLACE;
+        command.accountId = account;
+        command.symbol = symbol;
+        command.side = side;
+        command.orderType = OrderType.LIMIT;
+        command.timeInForce = tif;
+        command.postOnly = postOnly;
+        command.selfTradePrevention = stp;
+        command.price = price;
+        command.quantity = quantity;
+        run(command);
+    }
+
+    /** Amends an order: a new price and/or total quantity, 0 keeps either. */
+    void amend(final long orderId, final long price, final long quantity) {
+        command.reset();
+        command.type = CommandType.AMEND;
+        command.orderId = orderId;
+        command.price = price;
+        command.quantity = quantity;
+        run(command);
+    }
+
+    /** Cancels the account's resting orders of one instrument, or of all ({@code symbol} -1). */
+    void cancelAll(final String account, final int symbol, final RejectReason cause) {
+        command.reset();
+        command.type = CommandType.CANCEL_ALL;
+        command.accountId = account;
+        command.symbol = symbol;
+        command.cancelAllCause = cause;
+        run(command);
     }
 
     void cancel(final long orderId) {

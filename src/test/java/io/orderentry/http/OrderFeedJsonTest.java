@@ -89,6 +89,28 @@ class OrderFeedJsonTest {
         assertEquals("[]", parse(json.snapshot("acct-2", 0, List.of())).get("orders").toString());
     }
 
+    @Test
+    void rendersAnAmendedUpdateWithTheOrdersNewTermsAndTheContractNamesEveryEvent() throws IOException {
+        final OrderState order = new OrderState(7, null, "acct-1", 0, Side.BUY, OrderType.LIMIT, TimeInForce.GTC,
+                false, SelfTradePrevention.EXPIRE_MAKER, 10_100, 30, OrderStatus.NEW, 0, 30, 0, RejectReason.NONE, 12,
+                MICROS, MICROS + 5_000_000, null);
+        final JsonNode message = parse(json.render("acct-1", new OrderUpdate(3, OrderEvent.AMENDED, order)));
+        assertEquals("AMENDED", message.get("event").asText());
+        assertEquals("101.00", message.get("price").asText());
+        assertEquals("0.0030", message.get("quantity").asText());
+        assertEquals("2026-11-22T10:15:35.123456Z", message.get("updatedAt").asText());
+        assertFalse(message.has("fill"));
+
+        final JsonNode schema;
+        try (java.io.InputStream yaml = OrderFeedJsonTest.class.getResourceAsStream("/openapi.yaml")) {
+            schema = new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readTree(yaml)
+                    .get("components").get("schemas").get("StreamOrdersUpdate");
+        }
+        final List<String> events = new java.util.ArrayList<>();
+        schema.get("properties").get("event").get("enum").forEach(event -> events.add(event.asText()));
+        assertEquals(Arrays.stream(OrderEvent.values()).map(Enum::name).toList(), events);
+    }
+
     /** @return the JSON of one unmasked, unfragmented text frame with a payload under 64 KiB */
     private static JsonNode parse(final byte[] frame) throws IOException {
         assertEquals((byte) 0x81, frame[0], "FIN + text");
