@@ -14,11 +14,20 @@ import java.util.concurrent.TimeUnit;
  * The market data consumer of the output ring. It keeps its own L2 book, trade history and ticker
  * per symbol, built only from engine events, and never reads the matcher:
  * <ul>
- *   <li>ORDER_UPDATED with status NEW or PARTIALLY_FILLED (the end of a place): the order rests
- *       {@code remainingQuantity} at its price and side;</li>
+ *   <li>ORDER_UPDATED with status NEW or PARTIALLY_FILLED (the end of a place, or of an amend that moved the
+ *       order): the order rests {@code remainingQuantity} at its price and side;</li>
  *   <li>TRADE: the maker's level (the side opposite {@code takerSide}) loses {@code quantity} at the
  *       trade price;</li>
- *   <li>ORDER_UPDATED with status CANCELED: its level loses {@code quantity - filledQuantity};</li>
+ *   <li>ORDER_UPDATED with status CANCELED (a cancel, a cancel-all, self-trade prevention of a maker): its level
+ *       loses {@code quantity - filledQuantity};</li>
+ *   <li>ORDER_AMENDED that moved the order (a new price or a larger quantity: {@code keptPriority} false): the
+ *       order leaves its level, which loses {@code previousQuantity - filledQuantity} at {@code previousPrice}; what
+ *       it then trades as a taker takes from the makers' levels, and its ORDER_UPDATED rests what remains at its new
+ *       price (or nothing, when it ended FILLED, EXPIRED or REJECTED), as at the end of a place;</li>
+ *   <li>ORDER_AMENDED that kept the order's place (same price, a quantity not larger): its level loses
+ *       {@code previousQuantity - quantity} at once and the ORDER_UPDATED that ends the amend changes nothing, so that
+ *       a reduction is one change of one level, even when a batch ends between the two events, and an amend to the
+ *       same terms is none;</li>
  *   <li>everything else leaves the book alone.</li>
  * </ul>
  * At the end of each batch it publishes the new immutable states to the {@link MarketDataView}, then
@@ -57,6 +66,8 @@ public final class MarketDataStage implements BatchStage<EngineEvent> {
     private int changedCount;
     private long lastEventSequence;
     private long batchStartNanos;
+    /** The order an ORDER_AMENDED just reduced in place: the ORDER_UPDATED that ends that amend adds nothing. */
+    private long amendedInPlace;
 
     /**
      * @param symbols instruments, indexed from 0 as in the engine
@@ -102,8 +113,8 @@ public final class MarketDataStage implements BatchStage<EngineEvent> {
      * @throws IllegalStateException if called in the middle of a batch
      */
     public void writeSnapshot(final DataOutput out) throws IOException {
-        if (changedCount != 0) {
-            throw new IllegalStateException("market data snapshot in the middle of a batch");
+        if (changedCount != 0 || amendedInPlace != 0) {
+            throw new IllegalStateException("market data snapshot in the middle of a batch or of an amend");
         }
         out.writeInt(SNAPSHOT_VERSION);
         out.writeLong(lastEventSequence);
@@ -174,6 +185,7 @@ public final class MarketDataStage implements BatchStage<EngineEvent> {
             case TRADE -> market(event.symbol).trade(new Trade(event.tradeId, event.price, event.quantity,
                     event.takerSide, event.timestampMicros));
             case ORDER_UPDATED -> updated(event);
+            case ORDER_AMENDED -> amended(event);
             case ORDER_ACCEPTED, COMMAND_COMPLETED, REQUEST_REJECTED, REPLAY_COMPLETED, TICK -> {
                 // an accepted order rests, if at all, only at its ORDER_UPDATED; the others carry no market data
             }
@@ -184,7 +196,23 @@ public final class MarketDataStage implements BatchStage<EngineEvent> {
         }
     }
 
+    private void amended(final EngineEvent e) {
+        if (e.keptPriority) {
+            final long less = e.previousQuantity - e.quantity;
+            if (less > 0) {
+                market(e.symbol).remove(e.side, e.price, less);
+            }
+            amendedInPlace = e.orderId;
+        } else {
+            market(e.symbol).remove(e.side, e.previousPrice, e.previousQuantity - e.filledQuantity);
+        }
+    }
+
     private void updated(final EngineEvent e) {
+        if (e.orderId == amendedInPlace) {
+            amendedInPlace = 0;     // the end of an amend in place: its level already has the order's new remainder
+            return;
+        }
         if (e.status == OrderStatus.NEW || e.status == OrderStatus.PARTIALLY_FILLED) {
             market(e.symbol).rest(e.side, e.price, e.remainingQuantity);
         } else if (e.status == OrderStatus.CANCELED) {

@@ -19,6 +19,7 @@ import io.orderentry.pipeline.MatcherMetrics;
 import io.orderentry.pipeline.MatcherStage;
 import io.orderentry.pipeline.OrderCommand;
 import io.orderentry.testing.RandomCommands;
+import io.orderentry.testing.RandomOperations;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -49,6 +50,20 @@ class MarketDataMatchesEngineTest {
 
     @Test
     void booksTradesAndStreamUpdatesFollowTheEngineThroughRandomCommands() {
+        assertFollowsTheEngine(RandomCommands::fill);
+    }
+
+    @Test
+    void booksTradesAndStreamUpdatesFollowTheEngineThroughAmendsCancelAllsSelfTradesAndBands() {
+        assertFollowsTheEngine(RandomOperations::fill);
+    }
+
+    /** How a test fills its next command (RandomCommands::fill or RandomOperations::fill). */
+    private interface CommandSource {
+        void fill(Random random, OrderCommand command, int symbols, long lastOrderId);
+    }
+
+    private void assertFollowsTheEngine(final CommandSource commands) {
         final MarketDataStage stage = new MarketDataStage(SYMBOLS, 1,
                 new MarketDataConfig(50, 100, 10, 10, 100, 65_536, 1_000, 1_000, 1 << 20, 1 << 24, 50, 20));
         RecordingTarget.attach(stage, SYMBOLS, delivered);
@@ -62,7 +77,9 @@ class MarketDataMatchesEngineTest {
         final Random random = new Random(42);
         final OrderCommand command = new OrderCommand();
         for (int i = 1; i <= COMMANDS; i++) {
-            randomCommand(random, command, i, matcher.lastOrderId());
+            command.sequence = i;
+            command.timestampMicros = 1_800_000_000_000_000L + i * 1_000_000L;
+            commands.fill(random, command, SYMBOLS, matcher.lastOrderId());
             matcherStage.replay(command);
             if (i % CHECK_EVERY == 0) {
                 awaitConsumer(stage.view(), matcher.lastEventSequence());
@@ -84,13 +101,6 @@ class MarketDataMatchesEngineTest {
         final List<StreamUpdate> updates = new ArrayList<>();
         delivered.drainTo(updates);
         return updates;
-    }
-
-    private static void randomCommand(final Random random, final OrderCommand c, final long sequence,
-                                      final long lastOrderId) {
-        c.sequence = sequence;
-        c.timestampMicros = 1_800_000_000_000_000L + sequence * 1_000_000L;
-        RandomCommands.fill(random, c, SYMBOLS, lastOrderId);
     }
 
     private static void awaitConsumer(final MarketDataView view, final long eventSequence) {
