@@ -9,12 +9,16 @@ import io.orderentry.pipeline.CommandType;
  * What one audit record says, before the trail gives it its seq, time and hashes. A reusable holder: the
  * {@link AuditHandler} fills it, {@link AuditTrail#append} encodes it, and {@link #reset()} clears it for
  * the next use. Owned by the audit thread. Zero in a numeric field and null in the others mean "not known"
- * and are written as JSON {@code null}.
+ * and are written as JSON {@code null}; in {@link #instrument}, {@link #bandBasisPoints} and {@link #canceledCount},
+ * where 0 is a value, -1 does.
  */
 public final class AuditEntry {
 
     public AuditKind kind;
-    /** PLACE or CANCEL: what the client asked for; null for {@link AuditKind#SERVICE_STARTED}. */
+    /**
+     * PLACE, CANCEL, AMEND or CANCEL_ALL: what the client (or, for a cancel-all, the dead man's switch) asked for; null
+     * for {@link AuditKind#SERVICE_STARTED} and {@link AuditKind#PRICE_BAND_SET}, which no request caused.
+     */
     public CommandType action;
     public String requestId;
     public String remoteAddress;
@@ -27,6 +31,22 @@ public final class AuditEntry {
     public long journalSequence;
     /** True for a journaled command audited during the replay because its record was missing from the trail. */
     public boolean recovered;
+
+    /**
+     * Terms (AMEND, CANCEL_ALL, PRICE_BAND_SET): the instrument's index in the configured list, or -1 for none: all
+     * instruments (with {@link #allInstruments} true) or not known.
+     */
+    public int instrument;
+    /** Terms, CANCEL_ALL: true when it named no instrument (all of them); null when not known. */
+    public Boolean allInstruments;
+    /** Terms, AMEND: the new price asked for, in ticks; 0 when not asked for (kept) or not known. */
+    public long price;
+    /** Terms, AMEND: the new total quantity asked for, in lots; 0 when not asked for (kept) or not known. */
+    public long quantity;
+    /** Terms, CANCEL_ALL: {@link RejectReason#CANCEL_ALL}, or CANCEL_ALL_AFTER when a dead man's switch fired it. */
+    public RejectReason cause;
+    /** Terms, PRICE_BAND_SET: the band in basis points (0: no band); -1 when not known. */
+    public int bandBasisPoints;
 
     /** Outcome: the engine's result, or null when the command was not executed. */
     public CommandResult result;
@@ -42,6 +62,24 @@ public final class AuditEntry {
     public String message;
     /** Outcome: the request field at fault, or null. */
     public String field;
+    /**
+     * Outcome: how many orders other than the one the command names it canceled (each order of a cancel-all, each
+     * resting order self-trade prevention canceled during a place or an amend); -1 when the record has no such list.
+     */
+    public int canceledCount;
+    /**
+     * Outcome: the ids of those orders, in the order they were canceled, the first {@link #MAX_LISTED_CANCELED} of
+     * them ({@link #canceledCount} says how many there were); read up to {@code min(canceledCount,
+     * MAX_LISTED_CANCELED)}. Not owned: the handler reuses the array.
+     */
+    public long[] canceledOrderIds;
+
+    /** The most canceled order ids one record lists; an account may have far more open orders (100,000 by default). */
+    public static final int MAX_LISTED_CANCELED = 1_000;
+
+    public AuditEntry() {
+        reset();
+    }
 
     /** Clears every field. */
     public void reset() {
@@ -62,6 +100,14 @@ public final class AuditEntry {
         code = null;
         message = null;
         field = null;
+        instrument = -1;
+        allInstruments = null;
+        price = 0;
+        quantity = 0;
+        cause = null;
+        bandBasisPoints = -1;
+        canceledCount = -1;
+        canceledOrderIds = null;
     }
 
     /** @return a readable one-line summary, for the log when the entry could not be written */
@@ -71,6 +117,16 @@ public final class AuditEntry {
                 + " accountId=" + accountId + " clientOrderId=" + clientOrderId + " orderId=" + orderId
                 + " journalSequence=" + journalSequence + " recovered=" + recovered + " result=" + result
                 + " status=" + status + " rejectReason=" + rejectReason + " httpStatus=" + httpStatus
-                + " code=" + code + " field=" + field + " message=" + message;
+                + " code=" + code + " field=" + field + " message=" + message
+                + (hasTerms() ? " instrument=" + instrument + " allInstruments=" + allInstruments + " price=" + price
+                        + " quantity=" + quantity + " cause=" + cause + " bandBasisPoints=" + bandBasisPoints : "")
+                + (canceledCount < 0 ? "" : " canceledCount=" + canceledCount + " canceledOrderIds="
+                        + java.util.Arrays.toString(java.util.Arrays.copyOf(canceledOrderIds,
+                                Math.min(canceledCount, MAX_LISTED_CANCELED))));
+    }
+
+    /** @return true for the kinds whose record carries {@code "terms"}: AMEND, CANCEL_ALL and PRICE_BAND_SET */
+    boolean hasTerms() {
+        return kind == AuditKind.AMEND || kind == AuditKind.CANCEL_ALL || kind == AuditKind.PRICE_BAND_SET;
     }
 }

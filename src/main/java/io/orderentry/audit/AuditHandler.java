@@ -18,6 +18,12 @@ import org.slf4j.LoggerFactory;
  * refusal ({@code REQUEST_REJECTED}) and per start ({@code REPLAY_COMPLETED}), appended to the {@link AuditTrail}
  * in ring order and written once per batch, in {@link #endOfBatch}, whatever the type of the batch's last event.
  *
+ * <p>Kinds by command: PLACE, CANCEL, AMEND (with the new price and quantity asked for), CANCEL_ALL (the instrument or
+ * all, the cause, and the orders it canceled) and PRICE_BAND_SET (the service's change of a band: no request, no
+ * answer). A command that cancels orders it does not name (a cancel-all; a place or an amend whose self-trade
+ * prevention canceled makers) lists them in its outcome, the first {@value AuditEntry#MAX_LISTED_CANCELED} with their
+ * count, since nobody else's record shows why they ended.
+ *
  * <p>Replies must come after this stage's {@link #endOfBatch}: the service runs it before the reply stage on the
  * same thread ({@link io.orderentry.pipeline.Sequential}), so no request is answered before its record has been
  * written (and forced, in {@link AuditSync#FSYNC} mode).
@@ -59,6 +65,11 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
     private OrderStatus updatedStatus;
     private RejectReason updatedRejectReason;
     private String updatedAccountId;
+    /** The current command's cancels of orders it does not name (cancel-all, self-trade prevention), the first ones. */
+    private final long[] canceled = new long[AuditEntry.MAX_LISTED_CANCELED];
+    private int canceledCount;
+    /** The reason of the current command's last such cancel. */
+    private RejectReason canceledReason;
     private boolean failureReported;
     private boolean lossReported;
     private long nextResumeNanos;
@@ -103,7 +114,7 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
             case COMMAND_COMPLETED -> completed(event);
             case REQUEST_REJECTED -> rejected(event.refusal, event);
             case REPLAY_COMPLETED -> started(event.commandSequence);
-            case ORDER_ACCEPTED, TRADE -> {
+            case ORDER_ACCEPTED, TRADE, ORDER_AMENDED -> {
                 // the outcome is recorded once, at the command's COMMAND_COMPLETED
             }
             case TICK -> {
@@ -154,8 +165,8 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
             return;
         }
         entry.reset();
-        entry.kind = event.commandType == CommandType.CANCEL ? AuditKind.CANCEL : AuditKind.PLACE;
-        entry.action = event.commandType;
+        entry.kind = kindOf(event.commandType);
+        entry.action = entry.kind == AuditKind.PRICE_BAND_SET ? null : event.commandType;
         entry.requestId = event.requestTag;
         entry.remoteAddress = event.remoteAddress;
         entry.keyId = event.keyId;
@@ -163,8 +174,12 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
         entry.clientOrderId = event.clientOrderId;
         entry.orderId = event.orderId;
         entry.recovered = event.replay;
+        terms(event);
+        final boolean answered = entry.kind != AuditKind.PRICE_BAND_SET;    // nobody waits for a band
         if (event.journalFailed) {
-            answered(Answer.JOURNAL_UNAVAILABLE);
+            if (answered) {
+                answered(Answer.JOURNAL_UNAVAILABLE);
+            }
         } else {
             entry.journalSequence = event.commandSequence;
             entry.result = event.result;
@@ -175,7 +190,14 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
                     entry.accountId = updatedAccountId;
                 }
             }
-            if (!event.replay) {
+            if (canceledCount > 0 || entry.kind == AuditKind.CANCEL_ALL) {
+                entry.canceledCount = canceledCount;
+                entry.canceledOrderIds = canceled;
+            }
+            if (entry.kind == AuditKind.CANCEL_ALL && entry.cause == null) {
+                entry.cause = canceledReason;   // each order a cancel-all cancels carries its cause
+            }
+            if (!event.replay && answered) {
                 answered(Answer.of(event.result, false, orderHeld.test(event.orderId)));
             }
         }
@@ -184,6 +206,46 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
         }
         append();
         clearUpdate();
+    }
+
+    private static AuditKind kindOf(final CommandType type) {
+        if (type == null) {
+            return AuditKind.PLACE;
+        }
+        return switch (type) {
+            case CANCEL -> AuditKind.CANCEL;
+            case AMEND -> AuditKind.AMEND;
+            case CANCEL_ALL -> AuditKind.CANCEL_ALL;
+            case SET_PRICE_BAND -> AuditKind.PRICE_BAND_SET;
+            default -> AuditKind.PLACE;
+        };
+    }
+
+    /**
+     * The command's terms, as its COMMAND_COMPLETED carries them from the command: an AMEND's {@code price} and
+     * {@code quantity} (0: kept); a CANCEL_ALL's {@code symbol} (-1: all) and its cause in {@code rejectReason}; a
+     * SET_PRICE_BAND's {@code symbol}. A value the event does not carry stays "not known": a cancel-all's instrument is
+     * taken only with its cause, since the event's {@code symbol} is -1 also when nothing was copied into it.
+     */
+    private void terms(final EngineEvent event) {
+        switch (entry.kind) {
+            case AMEND -> {
+                entry.price = event.price;
+                entry.quantity = event.quantity;
+            }
+            case CANCEL_ALL -> {
+                final RejectReason cause = event.rejectReason;
+                if (cause == RejectReason.CANCEL_ALL || cause == RejectReason.CANCEL_ALL_AFTER) {
+                    entry.cause = cause;
+                    entry.instrument = Math.max(-1, event.symbol);
+                    entry.allInstruments = event.symbol < 0;
+                }
+            }
+            case PRICE_BAND_SET -> entry.instrument = Math.max(-1, event.symbol);
+            default -> {
+                // a place or a cancel: its terms are the order's, in the journal and the order's events
+            }
+        }
     }
 
     /** Records the answer the HTTP edge gives, from the same table it reads ({@link Answer}). */
@@ -221,11 +283,25 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
         append();
     }
 
+    /**
+     * The command's last ORDER_UPDATED is the state it left the order it names in (a place's or an amend's incoming
+     * order comes after the makers self-trade prevention canceled; a cancel has only its order's); {@link #completed}
+     * takes it only when it is of that order. A CANCELED with a reason is an order the command canceled without naming
+     * it (each order of a cancel-all, a maker STP canceled): those are listed.
+     */
     private void rememberUpdate(final EngineEvent event) {
         updatedOrderId = event.orderId;
         updatedStatus = event.status;
         updatedRejectReason = event.rejectReason;
         updatedAccountId = event.accountId;
+        if (event.status == OrderStatus.CANCELED && event.rejectReason != null
+                && event.rejectReason != RejectReason.NONE) {
+            if (canceledCount < canceled.length) {
+                canceled[canceledCount] = event.orderId;
+            }
+            canceledCount++;
+            canceledReason = event.rejectReason;
+        }
     }
 
     private void clearUpdate() {
@@ -233,6 +309,8 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
         updatedStatus = null;
         updatedRejectReason = null;
         updatedAccountId = null;
+        canceledCount = 0;
+        canceledReason = null;
     }
 
     private void append() {

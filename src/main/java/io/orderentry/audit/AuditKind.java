@@ -6,8 +6,20 @@ public enum AuditKind {
     PLACE,
     /** A cancel request that passed the edge; its outcome is the engine's. */
     CANCEL,
+    /** An amend request that passed the edge: the new price and/or quantity asked for, and the engine's outcome. */
+    AMEND,
+    /**
+     * A cancel-all that passed the edge, or that an account's dead man's switch fired: the instrument or all, the
+     * cause, and the orders it canceled.
+     */
+    CANCEL_ALL,
     /** A request the HTTP edge refused (400, 413, 422) before it reached the engine; never journaled. */
     REJECTED_AT_EDGE,
     /** The service finished its journal replay and started taking orders. */
-    SERVICE_STARTED
+    SERVICE_STARTED,
+    /**
+     * An instrument's price band was set: a change of configuration the service journals at start, no client's
+     * request (no request id, address, key or HTTP status).
+     */
+    PRICE_BAND_SET
 }

@@ -28,6 +28,13 @@ final class AuditRecordEncoder {
     private static final byte[] ORDER_ID = ascii(",\"orderId\":");
     private static final byte[] JOURNAL_SEQUENCE = ascii(",\"journalSequence\":");
     private static final byte[] RECOVERED = ascii(",\"recovered\":");
+    private static final byte[] TERMS = ascii(",\"terms\":");
+    private static final byte[] INSTRUMENT = ascii("{\"instrument\":");
+    private static final byte[] ALL_INSTRUMENTS = ascii(",\"allInstruments\":");
+    private static final byte[] PRICE = ascii(",\"price\":");
+    private static final byte[] QUANTITY = ascii(",\"quantity\":");
+    private static final byte[] CAUSE = ascii(",\"cause\":");
+    private static final byte[] BAND = ascii(",\"bandBasisPoints\":");
     private static final byte[] OUTCOME = ascii(",\"outcome\":");
     private static final byte[] RESULT = ascii("{\"result\":");
     private static final byte[] STATUS = ascii(",\"status\":");
@@ -36,6 +43,8 @@ final class AuditRecordEncoder {
     private static final byte[] CODE = ascii(",\"code\":");
     private static final byte[] MESSAGE = ascii(",\"message\":");
     private static final byte[] FIELD = ascii(",\"field\":");
+    private static final byte[] CANCELED_COUNT = ascii(",\"canceledCount\":");
+    private static final byte[] CANCELED_ORDER_IDS = ascii(",\"canceledOrderIds\":");
     private static final byte[] PREV_HASH = ascii(",\"prevHash\":\"");
     private static final byte[] NULL = ascii("null");
     private static final byte[] TRUE = ascii("true");
@@ -85,6 +94,12 @@ final class AuditRecordEncoder {
         }
         put(RECOVERED);
         put(e.recovered ? TRUE : FALSE);
+        put(TERMS);
+        if (e.hasTerms()) {
+            terms(e);
+        } else {
+            put(NULL);
+        }
         put(OUTCOME);
         if (e.kind == AuditKind.SERVICE_STARTED) {
             put(NULL);
@@ -116,6 +131,28 @@ final class AuditRecordEncoder {
         return length - 3 - AuditFormat.HASH_HEX_LENGTH;
     }
 
+    /**
+     * Writes {@code {"instrument","allInstruments","price","quantity","cause","bandBasisPoints"}}: every member in
+     * every kind that has terms, null where the kind has none or it is not known. Prices in ticks, quantities in lots,
+     * the instrument as its index in the configured list, as the engine has them.
+     */
+    private void terms(final AuditEntry e) {
+        put(INSTRUMENT);
+        numberOrNullBelowZero(e.instrument);
+        put(ALL_INSTRUMENTS);
+        put(e.allInstruments == null ? NULL : e.allInstruments ? TRUE : FALSE);
+        put(PRICE);
+        numberOrNull(e.price);
+        put(QUANTITY);
+        numberOrNull(e.quantity);
+        put(CAUSE);
+        name(e.cause);
+        put(BAND);
+        numberOrNullBelowZero(e.bandBasisPoints);
+        ensure(1);
+        line[length++] = '}';
+    }
+
     private void outcome(final AuditEntry e) {
         put(RESULT);
         name(e.result);
@@ -131,6 +168,25 @@ final class AuditRecordEncoder {
         string(e.message, true);
         put(FIELD);
         string(e.field, true);
+        put(CANCELED_COUNT);
+        numberOrNullBelowZero(e.canceledCount);
+        put(CANCELED_ORDER_IDS);
+        if (e.canceledCount < 0) {
+            put(NULL);
+        } else {
+            final int listed = Math.min(e.canceledCount, AuditEntry.MAX_LISTED_CANCELED);
+            ensure(1);
+            line[length++] = '[';
+            for (int i = 0; i < listed; i++) {
+                if (i > 0) {
+                    ensure(1);
+                    line[length++] = ',';
+                }
+                number(e.canceledOrderIds[i]);
+            }
+            ensure(1);
+            line[length++] = ']';
+        }
         ensure(1);
         line[length++] = '}';
     }
@@ -140,6 +196,15 @@ final class AuditRecordEncoder {
             put(NULL);
         } else {
             string(value.name(), false);
+        }
+    }
+
+    /** Writes a value where 0 is a value and a negative one means "not known". */
+    private void numberOrNullBelowZero(final long value) {
+        if (value < 0) {
+            put(NULL);
+        } else {
+            number(value);
         }
     }
 

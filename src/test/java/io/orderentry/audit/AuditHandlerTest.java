@@ -6,12 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.orderentry.engine.CommandResult;
+import io.orderentry.engine.EngineLimits;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
+import io.orderentry.engine.Side;
+import io.orderentry.engine.TimeInForce;
 import io.orderentry.pipeline.CommandType;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.EventType;
 import io.orderentry.pipeline.Refusal;
+import io.orderentry.testing.TestEngine;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -110,6 +115,152 @@ class AuditHandlerTest {
         assertEquals("acct-owner", record.get("accountId").asText());
         assertEquals("CANCELED", record.get("outcome").get("status").asText());
         assertEquals(200, record.get("outcome").get("httpStatus").asInt());
+    }
+
+    @Test
+    void shouldRecordAnAmendWithTheTermsAskedForAndTheStateItLeftTheOrderIn() throws IOException {
+        start();
+        final EngineEvent amended = event(EventType.ORDER_AMENDED);
+        amended.orderId = 9;
+        amended.price = 5_001_000;
+        amended.quantity = 30;
+        final EngineEvent amend = completed(CommandType.AMEND, CommandResult.AMENDED, 9, 4, false);
+        amend.price = 5_001_000;            // the terms as the command carried them: a new price, the quantity kept
+        feed(true, amended, updated(9, OrderStatus.PARTIALLY_FILLED, RejectReason.NONE, "acct-1"), amend);
+        final JsonNode record = only();
+        assertEquals("AMEND", record.get("kind").asText());
+        assertEquals("AMEND", record.get("action").asText());
+        assertEquals(9, record.get("orderId").asLong());
+        assertEquals(5_001_000, record.get("terms").get("price").asLong());
+        assertTrue(record.get("terms").get("quantity").isNull(), "not asked for");
+        assertEquals("AMENDED", record.get("outcome").get("result").asText());
+        assertEquals("PARTIALLY_FILLED", record.get("outcome").get("status").asText());
+        assertOutcome(record, 200, null);
+        assertTrue(record.get("outcome").get("canceledOrderIds").isNull());
+    }
+
+    @Test
+    void shouldRecordAnAmendTheEngineRefusedWithTheAnswerTheEdgeGives() throws IOException {
+        start();
+        final EngineEvent refused = completed(CommandType.AMEND, CommandResult.QUANTITY_NOT_ABOVE_FILLED, 9, 5, false);
+        refused.quantity = 3;
+        feed(true, refused);
+        final JsonNode record = only();
+        assertEquals(3, record.get("terms").get("quantity").asLong());
+        assertOutcome(record, 422, "INVALID_QUANTITY");
+        assertTrue(record.get("outcome").get("status").isNull(), "the order did not change");
+    }
+
+    @Test
+    void shouldRecordACancelAllWithItsInstrumentItsCauseAndEveryOrderItCanceled() throws IOException {
+        start();
+        final EngineEvent all = completed(CommandType.CANCEL_ALL, CommandResult.CANCELED_ALL, 0, 6, false);
+        all.symbol = 1;
+        all.rejectReason = RejectReason.CANCEL_ALL_AFTER;
+        feed(true, updated(3, OrderStatus.CANCELED, RejectReason.CANCEL_ALL_AFTER, "acct-1"),
+                updated(8, OrderStatus.CANCELED, RejectReason.CANCEL_ALL_AFTER, "acct-1"), all);
+        final JsonNode record = only();
+        assertEquals("CANCEL_ALL", record.get("kind").asText());
+        assertTrue(record.get("orderId").isNull(), "a cancel-all names no order");
+        assertEquals("acct-1", record.get("accountId").asText());
+        assertEquals(1, record.get("terms").get("instrument").asInt());
+        assertFalse(record.get("terms").get("allInstruments").asBoolean());
+        assertEquals("CANCEL_ALL_AFTER", record.get("terms").get("cause").asText(), "fired by the dead man's switch");
+        assertEquals(2, record.get("outcome").get("canceledCount").asInt());
+        assertEquals("[3,8]", record.get("outcome").get("canceledOrderIds").toString());
+        assertTrue(record.get("outcome").get("status").isNull(), "no one order's status");
+        assertOutcome(record, 200, null);
+    }
+
+    @Test
+    void shouldRecordACancelAllThatFoundNothingWithAnEmptyList() throws IOException {
+        start();
+        final EngineEvent all = completed(CommandType.CANCEL_ALL, CommandResult.CANCELED_ALL, 0, 6, false);
+        all.symbol = -1;
+        all.rejectReason = RejectReason.CANCEL_ALL;
+        feed(true, all);
+        final JsonNode record = only();
+        assertTrue(record.get("terms").get("instrument").isNull());
+        assertTrue(record.get("terms").get("allInstruments").asBoolean());
+        assertEquals(0, record.get("outcome").get("canceledCount").asInt());
+        assertEquals("[]", record.get("outcome").get("canceledOrderIds").toString());
+    }
+
+    /**
+     * Against the real engine and matcher stage: each command's record lists the orders it canceled without naming
+     * them, and keeps the status of the order it names, whatever came between. A completed event that does not carry
+     * a cancel-all's terms leaves its instrument unknown, and takes the cause from the orders it canceled.
+     */
+    @Test
+    void shouldRecordEachOrderACommandCanceledWithoutNamingItAgainstTheRealEngine() throws IOException {
+        start();
+        final TestEngine engine = new TestEngine(2, EngineLimits.DEFAULTS);
+        final long first = engine.limit("A", Side.SELL, 1_000, 1);
+        final long second = engine.limit("A", Side.SELL, 1_001, 1);
+        engine.limit("B", Side.SELL, 1_001, 1);
+        final long taker = engine.place("A", 0, Side.BUY, TimeInForce.GTC, false, SelfTradePrevention.EXPIRE_MAKER,
+                1_001, 2);                               // cancels 1 and 2 (its own), buys B's 1, rests 1
+        final long other = engine.place("A", 1, Side.BUY, TimeInForce.GTC, false, SelfTradePrevention.NONE, 900, 1);
+        engine.amend(taker, 0, 5);                       // a larger total at the same price: to the back of its level
+        engine.cancelAll("A", -1, RejectReason.CANCEL_ALL);
+        engine.cancel(other);                            // no longer open
+        for (final EngineEvent event : engine.events()) {
+            feed(false, event);
+        }
+        feed(true, event(EventType.TICK));
+
+        final List<JsonNode> records = Trails.records(dir);
+        assertEquals(List.of("PLACE", "PLACE", "PLACE", "PLACE", "PLACE", "AMEND", "CANCEL_ALL", "CANCEL"),
+                records.stream().map(r -> r.get("kind").asText()).toList());
+        final JsonNode place = records.get(3);
+        assertEquals(taker, place.get("orderId").asLong());
+        assertEquals("PARTIALLY_FILLED", place.get("outcome").get("status").asText(), "the taker's, not a maker's");
+        assertEquals(2, place.get("outcome").get("canceledCount").asInt());
+        assertEquals("[" + first + "," + second + "]", place.get("outcome").get("canceledOrderIds").toString());
+        assertTrue(records.get(4).get("outcome").get("canceledOrderIds").isNull(), "it canceled nothing");
+        assertEquals("PARTIALLY_FILLED", records.get(5).get("outcome").get("status").asText());
+        final JsonNode all = records.get(6);
+        assertEquals("[" + taker + "," + other + "]", all.get("outcome").get("canceledOrderIds").toString());
+        assertEquals("CANCEL_ALL", all.get("terms").get("cause").asText());
+        assertOutcome(all, 200, null);
+        assertOutcome(records.get(7), 409, "ORDER_NOT_OPEN");
+        assertTrue(Trails.verify(dir).intact(), Trails.verify(dir).summary());
+    }
+
+    @Test
+    void shouldListTheFirstThousandCanceledOrdersAndCountThemAll() throws IOException {
+        start();
+        for (long id = 1; id <= 1_500; id++) {
+            feed(false, updated(id, OrderStatus.CANCELED, RejectReason.CANCEL_ALL, "acct-1"));
+        }
+        feed(true, completed(CommandType.CANCEL_ALL, CommandResult.CANCELED_ALL, 0, 1, false));
+        final JsonNode outcome = only().get("outcome");
+        assertEquals(1_500, outcome.get("canceledCount").asInt());
+        assertEquals(AuditEntry.MAX_LISTED_CANCELED, outcome.get("canceledOrderIds").size());
+        assertEquals(1, outcome.get("canceledOrderIds").get(0).asLong());
+        assertEquals(1_000, outcome.get("canceledOrderIds").get(999).asLong());
+        assertTrue(Trails.verify(dir).intact(), Trails.verify(dir).summary());
+    }
+
+    @Test
+    void shouldRecordAPriceBandAsASystemRecordWithNoRequestAndNoAnswer() throws IOException {
+        start();
+        final EngineEvent band = completed(CommandType.SET_PRICE_BAND, CommandResult.PRICE_BAND_SET, 0, 1, false);
+        band.requestTag = null;
+        band.remoteAddress = null;
+        band.keyId = null;
+        band.accountId = null;
+        band.clientOrderId = null;
+        band.symbol = 1;
+        feed(true, band);
+        final JsonNode record = only();
+        assertEquals("PRICE_BAND_SET", record.get("kind").asText());
+        assertTrue(record.get("action").isNull(), "no request caused it");
+        assertTrue(record.get("requestId").isNull());
+        assertEquals(1, record.get("journalSequence").asLong());
+        assertEquals(1, record.get("terms").get("instrument").asInt());
+        assertEquals("PRICE_BAND_SET", record.get("outcome").get("result").asText());
+        assertTrue(record.get("outcome").get("httpStatus").isNull(), "nobody is answered");
     }
 
     @Test

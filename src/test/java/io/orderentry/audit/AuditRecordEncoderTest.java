@@ -1,6 +1,7 @@
 package io.orderentry.audit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -42,10 +43,15 @@ class AuditRecordEncoderTest {
         final List<String> fields = new ArrayList<>();
         record.fieldNames().forEachRemaining(fields::add);
         assertEquals(List.of("seq", "time", "requestId", "remoteAddress", "keyId", "kind", "action", "accountId",
-                "clientOrderId", "orderId", "journalSequence", "recovered", "outcome", "prevHash", "hash"), fields);
+                "clientOrderId", "orderId", "journalSequence", "recovered", "terms", "outcome", "prevHash", "hash"),
+                fields);
         final List<String> outcome = new ArrayList<>();
         record.get("outcome").fieldNames().forEachRemaining(outcome::add);
-        assertEquals(List.of("result", "status", "rejectReason", "httpStatus", "code", "message", "field"), outcome);
+        assertEquals(List.of("result", "status", "rejectReason", "httpStatus", "code", "message", "field",
+                "canceledCount", "canceledOrderIds"), outcome);
+        assertTrue(record.get("terms").isNull(), "a place's terms are its order's");
+        assertTrue(record.get("outcome").get("canceledCount").isNull(), "it canceled no other order");
+        assertTrue(record.get("outcome").get("canceledOrderIds").isNull());
         assertEquals(42, record.get("seq").asLong());
         assertTrue(record.get("keyId").isNull(), "a request without an API key (authentication off) has no key id");
         assertEquals("2026-11-22T10:15:30.123456Z", record.get("time").asText());
@@ -55,6 +61,46 @@ class AuditRecordEncoderTest {
         assertEquals(201, record.get("outcome").get("httpStatus").asInt());
         assertEquals(17, record.get("journalSequence").asLong());
         assertEquals("ab".repeat(32), record.get("prevHash").asText());
+    }
+
+    @Test
+    void shouldWriteTheTermsOfAnAmendACancelAllAndABandWithEveryMemberInTheDocumentedOrder() throws Exception {
+        final AuditEntry amend = new AuditEntry();
+        amend.kind = AuditKind.AMEND;
+        amend.action = CommandType.AMEND;
+        amend.price = 5_001_000;
+        final JsonNode amendTerms = MAPPER.readTree(encode(1, amend)).get("terms");
+        final List<String> members = new ArrayList<>();
+        amendTerms.fieldNames().forEachRemaining(members::add);
+        assertEquals(List.of("instrument", "allInstruments", "price", "quantity", "cause", "bandBasisPoints"), members);
+        assertEquals(5_001_000, amendTerms.get("price").asLong());
+        assertTrue(amendTerms.get("quantity").isNull(), "0: the quantity was kept, or is not known");
+        assertTrue(amendTerms.get("instrument").isNull());
+        assertTrue(amendTerms.get("bandBasisPoints").isNull());
+
+        final AuditEntry cancelAll = new AuditEntry();
+        cancelAll.kind = AuditKind.CANCEL_ALL;
+        cancelAll.action = CommandType.CANCEL_ALL;
+        cancelAll.instrument = 0;
+        cancelAll.allInstruments = false;
+        cancelAll.cause = RejectReason.CANCEL_ALL_AFTER;
+        cancelAll.canceledCount = 2;
+        cancelAll.canceledOrderIds = new long[] {7, 9, 11};
+        final JsonNode all = MAPPER.readTree(encode(2, cancelAll));
+        assertEquals(0, all.get("terms").get("instrument").asInt(), "instrument 0 is an instrument, not unknown");
+        assertFalse(all.get("terms").get("allInstruments").asBoolean());
+        assertEquals("CANCEL_ALL_AFTER", all.get("terms").get("cause").asText());
+        assertEquals(2, all.get("outcome").get("canceledCount").asInt());
+        assertEquals("[7,9]", all.get("outcome").get("canceledOrderIds").toString(), "as many as counted");
+
+        final AuditEntry band = new AuditEntry();
+        band.kind = AuditKind.PRICE_BAND_SET;
+        band.instrument = 1;
+        band.bandBasisPoints = 0;
+        final JsonNode set = MAPPER.readTree(encode(3, band));
+        assertEquals(1, set.get("terms").get("instrument").asInt());
+        assertEquals(0, set.get("terms").get("bandBasisPoints").asInt(), "0 is no band, not unknown");
+        assertTrue(set.get("action").isNull());
     }
 
     @Test
