@@ -403,9 +403,10 @@ class OrderOperationsIT {
     @Test
     void aMarketOrderTradesOnlyWithinTheBandAndItsRemainderExpires() {
         final String symbol = symbol();
-        tradeAt(symbol, "100.00");
+        tradeAt(symbol, "110.00");
+        place(bob, limit(symbol, "SELL", "115.00", "0.5", null));   // inside the band around 110.00
+        tradeAt(symbol, "100.00");                                   // now the band is 90.00 .. 110.00
         place(bob, limit(symbol, "SELL", "105.00", "0.5", null));
-        place(bob, limit(symbol, "SELL", "120.00", "0.5", null));
         final Answer answer = as(alice).post("/api/v1/orders", market(symbol, "BUY", "1.0"));
         assertEquals(201, answer.status(), answer.body());
         assertEquals("EXPIRED", answer.json().get("status").asText());
