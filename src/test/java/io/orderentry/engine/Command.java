@@ -1,25 +1,80 @@
 package io.orderentry.engine;
 
-/** One generated engine command, for the determinism and differential tests. */
-record Command(boolean cancel, long orderId, String accountId, String clientOrderId, int symbol, Side side,
-               OrderType type, TimeInForce timeInForce, boolean postOnly, long price, long quantity) {
+/**
+ * One generated engine command, for the determinism, differential, snapshot and allocation tests: a place, a
+ * cancel, an amend or a cancel-all. Fields a kind does not use are null, 0 or false.
+ *
+ * @param orderId             the target of a cancel or an amend
+ * @param symbol              for a cancel-all, -1 means every instrument
+ * @param price               a place's price; an amend's new price (0 = keep)
+ * @param quantity            a place's quantity; an amend's new total quantity (0 = keep)
+ * @param cause               a cancel-all's reason, CANCEL_ALL or CANCEL_ALL_AFTER
+ */
+record Command(Kind kind, long orderId, String accountId, String clientOrderId, int symbol, Side side,
+               OrderType type, TimeInForce timeInForce, boolean postOnly, SelfTradePrevention selfTradePrevention,
+               long price, long quantity, RejectReason cause) {
+
+    enum Kind { PLACE, CANCEL, AMEND, CANCEL_ALL }
 
     static Command cancelOf(final long orderId) {
-        return new Command(true, orderId, null, null, 0, null, null, null, false, 0, 0);
+        return new Command(Kind.CANCEL, orderId, null, null, 0, null, null, null, false, null, 0, 0, null);
+    }
+
+    static Command place(final String accountId, final String clientOrderId, final int symbol, final Side side,
+                         final OrderType type, final TimeInForce timeInForce, final boolean postOnly,
+                         final SelfTradePrevention selfTradePrevention, final long price, final long quantity) {
+        return new Command(Kind.PLACE, 0, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly,
+                selfTradePrevention, price, quantity, null);
     }
 
     static Command place(final String accountId, final String clientOrderId, final int symbol, final Side side,
                          final OrderType type, final TimeInForce timeInForce, final boolean postOnly, final long price,
                          final long quantity) {
-        return new Command(false, 0, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly, price, quantity);
+        return place(accountId, clientOrderId, symbol, side, type, timeInForce, postOnly, SelfTradePrevention.NONE,
+                price, quantity);
+    }
+
+    static Command amend(final long orderId, final long newPrice, final long newQuantity) {
+        return new Command(Kind.AMEND, orderId, null, null, 0, null, null, null, false, null, newPrice, newQuantity,
+                null);
+    }
+
+    static Command cancelAll(final String accountId, final int symbol, final RejectReason cause) {
+        return new Command(Kind.CANCEL_ALL, 0, accountId, null, symbol, null, null, null, false, null, 0, 0, cause);
+    }
+
+    /** @return this command with another quantity (a place's) */
+    Command withQuantity(final long newQuantity) {
+        return new Command(kind, orderId, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly,
+                selfTradePrevention, price, newQuantity, cause);
+    }
+
+    /** @return this command with another self-trade prevention mode (a place's) */
+    Command withSelfTradePrevention(final SelfTradePrevention mode) {
+        return new Command(kind, orderId, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly, mode,
+                price, quantity, cause);
     }
 
     void applyTo(final OrderEngine engine, final long timestampMicros) {
-        if (cancel) {
-            engine.cancel(timestampMicros, orderId);
-        } else {
-            engine.place(timestampMicros, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly, price,
-                    quantity);
+        switch (kind) {
+            case PLACE -> engine.place(timestampMicros, accountId, clientOrderId, symbol, side, type, timeInForce,
+                    postOnly, selfTradePrevention, price, quantity);
+            case CANCEL -> engine.cancel(timestampMicros, orderId);
+            case AMEND -> engine.amend(timestampMicros, orderId, price, quantity);
+            case CANCEL_ALL -> engine.cancelAll(timestampMicros, accountId, symbol, cause);
+            default -> throw new IllegalStateException(kind.toString());
+        }
+    }
+
+    /** The same, straight into a {@link Matcher} (for the tests that look at the matcher itself). */
+    void applyTo(final Matcher matcher, final long timestampMicros) {
+        switch (kind) {
+            case PLACE -> matcher.place(timestampMicros, accountId, clientOrderId, symbol, side, type, timeInForce,
+                    postOnly, selfTradePrevention, price, quantity);
+            case CANCEL -> matcher.cancel(timestampMicros, orderId);
+            case AMEND -> matcher.amend(timestampMicros, orderId, price, quantity);
+            case CANCEL_ALL -> matcher.cancelAll(timestampMicros, accountId, symbol, cause);
+            default -> throw new IllegalStateException(kind.toString());
         }
     }
 }

@@ -1,29 +1,59 @@
 package io.orderentry.engine;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Random;
 
 /**
- * A seeded stream of valid commands that keeps the books busy near a fixed mid price: about 50% GTC
- * limits around the touch (some crossing, some postOnly), 10% IOC/MARKET/FOK, 40% cancels of recent,
- * old, final and never-assigned ids; several accounts and two symbols; half the orders carry a
- * clientOrderId drawn from a small per-account pool, and some orders are exact or altered retries of
- * a recent one, so DUPLICATE and DUPLICATE_MISMATCH both occur.
+ * A seeded stream of valid commands that keeps the books busy near a mid price per instrument that drifts
+ * slowly (so that orders left from an older mid end up beyond a price band, and MARKET sweeps run into it):
+ * <ul>
+ *   <li>about 40% GTC limits around the touch (some crossing, some postOnly), a few LIMIT orders far from the
+ *       mid (outside a 5% band, or just inside it), 10% IOC/MARKET/FOK;</li>
+ *   <li>33% cancels of recent, old, final and never-assigned ids;</li>
+ *   <li>8% amends: reduce in place, increase, reprice passive or crossing (postOnly orders repriced to cross),
+ *       to a quantity at or below what may be filled, to prices beyond the band, of final and unknown ids;</li>
+ *   <li>1% cancel-alls, of one instrument or all, with either cause, sometimes of an account with no order;</li>
+ *   <li>5% exact or altered (quantity or self-trade prevention) retries of a recent order, so DUPLICATE and
+ *       DUPLICATE_MISMATCH both occur.</li>
+ * </ul>
+ * Several accounts trade both sides of two instruments, and about half the orders carry a self-trade prevention
+ * mode, so self-trades are really prevented (or, with NONE, really happen). Half the orders carry a clientOrderId
+ * drawn from a small per-account pool. The generator models the engine's dedup window to know which id each
+ * order gets, so that amends can aim at orders of a known side, price, quantity and postOnly flag.
  */
 final class CommandGenerator {
 
     private static final long MID = 1_000;
     private static final int ACCOUNTS = 6;
+    private static final int DRIFT_INTERVAL = 500;
+    private static final long MIN_MID = 880;
+    private static final long MAX_MID = 1_120;
 
     private final Random random;
     private final int symbolCount;
+    private final int dedupWindow;
+    private final long[] mid;
     private final List<Command> recentPlaces = new ArrayList<>();
-    private long placed;
+    /** The place command of every order id assigned so far: id n at index n - 1. */
+    private final List<Command> orders = new ArrayList<>();
+    /** A model of the engine's dedup window: account and clientOrderId of the most recent orders that had one. */
+    private final LinkedHashMap<String, Boolean> window = new LinkedHashMap<>();
+    private long generated;
 
+    /** For an engine with the default dedup window. */
     CommandGenerator(final long seed, final int symbolCount) {
+        this(seed, symbolCount, EngineLimits.DEFAULTS.dedupWindow());
+    }
+
+    /** @param dedupWindow the engine's dedup window, so that the predicted order ids are exact */
+    CommandGenerator(final long seed, final int symbolCount, final int dedupWindow) {
         this.random = new Random(seed);
         this.symbolCount = symbolCount;
+        this.dedupWindow = dedupWindow;
+        this.mid = new long[symbolCount];
+        java.util.Arrays.fill(mid, MID);
     }
 
     List<Command> generate(final int count) {
@@ -35,63 +65,169 @@ final class CommandGenerator {
     }
 
     Command next() {
+        if (++generated % DRIFT_INTERVAL == 0) {
+            drift();
+        }
         final int roll = random.nextInt(100);
-        if (roll < 40) {
+        if (roll < 33) {
             return Command.cancelOf(cancelTarget());
         }
-        if (roll < 45 && !recentPlaces.isEmpty()) {
-            return retry(recentPlaces.get(random.nextInt(recentPlaces.size())));
+        if (roll < 41) {
+            return amend();
+        }
+        if (roll < 42) {
+            return cancelAll();
+        }
+        if (roll < 47 && !recentPlaces.isEmpty()) {
+            return placed(retry(recentPlaces.get(random.nextInt(recentPlaces.size()))));
         }
         final String account = "acct-" + random.nextInt(ACCOUNTS);
         final String clientOrderId = random.nextBoolean() ? "c-" + random.nextInt(20_000) : null;
         final int symbol = random.nextInt(symbolCount);
         final Side side = random.nextBoolean() ? Side.BUY : Side.SELL;
         final int sign = side == Side.BUY ? -1 : 1;
+        final SelfTradePrevention stp = selfTradePrevention();
+        final long centre = mid[symbol];
         final Command command;
-        if (roll < 89) {
-            final long price = MID + sign * (random.nextInt(10) - 2);
+        if (roll < 88) {
+            final long price = centre + sign * (random.nextInt(10) - 2);
             final boolean postOnly = random.nextInt(8) == 0;
             command = Command.place(account, clientOrderId, symbol, side, OrderType.LIMIT, TimeInForce.GTC, postOnly,
-                    price, 1 + random.nextInt(10));
-        } else if (roll < 93) {
+                    stp, price, 1 + random.nextInt(10));
+        } else if (roll < 90) {
+            // far from the mid: mostly passive (would rest far away), some aggressive; around the 5% band's edge
+            final int direction = random.nextInt(4) == 0 ? -sign : sign;
+            final long price = centre + direction * (35 + random.nextInt(60));
+            final TimeInForce tif = random.nextInt(4) == 0 ? TimeInForce.IOC : TimeInForce.GTC;
+            final boolean postOnly = tif == TimeInForce.GTC && random.nextInt(4) == 0;
+            command = Command.place(account, clientOrderId, symbol, side, OrderType.LIMIT, tif, postOnly, stp, price,
+                    1 + random.nextInt(10));
+        } else if (roll < 94) {
             command = Command.place(account, clientOrderId, symbol, side, OrderType.LIMIT, TimeInForce.IOC, false,
-                    MID - sign * random.nextInt(6), 1 + random.nextInt(25));
-        } else if (roll < 96) {
+                    stp, centre - sign * random.nextInt(6), 1 + random.nextInt(25));
+        } else if (roll < 97) {
             final int quantity = random.nextInt(10) == 0 ? 1 + random.nextInt(200) : 1 + random.nextInt(25);
-            command = Command.place(account, clientOrderId, symbol, side, OrderType.MARKET, TimeInForce.IOC, false, 0,
-                    quantity);
+            command = Command.place(account, clientOrderId, symbol, side, OrderType.MARKET, TimeInForce.IOC, false,
+                    stp, 0, quantity);
         } else {
             command = Command.place(account, clientOrderId, symbol, side, OrderType.LIMIT, TimeInForce.FOK, false,
-                    MID - sign * random.nextInt(6), 1 + random.nextInt(25));
+                    stp, centre - sign * random.nextInt(6), 1 + random.nextInt(25));
         }
         remember(command);
-        placed++;
-        return command;
+        return placed(command);
+    }
+
+    /** Half NONE, the other half spread over the three modes. */
+    private SelfTradePrevention selfTradePrevention() {
+        final int roll = random.nextInt(6);
+        return roll < 3 ? SelfTradePrevention.NONE : SelfTradePrevention.values()[roll - 2];
+    }
+
+    /** Every few hundred commands each instrument's mid moves by up to 20 ticks, within bounds. */
+    private void drift() {
+        for (int symbol = 0; symbol < symbolCount; symbol++) {
+            mid[symbol] = Math.max(MIN_MID, Math.min(MAX_MID, mid[symbol] + 10L * (random.nextInt(5) - 2)));
+        }
     }
 
     /** Mostly recent ids (likely still resting), some older or final ones, some never assigned. */
     private long cancelTarget() {
+        final long last = orders.size();
         final int roll = random.nextInt(100);
-        if (roll < 60 && placed > 0) {
-            return Math.max(1, placed - random.nextInt(300));
+        if (roll < 60 && last > 0) {
+            return Math.max(1, last - random.nextInt(300));
         }
-        if (roll < 85 && placed > 0) {
-            return Math.max(1, placed - random.nextInt(5_000));
+        if (roll < 85 && last > 0) {
+            return Math.max(1, last - random.nextInt(5_000));
         }
-        return roll < 95 ? placed + 1_000 + random.nextInt(1_000) : -random.nextInt(2);
+        return roll < 95 ? last + 1_000 + random.nextInt(1_000) : -random.nextInt(2);
     }
 
-    /** The same order again, or with one field changed; a retry without clientOrderId is a new order. */
+    private Command amend() {
+        final long last = orders.size();
+        final int roll = random.nextInt(100);
+        final long target;
+        if (roll < 70 && last > 0) {
+            target = Math.max(1, last - random.nextInt(40));
+        } else if (roll < 88 && last > 0) {
+            target = Math.max(1, last - random.nextInt(3_000));
+        } else {
+            target = roll < 96 ? last + 1_000 + random.nextInt(1_000) : -random.nextInt(2);
+        }
+        if (target <= 0 || target > last) {
+            return Command.amend(target, random.nextBoolean() ? 0 : MID, 1 + random.nextInt(10));
+        }
+        final Command order = orders.get((int) target - 1);
+        if (order.type() == OrderType.MARKET) {
+            // certainly final: any valid amend
+            return Command.amend(target, mid[order.symbol()], 0);
+        }
+        final long centre = mid[order.symbol()];
+        final int sign = order.side() == Side.BUY ? -1 : 1;
+        final long crossing = centre - sign * (2 + random.nextInt(8));
+        final int kind = order.postOnly() && random.nextBoolean() ? 60 : random.nextInt(100);
+        if (kind < 20) {
+            // same price (kept or given), at most the original quantity: in place, unless it is at or below the fills
+            final long price = random.nextBoolean() ? 0 : order.price();
+            return Command.amend(target, price, 1 + random.nextInt((int) order.quantity()));
+        }
+        if (kind < 35) {
+            return Command.amend(target, 0, order.quantity() + 1 + random.nextInt(5));
+        }
+        if (kind < 55) {
+            final long passive = centre + sign * (random.nextInt(10) - 1);
+            return Command.amend(target, passive, random.nextBoolean() ? 0 : 1 + random.nextInt(12));
+        }
+        if (kind < 70) {
+            return Command.amend(target, crossing, random.nextBoolean() ? 0 : 1 + random.nextInt(25));
+        }
+        if (kind < 80) {
+            final int direction = random.nextBoolean() ? 1 : -1;
+            return Command.amend(target, centre + direction * (40 + random.nextInt(40)), 0);
+        }
+        if (kind < 90) {
+            // small totals: at or below the fills of a partially filled order
+            return Command.amend(target, 0, 1 + random.nextInt(2));
+        }
+        return Command.amend(target, centre + sign * (random.nextInt(12) - 3), 1 + random.nextInt(15));
+    }
+
+    /** One instrument or all; sometimes an account that never places (nothing to cancel); mostly CANCEL_ALL. */
+    private Command cancelAll() {
+        final String account = "acct-" + random.nextInt(ACCOUNTS + 1);
+        final int symbol = random.nextBoolean() ? -1 : random.nextInt(symbolCount);
+        final RejectReason cause = random.nextInt(3) == 0 ? RejectReason.CANCEL_ALL_AFTER : RejectReason.CANCEL_ALL;
+        return Command.cancelAll(account, symbol, cause);
+    }
+
+    /** The same order again, or with its quantity or self-trade prevention changed; without clientOrderId it is new. */
     private Command retry(final Command original) {
-        if (random.nextInt(3) > 0) {
-            placed++;
+        final int roll = random.nextInt(6);
+        if (roll < 4) {
             return original;
         }
-        final long quantity = original.quantity() + 1;
-        final Command altered = Command.place(original.accountId(), original.clientOrderId(), original.symbol(),
-                original.side(), original.type(), original.timeInForce(), original.postOnly(), original.price(), quantity);
-        placed++;
-        return altered;
+        if (roll == 4) {
+            return original.withQuantity(original.quantity() + 1);
+        }
+        final SelfTradePrevention[] modes = SelfTradePrevention.values();
+        return original.withSelfTradePrevention(modes[(original.selfTradePrevention().ordinal() + 1) % modes.length]);
+    }
+
+    /** Records the order id the engine will give this place, if it is not a duplicate. @return the command */
+    private Command placed(final Command command) {
+        if (command.clientOrderId() == null) {
+            orders.add(command);
+            return command;
+        }
+        final String pair = command.accountId() + '\u0000' + command.clientOrderId();
+        if (!window.containsKey(pair)) {
+            orders.add(command);
+            window.put(pair, Boolean.TRUE);
+            if (window.size() > dedupWindow) {
+                window.remove(window.keySet().iterator().next());
+            }
+        }
+        return command;
     }
 
     private void remember(final Command command) {

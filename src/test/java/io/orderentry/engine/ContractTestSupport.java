@@ -54,6 +54,32 @@ abstract class ContractTestSupport {
         return engine.lastOrderId();
     }
 
+    /** Places any order with a self-trade prevention mode. @return the last order id */
+    long place(final String account, final String clientOrderId, final int symbol, final Side side, final OrderType type,
+               final TimeInForce tif, final boolean postOnly, final SelfTradePrevention stp, final long price,
+               final long quantity) {
+        events.clear();
+        engine.place(++clock, account, clientOrderId, symbol, side, type, tif, postOnly, stp, price, quantity);
+        return engine.lastOrderId();
+    }
+
+    /** Amends; the recorded events are those of this command only. */
+    void amend(final long orderId, final long newPrice, final long newQuantity) {
+        events.clear();
+        engine.amend(++clock, orderId, newPrice, newQuantity);
+    }
+
+    /** Cancels all of an account's orders (symbol -1: of every instrument); the events are this command's only. */
+    void cancelAll(final String account, final int symbol, final RejectReason cause) {
+        events.clear();
+        engine.cancelAll(++clock, account, symbol, cause);
+    }
+
+    /** @return the timestamp the last command was given */
+    long now() {
+        return clock;
+    }
+
     long limit(final String account, final Side side, final TimeInForce tif, final long price, final long quantity) {
         return place(account, null, BTC, side, OrderType.LIMIT, tif, false, price, quantity);
     }
@@ -73,6 +99,13 @@ abstract class ContractTestSupport {
     void cancel(final long orderId) {
         events.clear();
         engine.cancel(++clock, orderId);
+    }
+
+    /** Replaces the engine with an empty one made by this factory (for engines with other constructor arguments). */
+    void start(final EngineLimits newLimits, final OrderEngine newEngine) {
+        limits = newLimits;
+        engine = newEngine;
+        events.clear();
     }
 
     /** @return the trades of the last command, from the taker's point of view */

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Once its pools and tables have grown to the working set, the matcher allocates nothing per command.
  * Measured with the JVM's per-thread allocation counter over a generated stream that places, trades,
- * cancels, hits every time in force and recognises duplicates.
+ * cancels, amends, cancels all, prevents self-trades, hits every time in force and a price band, and
+ * recognises duplicates.
  */
 class MatcherAllocationTest {
 
@@ -54,6 +55,14 @@ class MatcherAllocationTest {
         }
 
         @Override
+        public void orderAmended(final long eventSequence, final long timestampMicros, final long orderId,
+                                 final String accountId, final int symbol, final Side side, final long price,
+                                 final long quantity, final long filledQuantity, final long previousPrice,
+                                 final long previousQuantity, final boolean keptPriority) {
+            events += eventSequence;
+        }
+
+        @Override
         public void commandCompleted(final CommandResult result, final long orderId) {
             events++;
         }
@@ -63,9 +72,11 @@ class MatcherAllocationTest {
     void steadyStateMatchingAllocatesNothing() {
         final com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        final List<Command> commands = new CommandGenerator(11, SYMBOLS).generate(WARM_UP + MEASURED);
+        final EngineLimits limits = new EngineLimits(2_500, 100_000, 10_000, 5_000);
+        final List<Command> commands = new CommandGenerator(11, SYMBOLS, limits.dedupWindow())
+                .generate(WARM_UP + MEASURED);
         final CountingSink sink = new CountingSink();
-        final Matcher matcher = new Matcher(SYMBOLS, new EngineLimits(2_500, 100_000, 10_000, 5_000), sink);
+        final Matcher matcher = new Matcher(SYMBOLS, limits, new int[] {500, 0}, sink);
         for (int i = 0; i < WARM_UP; i++) {
             apply(matcher, commands.get(i), i);
         }
@@ -79,11 +90,6 @@ class MatcherAllocationTest {
     }
 
     private static void apply(final Matcher matcher, final Command c, final long timestamp) {
-        if (c.cancel()) {
-            matcher.cancel(timestamp, c.orderId());
-        } else {
-            matcher.place(timestamp, c.accountId(), c.clientOrderId(), c.symbol(), c.side(), c.type(), c.timeInForce(),
-                    c.postOnly(), c.price(), c.quantity());
-        }
+        c.applyTo(matcher, timestamp);
     }
 }

@@ -14,14 +14,15 @@ class MatcherDeterminismTest {
 
     private static final int SYMBOLS = 2;
     private static final EngineLimits LIMITS = new EngineLimits(500, 60, 20, 1_000);
+    private static final int[] BANDS = {500, 0};
 
     @Test
     void sameCommandsIntoTwoMatchersGiveIdenticalEventStreams() {
-        final List<Command> commands = new CommandGenerator(42, SYMBOLS).generate(30_000);
+        final List<Command> commands = new CommandGenerator(42, SYMBOLS, LIMITS.dedupWindow()).generate(30_000);
         final RecordingEventSink first = new RecordingEventSink();
         final RecordingEventSink second = new RecordingEventSink();
-        final OrderEngine original = new MatcherEngine(SYMBOLS, LIMITS, first);
-        final OrderEngine replay = new MatcherEngine(SYMBOLS, LIMITS, second);
+        final OrderEngine original = new MatcherEngine(SYMBOLS, LIMITS, BANDS, first);
+        final OrderEngine replay = new MatcherEngine(SYMBOLS, LIMITS, BANDS, second);
         for (int i = 0; i < commands.size(); i++) {
             commands.get(i).applyTo(original, 1_000L * i);
         }
@@ -42,10 +43,10 @@ class MatcherDeterminismTest {
 
     @Test
     void replayedCommandsReproduceTheSameIdsWhateverTheSink() {
-        final List<Command> commands = new CommandGenerator(43, SYMBOLS).generate(5_000);
+        final List<Command> commands = new CommandGenerator(43, SYMBOLS, LIMITS.dedupWindow()).generate(5_000);
         final RecordingEventSink recorded = new RecordingEventSink();
-        final OrderEngine withRecorder = new MatcherEngine(SYMBOLS, LIMITS, recorded);
-        final OrderEngine withCounter = new MatcherEngine(SYMBOLS, LIMITS, new RecordingEventSink());
+        final OrderEngine withRecorder = new MatcherEngine(SYMBOLS, LIMITS, BANDS, recorded);
+        final OrderEngine withCounter = new MatcherEngine(SYMBOLS, LIMITS, BANDS, new RecordingEventSink());
         for (int i = 0; i < commands.size(); i++) {
             commands.get(i).applyTo(withRecorder, i);
             commands.get(i).applyTo(withCounter, i);

@@ -1,57 +1,144 @@
 package io.orderentry.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * Runs the same generated command stream through the {@link Matcher} and the naive
  * {@link ReferenceMatcher} and requires identical events for every command (fills, statuses,
- * quantities, ids, sequences, results), identical books along the way, and identical final books and
- * counters. Also requires that the stream reached every outcome, so a quiet generator cannot make
- * the comparison vacuous.
+ * quantities, ids, sequences, results, amendments), identical books along the way, and identical final
+ * books and counters. Also requires that the stream reached every outcome (every status, reject reason and
+ * command result, every self-trade prevention outcome, every kind of amend and cancel-all, the price band
+ * stopping orders), so a quiet generator cannot make the comparison vacuous.
  */
 class MatcherDifferentialTest {
 
     /*
-     * Two configurations of 100,000 commands each: tight limits, so that every reject reason occurs
-     * often, and a deep book (thousands of resting orders) where only the resting capacity ever binds.
+     * Three configurations of 100,000 commands each: tight limits with a 5% band on one instrument and none on
+     * the other, so that every reject reason and result occurs often; a deep book (thousands of resting orders)
+     * without bands (the constructors without them), where only the resting capacity ever binds; and a deep book
+     * with a band on both instruments.
      */
 
     private static final int COMMANDS = 100_000;
     private static final int SYMBOLS = 2;
     private static final int BOOK_CHECK_INTERVAL = 1_000;
 
+    /** Outcomes of self-trade prevention, named by {@link #collect}. */
+    private static final Set<String> STP_OUTCOMES = Set.of(
+            "self-trade with NONE",
+            "STP EXPIRE_TAKER expired the GTC taker",
+            "STP EXPIRE_TAKER expired the IOC taker",
+            "STP EXPIRE_TAKER expired the MARKET taker",
+            "STP EXPIRE_BOTH expired the GTC taker",
+            "STP expired a taker after fills",
+            "STP EXPIRE_MAKER canceled a maker",
+            "STP EXPIRE_BOTH canceled a maker",
+            "STP EXPIRE_MAKER continued with the next maker",
+            "STP EXPIRE_MAKER taker rested after canceling a maker");
+
+    private static final Set<String> AMEND_OUTCOMES = Set.of(
+            "amend kept priority",
+            "amend lost priority and rested NEW",
+            "amend lost priority and rested PARTIALLY_FILLED",
+            "amend traded and FILLED",
+            "amend traded and PARTIALLY_FILLED",
+            "amend REJECTED POST_ONLY_WOULD_CROSS",
+            "amend EXPIRED SELF_TRADE_PREVENTED",
+            "amend QUANTITY_NOT_ABOVE_FILLED",
+            "amend ORDER_NOT_OPEN",
+            "amend ORDER_NOT_FOUND");
+
+    private static final Set<String> BANDED_AMEND_OUTCOMES = Set.of(
+            "amend PRICE_OUTSIDE_BAND");
+
+    private static final Set<String> CANCEL_ALL_OUTCOMES = Set.of(
+            "cancel-all of every instrument CANCEL_ALL canceled orders",
+            "cancel-all of every instrument CANCEL_ALL_AFTER canceled orders",
+            "cancel-all of one instrument CANCEL_ALL canceled orders",
+            "cancel-all of one instrument CANCEL_ALL_AFTER canceled orders",
+            "cancel-all canceled nothing");
+
+    private static final Set<String> BAND_OUTCOMES = Set.of(
+            "LIMIT BUY outside the band REJECTED",
+            "LIMIT SELL outside the band REJECTED",
+            "MARKET BUY stopped by the band",
+            "MARKET SELL stopped by the band",
+            "MARKET stopped by the band after fills");
+
     @Test
     @Timeout(60)
     void matcherAgreesWithReferenceUnderTightLimits() {
-        final Set<Object> outcomes = compare(20_240_611L, new EngineLimits(400, 80, 6, 300));
-        assertTrue(outcomes.containsAll(EnumSet.allOf(RejectReason.class)), "reject reasons reached: " + outcomes);
-        assertTrue(outcomes.containsAll(EnumSet.allOf(CommandResult.class)), "results reached: " + outcomes);
-        assertTrue(outcomes.containsAll(EnumSet.allOf(OrderStatus.class)), "statuses reached: " + outcomes);
+        final Set<Object> outcomes = compare(20_240_611L, new EngineLimits(400, 80, 6, 300), new int[] {500, 0});
+        assertReached(outcomes, EnumSet.allOf(RejectReason.class));
+        assertReached(outcomes, EnumSet.allOf(CommandResult.class));
+        assertReached(outcomes, EnumSet.allOf(OrderStatus.class));
+        assertReached(outcomes, STP_OUTCOMES);
+        assertReached(outcomes, AMEND_OUTCOMES);
+        assertReached(outcomes, BANDED_AMEND_OUTCOMES);
+        assertReached(outcomes, Set.of("amend TOO_MANY_PRICE_LEVELS"));
+        assertReached(outcomes, CANCEL_ALL_OUTCOMES);
+        assertReached(outcomes, BAND_OUTCOMES);
     }
 
     @Test
     @Timeout(60)
     void matcherAgreesWithReferenceOnDeepBooks() {
-        final Set<Object> outcomes = compare(7L, new EngineLimits(2_500, 100_000, 10_000, 5_000));
-        assertTrue(outcomes.containsAll(EnumSet.allOf(CommandResult.class)), "results reached: " + outcomes);
-        assertTrue(outcomes.containsAll(EnumSet.allOf(OrderStatus.class)), "statuses reached: " + outcomes);
+        final Set<Object> outcomes = compare(7L, new EngineLimits(2_500, 100_000, 10_000, 5_000), null);
+        assertReached(outcomes, EnumSet.complementOf(
+                EnumSet.of(CommandResult.PRICE_OUTSIDE_BAND, CommandResult.TOO_MANY_PRICE_LEVELS)));
+        assertReached(outcomes, EnumSet.allOf(OrderStatus.class));
+        assertReached(outcomes, STP_OUTCOMES);
+        assertReached(outcomes, AMEND_OUTCOMES);
+        assertReached(outcomes, CANCEL_ALL_OUTCOMES);
+        assertFalse(outcomes.contains(RejectReason.PRICE_OUTSIDE_BAND), "a band without bands");
     }
 
-    /** @return every status, reject reason and command result that occurred */
-    private static Set<Object> compare(final long seed, final EngineLimits limits) {
+    @Test
+    @Timeout(60)
+    void matcherAgreesWithReferenceOnDeepBooksWithBands() {
+        final Set<Object> outcomes = compare(99L, new EngineLimits(2_500, 100_000, 10_000, 5_000),
+                new int[] {300, 700});
+        assertReached(outcomes, EnumSet.complementOf(EnumSet.of(CommandResult.TOO_MANY_PRICE_LEVELS)));
+        assertReached(outcomes, STP_OUTCOMES);
+        assertReached(outcomes, AMEND_OUTCOMES);
+        assertReached(outcomes, BANDED_AMEND_OUTCOMES);
+        assertReached(outcomes, BAND_OUTCOMES);
+    }
+
+    private static void assertReached(final Set<Object> outcomes, final Set<?> required) {
+        final Set<String> missing = new TreeSet<>();
+        for (final Object outcome : required) {
+            if (!outcomes.contains(outcome)) {
+                missing.add(outcome.toString());
+            }
+        }
+        assertTrue(missing.isEmpty(), "never reached " + missing + "; reached " + new TreeSet<>(
+                outcomes.stream().map(Object::toString).toList()));
+    }
+
+    /**
+     * @param bands per instrument, or null for the constructors without bands
+     * @return every status, reject reason and command result that occurred, and the names of the outcomes
+     *         {@link #collect} recognises
+     */
+    private static Set<Object> compare(final long seed, final EngineLimits limits, final int[] bands) {
         final RecordingEventSink expectedEvents = new RecordingEventSink();
         final RecordingEventSink actualEvents = new RecordingEventSink();
-        final OrderEngine reference = new ReferenceMatcher(SYMBOLS, limits, expectedEvents);
-        final OrderEngine matcher = new MatcherEngine(SYMBOLS, limits, actualEvents);
-        final List<Command> commands = new CommandGenerator(seed, SYMBOLS).generate(COMMANDS);
+        final OrderEngine reference = bands == null ? new ReferenceMatcher(SYMBOLS, limits, expectedEvents)
+                : new ReferenceMatcher(SYMBOLS, limits, bands, expectedEvents);
+        final OrderEngine matcher = bands == null ? new MatcherEngine(SYMBOLS, limits, actualEvents)
+                : new MatcherEngine(SYMBOLS, limits, bands, actualEvents);
+        final List<Command> commands = new CommandGenerator(seed, SYMBOLS, limits.dedupWindow()).generate(COMMANDS);
         final Set<Object> outcomes = new HashSet<>();
         for (int i = 0; i < commands.size(); i++) {
             final Command command = commands.get(i);
@@ -61,7 +148,7 @@ class MatcherDifferentialTest {
                 throw new AssertionError("command " + i + " " + command + "\n expected " + expectedEvents.events()
                         + "\n actual   " + actualEvents.events());
             }
-            collect(expectedEvents.events(), outcomes);
+            collect(command, expectedEvents.events(), outcomes);
             expectedEvents.clear();
             actualEvents.clear();
             if (i % BOOK_CHECK_INTERVAL == 0) {
@@ -89,15 +176,110 @@ class MatcherDifferentialTest {
         }
     }
 
-    private static void collect(final List<RecordedEvent> events, final Set<Object> outcomes) {
+    /**
+     * Adds what one command's events reached, and checks what must hold whatever the engine: no self-trade
+     * unless the taker's mode is NONE, a FOK never partly filled.
+     */
+    private static void collect(final Command command, final List<RecordedEvent> events, final Set<Object> outcomes) {
+        RecordedEvent.Accepted accepted = null;
+        RecordedEvent.Amended amended = null;
+        RecordedEvent.Updated last = null;
+        RecordedEvent.Completed completed = null;
+        boolean makerCanceled = false;
+        boolean tradedAfterCancel = false;
+        boolean traded = false;
+        boolean selfTrade = false;
+        int canceledByCancelAll = 0;
         for (final RecordedEvent event : events) {
             if (event instanceof RecordedEvent.Updated u) {
                 outcomes.add(u.status());
                 outcomes.add(u.rejectReason());
+                if (u.status() == OrderStatus.CANCELED && u.rejectReason() == RejectReason.SELF_TRADE_PREVENTED) {
+                    makerCanceled = true;
+                }
+                if (u.rejectReason() == RejectReason.CANCEL_ALL || u.rejectReason() == RejectReason.CANCEL_ALL_AFTER) {
+                    canceledByCancelAll++;
+                }
+                last = u;
             } else if (event instanceof RecordedEvent.Completed c) {
                 outcomes.add(c.result());
+                completed = c;
             } else if (event instanceof RecordedEvent.Trade t) {
                 outcomes.add(t.makerStatus());
+                traded = true;
+                tradedAfterCancel |= makerCanceled;
+                selfTrade |= t.takerAccountId().equals(t.makerAccountId());
+            } else if (event instanceof RecordedEvent.Accepted a) {
+                accepted = a;
+            } else if (event instanceof RecordedEvent.Amended a) {
+                amended = a;
+            }
+        }
+        switch (command.kind()) {
+            case PLACE -> {
+                if (accepted == null) {
+                    return;
+                }
+                final SelfTradePrevention stp = command.selfTradePrevention();
+                final String label = command.type() == OrderType.MARKET ? "MARKET" : command.timeInForce().toString();
+                if (selfTrade) {
+                    outcomes.add("self-trade with " + stp);
+                    assertEquals(SelfTradePrevention.NONE, stp, "self-trade by " + command + ": " + events);
+                }
+                if (command.timeInForce() == TimeInForce.FOK) {
+                    assertTrue(last.status() == OrderStatus.FILLED || last.filled() == 0, "FOK partly filled: " + events);
+                }
+                if (last.rejectReason() == RejectReason.SELF_TRADE_PREVENTED) {
+                    outcomes.add("STP " + stp + " expired the " + label + " taker");
+                    if (last.filled() > 0) {
+                        outcomes.add("STP expired a taker after fills");
+                    }
+                }
+                if (makerCanceled) {
+                    outcomes.add("STP " + stp + " canceled a maker");
+                    if (last.status().isOpen()) {
+                        outcomes.add("STP " + stp + " taker rested after canceling a maker");
+                    }
+                }
+                if (tradedAfterCancel) {
+                    outcomes.add("STP " + stp + " continued with the next maker");
+                }
+                if (last.rejectReason() == RejectReason.PRICE_OUTSIDE_BAND) {
+                    if (command.type() == OrderType.LIMIT) {
+                        outcomes.add("LIMIT " + command.side() + " outside the band " + last.status());
+                    } else {
+                        outcomes.add("MARKET " + command.side() + " stopped by the band");
+                        if (last.filled() > 0) {
+                            outcomes.add("MARKET stopped by the band after fills");
+                        }
+                    }
+                }
+            }
+            case AMEND -> {
+                if (completed.result() != CommandResult.AMENDED) {
+                    outcomes.add("amend " + completed.result());
+                } else if (amended.keptPriority()) {
+                    outcomes.add("amend kept priority");
+                } else if (last.status().isOpen() && !traded) {
+                    outcomes.add("amend lost priority and rested " + last.status());
+                } else if (traded && (last.status().isOpen() || last.status() == OrderStatus.FILLED)) {
+                    outcomes.add("amend traded and " + last.status());
+                } else {
+                    outcomes.add("amend " + last.status() + " " + last.rejectReason());
+                }
+                if (selfTrade && amended != null) {
+                    outcomes.add("amend self-traded");
+                }
+            }
+            case CANCEL_ALL -> {
+                if (canceledByCancelAll == 0) {
+                    outcomes.add("cancel-all canceled nothing");
+                } else {
+                    outcomes.add("cancel-all of " + (command.symbol() == -1 ? "every instrument" : "one instrument")
+                            + " " + command.cause() + " canceled orders");
+                }
+            }
+            default -> {
             }
         }
     }

@@ -7,12 +7,22 @@ final class MatcherEngine implements OrderEngine {
     private final int symbolCount;
     private final EngineLimits limits;
 
+    /** A matcher made with the constructor without price bands. */
     MatcherEngine(final int symbolCount, final EngineLimits limits, final EventSink sink) {
         this.matcher = new Matcher(symbolCount, limits, sink);
         this.symbolCount = symbolCount;
         this.limits = limits;
     }
 
+    /** @param priceBandBasisPoints per instrument, in basis points; 0 = no band */
+    MatcherEngine(final int symbolCount, final EngineLimits limits, final int[] priceBandBasisPoints,
+                  final EventSink sink) {
+        this.matcher = new Matcher(symbolCount, limits, priceBandBasisPoints, sink);
+        this.symbolCount = symbolCount;
+        this.limits = limits;
+    }
+
+    /** The matcher's own place without self-trade prevention, so that the contract tests exercise it too. */
     @Override
     public void place(final long timestampMicros, final String accountId, final String clientOrderId, final int symbol,
                       final Side side, final OrderType type, final TimeInForce timeInForce, final boolean postOnly,
@@ -22,8 +32,27 @@ final class MatcherEngine implements OrderEngine {
     }
 
     @Override
+    public void place(final long timestampMicros, final String accountId, final String clientOrderId, final int symbol,
+                      final Side side, final OrderType type, final TimeInForce timeInForce, final boolean postOnly,
+                      final SelfTradePrevention selfTradePrevention, final long price, final long quantity) {
+        matcher.place(timestampMicros, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly,
+                selfTradePrevention, price, quantity);
+    }
+
+    @Override
     public void cancel(final long timestampMicros, final long orderId) {
         matcher.cancel(timestampMicros, orderId);
+    }
+
+    @Override
+    public void amend(final long timestampMicros, final long orderId, final long newPrice, final long newQuantity) {
+        matcher.amend(timestampMicros, orderId, newPrice, newQuantity);
+    }
+
+    @Override
+    public void cancelAll(final long timestampMicros, final String accountId, final int symbol,
+                          final RejectReason cause) {
+        matcher.cancelAll(timestampMicros, accountId, symbol, cause);
     }
 
     @Override

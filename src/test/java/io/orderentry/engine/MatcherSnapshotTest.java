@@ -21,20 +21,22 @@ class MatcherSnapshotTest {
 
     private static final int SYMBOLS = 2;
     private static final EngineLimits LIMITS = new EngineLimits(500, 60, 20, 300);
+    /** A band on the first instrument, so that the last trade price a snapshot keeps matters to later commands. */
+    private static final int[] BANDS = {500, 0};
 
     @Test
     void matcherRestoredAtAnyPointAnswersEveryLaterCommandLikeOneThatNeverRestarted() throws IOException {
-        final List<Command> commands = new CommandGenerator(7, SYMBOLS).generate(12_000);
+        final List<Command> commands = new CommandGenerator(7, SYMBOLS, LIMITS.dedupWindow()).generate(12_000);
         final Random random = new Random(11);
         for (int trial = 0; trial < 8; trial++) {
             final int cut = trial == 0 ? 0 : random.nextInt(commands.size());
             final RecordingEventSink continuous = new RecordingEventSink();
-            final Matcher original = new Matcher(SYMBOLS, LIMITS, continuous);
+            final Matcher original = new Matcher(SYMBOLS, LIMITS, BANDS, continuous);
             for (int i = 0; i < cut; i++) {
                 apply(commands.get(i), original, i);
             }
             final RecordingEventSink restoredEvents = new RecordingEventSink();
-            final Matcher restored = new Matcher(SYMBOLS, LIMITS, restoredEvents);
+            final Matcher restored = new Matcher(SYMBOLS, LIMITS, BANDS, restoredEvents);
             restored.restoreSnapshot(input(snapshot(original)));
             assertSameState(original, restored);
             continuous.clear();
@@ -114,12 +116,7 @@ class MatcherSnapshotTest {
     }
 
     private static void apply(final Command command, final Matcher matcher, final long i) {
-        if (command.cancel()) {
-            matcher.cancel(1_000L * i, command.orderId());
-        } else {
-            matcher.place(1_000L * i, command.accountId(), command.clientOrderId(), command.symbol(), command.side(),
-                    command.type(), command.timeInForce(), command.postOnly(), command.price(), command.quantity());
-        }
+        command.applyTo(matcher, 1_000L * i);
     }
 
     private static void assertSameState(final Matcher expected, final Matcher actual) {

@@ -15,9 +15,30 @@ interface OrderEngine {
     }
 
     void place(long timestampMicros, String accountId, String clientOrderId, int symbol, Side side, OrderType type,
-               TimeInForce timeInForce, boolean postOnly, long price, long quantity);
+               TimeInForce timeInForce, boolean postOnly, SelfTradePrevention selfTradePrevention, long price,
+               long quantity);
+
+    /** The place without self-trade prevention: the same as {@link SelfTradePrevention#NONE}. */
+    default void place(final long timestampMicros, final String accountId, final String clientOrderId,
+                       final int symbol, final Side side, final OrderType type, final TimeInForce timeInForce,
+                       final boolean postOnly, final long price, final long quantity) {
+        place(timestampMicros, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly,
+                SelfTradePrevention.NONE, price, quantity);
+    }
 
     void cancel(long timestampMicros, long orderId);
+
+    /**
+     * @param newPrice    the new price, 0 to keep the price
+     * @param newQuantity the new total quantity (filled plus remaining), 0 to keep the quantity
+     */
+    void amend(long timestampMicros, long orderId, long newPrice, long newQuantity);
+
+    /**
+     * @param symbol -1 for every instrument
+     * @param cause  {@link RejectReason#CANCEL_ALL} or {@link RejectReason#CANCEL_ALL_AFTER}
+     */
+    void cancelAll(long timestampMicros, String accountId, int symbol, RejectReason cause);
 
     long lastOrderId();
 

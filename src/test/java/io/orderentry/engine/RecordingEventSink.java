@@ -29,6 +29,10 @@ final class RecordingEventSink implements EventSink {
         return ofType(RecordedEvent.Accepted.class);
     }
 
+    List<RecordedEvent.Amended> amendments() {
+        return ofType(RecordedEvent.Amended.class);
+    }
+
     List<RecordedEvent.Completed> completions() {
         return ofType(RecordedEvent.Completed.class);
     }
@@ -78,6 +82,15 @@ final class RecordingEventSink implements EventSink {
                              final OrderStatus status, final RejectReason rejectReason) {
         events.add(new RecordedEvent.Updated(eventSequence, timestampMicros, orderId, accountId, symbol, side, price,
                 quantity, filledQuantity, remainingQuantity, status, rejectReason));
+    }
+
+    @Override
+    public void orderAmended(final long eventSequence, final long timestampMicros, final long orderId,
+                             final String accountId, final int symbol, final Side side, final long price,
+                             final long quantity, final long filledQuantity, final long previousPrice,
+                             final long previousQuantity, final boolean keptPriority) {
+        events.add(new RecordedEvent.Amended(eventSequence, timestampMicros, orderId, accountId, symbol, side, price,
+                quantity, filledQuantity, previousPrice, previousQuantity, keptPriority));
     }
 
     @Override
