@@ -6,22 +6,22 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * A seeded stream of valid commands that keeps the books busy near a mid price per instrument that drifts
- * slowly (so that orders left from an older mid end up beyond a price band, and MARKET sweeps run into it):
+ * A seeded stream of valid commands that keeps the books busy near a mid price per instrument (fixed, or
+ * drifting slowly so that orders left from an older mid end up beyond a price band and MARKET sweeps run into it):
  * <ul>
- *   <li>about 40% GTC limits around the touch (some crossing, some postOnly), a few LIMIT orders far from the
- *       mid (outside a 5% band, or just inside it), 10% IOC/MARKET/FOK;</li>
- *   <li>33% cancels of recent, old, final and never-assigned ids;</li>
+ *   <li>about 41% GTC limits around the touch (some crossing, some postOnly), 2% LIMIT orders far from the mid
+ *       (outside a 5% band, or just inside it; mostly IOC), 10% IOC/MARKET/FOK;</li>
+ *   <li>34% cancels of recent, old, final and never-assigned ids;</li>
  *   <li>8% amends: reduce in place, increase, reprice passive or crossing (postOnly orders repriced to cross),
  *       to a quantity at or below what may be filled, to prices beyond the band, of final and unknown ids;</li>
- *   <li>1% cancel-alls, of one instrument or all, with either cause, sometimes of an account with no order;</li>
+ *   <li>0.05% cancel-alls, of one instrument or all, with either cause, sometimes of an account with no order;</li>
  *   <li>5% exact or altered (quantity or self-trade prevention) retries of a recent order, so DUPLICATE and
  *       DUPLICATE_MISMATCH both occur.</li>
  * </ul>
- * Several accounts trade both sides of two instruments, and about half the orders carry a self-trade prevention
- * mode, so self-trades are really prevented (or, with NONE, really happen). Half the orders carry a clientOrderId
- * drawn from a small per-account pool. The generator models the engine's dedup window to know which id each
- * order gets, so that amends can aim at orders of a known side, price, quantity and postOnly flag.
+ * Several accounts trade both sides of two instruments, and half the orders carry a self-trade prevention mode
+ * other than NONE, so self-trades are really prevented (or, with NONE, really happen). Half the orders carry a
+ * clientOrderId drawn from a small per-account pool. The generator models the engine's dedup window to know which
+ * id each order gets, so that amends can aim at orders of a known side, price, quantity and postOnly flag.
  */
 final class CommandGenerator {
 
@@ -34,6 +34,7 @@ final class CommandGenerator {
     private final Random random;
     private final int symbolCount;
     private final int dedupWindow;
+    private final boolean driftingMid;
     private final long[] mid;
     private final List<Command> recentPlaces = new ArrayList<>();
     /** The place command of every order id assigned so far: id n at index n - 1. */
@@ -42,16 +43,27 @@ final class CommandGenerator {
     private final LinkedHashMap<String, Boolean> window = new LinkedHashMap<>();
     private long generated;
 
-    /** For an engine with the default dedup window. */
+    /** For an engine with the default dedup window; a fixed mid. */
     CommandGenerator(final long seed, final int symbolCount) {
         this(seed, symbolCount, EngineLimits.DEFAULTS.dedupWindow());
     }
 
-    /** @param dedupWindow the engine's dedup window, so that the predicted order ids are exact */
+    /** @param dedupWindow the engine's dedup window, so that the predicted order ids are exact; a fixed mid */
     CommandGenerator(final long seed, final int symbolCount, final int dedupWindow) {
+        this(seed, symbolCount, dedupWindow, false);
+    }
+
+    /**
+     * @param dedupWindow the engine's dedup window, so that the predicted order ids are exact
+     * @param driftingMid whether each instrument's mid moves (by up to 20 ticks every 500 commands, between 880 and
+     *                    1120): orders left behind end up beyond a price band and MARKET orders run into it. Costly
+     *                    under a tight price-level limit (stale levels keep new prices out), so off by default.
+     */
+    CommandGenerator(final long seed, final int symbolCount, final int dedupWindow, final boolean driftingMid) {
         this.random = new Random(seed);
         this.symbolCount = symbolCount;
         this.dedupWindow = dedupWindow;
+        this.driftingMid = driftingMid;
         this.mid = new long[symbolCount];
         java.util.Arrays.fill(mid, MID);
     }
@@ -65,7 +77,7 @@ final class CommandGenerator {
     }
 
     Command next() {
-        if (++generated % DRIFT_INTERVAL == 0) {
+        if (driftingMid && ++generated % DRIFT_INTERVAL == 0) {
             drift();
         }
         final int roll = random.nextInt(100);
@@ -76,7 +88,8 @@ final class CommandGenerator {
             return amend();
         }
         if (roll < 42) {
-            return cancelAll();
+            // rare: each one empties a good part of the book
+            return random.nextInt(20) == 0 ? cancelAll() : Command.cancelOf(cancelTarget());
         }
         if (roll < 47 && !recentPlaces.isEmpty()) {
             return placed(retry(recentPlaces.get(random.nextInt(recentPlaces.size()))));
@@ -95,10 +108,12 @@ final class CommandGenerator {
             command = Command.place(account, clientOrderId, symbol, side, OrderType.LIMIT, TimeInForce.GTC, postOnly,
                     stp, price, 1 + random.nextInt(10));
         } else if (roll < 90) {
-            // far from the mid: mostly passive (would rest far away), some aggressive; around the 5% band's edge
+            // far from the mid, around a 5% band's edge: mostly passive, some aggressive; mostly IOC, so that on an
+            // instrument without a band they do not fill the book with levels far away
             final int direction = random.nextInt(4) == 0 ? -sign : sign;
             final long price = centre + direction * (35 + random.nextInt(60));
-            final TimeInForce tif = random.nextInt(4) == 0 ? TimeInForce.IOC : TimeInForce.GTC;
+            final int tifRoll = random.nextInt(8);
+            final TimeInForce tif = tifRoll == 0 ? TimeInForce.GTC : tifRoll == 1 ? TimeInForce.FOK : TimeInForce.IOC;
             final boolean postOnly = tif == TimeInForce.GTC && random.nextInt(4) == 0;
             command = Command.place(account, clientOrderId, symbol, side, OrderType.LIMIT, tif, postOnly, stp, price,
                     1 + random.nextInt(10));

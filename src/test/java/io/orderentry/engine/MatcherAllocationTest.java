@@ -55,14 +55,6 @@ class MatcherAllocationTest {
         }
 
         @Override
-        public void orderAmended(final long eventSequence, final long timestampMicros, final long orderId,
-                                 final String accountId, final int symbol, final Side side, final long price,
-                                 final long quantity, final long filledQuantity, final long previousPrice,
-                                 final long previousQuantity, final boolean keptPriority) {
-            events += eventSequence;
-        }
-
-        @Override
         public void commandCompleted(final CommandResult result, final long orderId) {
             events++;
         }

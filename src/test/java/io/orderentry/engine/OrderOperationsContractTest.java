@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
  */
 abstract class OrderOperationsContractTest extends ContractTestSupport {
 
-    private static final long P = 2_000_000_000_000_000_000L;
+    /** A price near the top of the matcher's range (it takes prices below 2^60 ticks). */
+    private static final long P = 1_000_000_000_000_000_000L;
 
     /** An engine with a price band per instrument, in basis points (0 = none). */
     abstract OrderEngine newEngine(int symbolCount, EngineLimits limits, int[] priceBandBasisPoints, EventSink sink);
@@ -1032,17 +1033,17 @@ abstract class OrderOperationsContractTest extends ContractTestSupport {
     }
 
     @Test
-    void bandArithmeticHoldsWherePriceTimesBandOverflowsALong() {
-        startWithBands(5_000, 0);
+    void bandArithmeticHoldsWhereReferenceTimesBandOverflowsALong() {
+        startWithBands(1_000, 0);
         tradeAt(P);
-        // 50% of 2e18: 1e18 <= p <= 3e18, although 4e18 * 5000 does not fit in a long
-        buy(P / 2, 1);
+        // 10% of 1e18: 9e17 <= p <= 1.1e18, although 2e18 * 1000 does not fit in a long
+        buy(P / 10 * 9, 1);
         assertOutcome(OrderStatus.NEW, 0, 1);
-        buy(P / 2 - 1, 1);
+        buy(P / 10 * 9 - 1, 1);
         assertRejected(RejectReason.PRICE_OUTSIDE_BAND);
-        sell(P / 2 * 3, 1);
+        sell(P / 10 * 11, 1);
         assertOutcome(OrderStatus.NEW, 0, 1);
-        sell(P / 2 * 3 + 1, 1);
+        sell(P / 10 * 11 + 1, 1);
         assertRejected(RejectReason.PRICE_OUTSIDE_BAND);
     }
 }

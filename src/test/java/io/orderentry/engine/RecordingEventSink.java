@@ -85,15 +85,6 @@ final class RecordingEventSink implements EventSink {
     }
 
     @Override
-    public void orderAmended(final long eventSequence, final long timestampMicros, final long orderId,
-                             final String accountId, final int symbol, final Side side, final long price,
-                             final long quantity, final long filledQuantity, final long previousPrice,
-                             final long previousQuantity, final boolean keptPriority) {
-        events.add(new RecordedEvent.Amended(eventSequence, timestampMicros, orderId, accountId, symbol, side, price,
-                quantity, filledQuantity, previousPrice, previousQuantity, keptPriority));
-    }
-
-    @Override
     public void commandCompleted(final CommandResult result, final long orderId) {
         events.add(new RecordedEvent.Completed(result, orderId));
     }
