@@ -14,7 +14,7 @@ record Command(Kind kind, long orderId, String accountId, String clientOrderId, 
                OrderType type, TimeInForce timeInForce, boolean postOnly, SelfTradePrevention selfTradePrevention,
                long price, long quantity, RejectReason cause) {
 
-    enum Kind { PLACE, CANCEL, AMEND, CANCEL_ALL }
+    enum Kind { PLACE, CANCEL, AMEND, CANCEL_ALL, SET_PRICE_BAND }
 
     static Command cancelOf(final long orderId) {
         return new Command(Kind.CANCEL, orderId, null, null, 0, null, null, null, false, null, 0, 0, null);
@@ -36,6 +36,12 @@ record Command(Kind kind, long orderId, String accountId, String clientOrderId, 
 
     static Command amend(final long orderId, final long newPrice, final long newQuantity) {
         return new Command(Kind.AMEND, orderId, null, null, 0, null, null, null, false, null, newPrice, newQuantity,
+                null);
+    }
+
+    /** A change of an instrument's band: its basis points travel in {@code quantity}. */
+    static Command setPriceBand(final int symbol, final int basisPoints) {
+        return new Command(Kind.SET_PRICE_BAND, 0, null, null, symbol, null, null, null, false, null, 0, basisPoints,
                 null);
     }
 
@@ -62,6 +68,7 @@ record Command(Kind kind, long orderId, String accountId, String clientOrderId, 
             case CANCEL -> engine.cancel(timestampMicros, orderId);
             case AMEND -> engine.amend(timestampMicros, orderId, price, quantity);
             case CANCEL_ALL -> engine.cancelAll(timestampMicros, accountId, symbol, cause);
+            case SET_PRICE_BAND -> engine.setPriceBand(timestampMicros, symbol, (int) quantity);
             default -> throw new IllegalStateException(kind.toString());
         }
     }
@@ -74,6 +81,7 @@ record Command(Kind kind, long orderId, String accountId, String clientOrderId, 
             case CANCEL -> matcher.cancel(timestampMicros, orderId);
             case AMEND -> matcher.amend(timestampMicros, orderId, price, quantity);
             case CANCEL_ALL -> matcher.cancelAll(timestampMicros, accountId, symbol, cause);
+            case SET_PRICE_BAND -> matcher.setPriceBand(timestampMicros, symbol, (int) quantity);
             default -> throw new IllegalStateException(kind.toString());
         }
     }

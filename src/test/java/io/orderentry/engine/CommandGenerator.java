@@ -42,8 +42,17 @@ final class CommandGenerator {
     /** A model of the engine's dedup window: account and clientOrderId of the most recent orders that had one. */
     private final LinkedHashMap<String, Boolean> window = new LinkedHashMap<>();
     private long generated;
+    /** Whether bands change now and then ({@link #withBandChanges}). */
+    private boolean bandChanges;
+    private static final int[] BAND_CHOICES = {0, 300, 500, 1_000};
 
     /** For an engine with the default dedup window; a fixed mid. */
+    /** @return this generator, also issuing a band change now and then (about one command in 5,000) */
+    CommandGenerator withBandChanges() {
+        bandChanges = true;
+        return this;
+    }
+
     CommandGenerator(final long seed, final int symbolCount) {
         this(seed, symbolCount, EngineLimits.DEFAULTS.dedupWindow());
     }
@@ -88,8 +97,17 @@ final class CommandGenerator {
             return amend();
         }
         if (roll < 42) {
-            // rare: each one empties a good part of the book
-            return random.nextInt(20) == 0 ? cancelAll() : Command.cancelOf(cancelTarget());
+            // rare: each one empties a good part of the book; rarer still, a band changes (as a restart with another
+            // configuration journals it), among the bands a run is configured with
+            final int rare = random.nextInt(100);
+            if (rare < 5) {
+                return cancelAll();
+            }
+            if (rare < 7 && bandChanges) {
+                final int symbol = random.nextInt(symbolCount);
+                return Command.setPriceBand(symbol, BAND_CHOICES[random.nextInt(BAND_CHOICES.length)]);
+            }
+            return Command.cancelOf(cancelTarget());
         }
         if (roll < 47 && !recentPlaces.isEmpty()) {
             return placed(retry(recentPlaces.get(random.nextInt(recentPlaces.size()))));

@@ -56,6 +56,11 @@ final class MatcherEngine implements OrderEngine {
     }
 
     @Override
+    public void setPriceBand(final long timestampMicros, final int symbol, final int basisPoints) {
+        matcher.setPriceBand(timestampMicros, symbol, basisPoints);
+    }
+
+    @Override
     public long lastOrderId() {
         return matcher.lastOrderId();
     }

@@ -40,6 +40,9 @@ interface OrderEngine {
      */
     void cancelAll(long timestampMicros, String accountId, int symbol, RejectReason cause);
 
+    /** Sets an instrument's price band from the next command on (0 = none). */
+    void setPriceBand(long timestampMicros, int symbol, int basisPoints);
+
     long lastOrderId();
 
     long lastTradeId();

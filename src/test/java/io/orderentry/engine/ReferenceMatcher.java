@@ -293,6 +293,15 @@ final class ReferenceMatcher implements OrderEngine {
     }
 
     @Override
+    public void setPriceBand(final long ts, final int symbol, final int basisPoints) {
+        if (symbol < 0 || symbol >= symbolCount || basisPoints < 0 || basisPoints >= 10_000) {
+            throw new IllegalArgumentException("invalid price band");
+        }
+        bands[symbol] = basisPoints;
+        sink.commandCompleted(CommandResult.PRICE_BAND_SET, 0);
+    }
+
+    @Override
     public void cancelAll(final long ts, final String accountId, final int symbol, final RejectReason cause) {
         if (accountId == null || symbol < -1 || symbol >= symbolCount
                 || cause != RejectReason.CANCEL_ALL && cause != RejectReason.CANCEL_ALL_AFTER) {
