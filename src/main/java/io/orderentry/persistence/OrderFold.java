@@ -3,6 +3,7 @@ package io.orderentry.persistence;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 import io.orderentry.pipeline.EngineEvent;
@@ -18,8 +19,12 @@ import java.util.Map;
  *   <li>a <em>new</em> row for an order accepted in this batch: every column is known, it is inserted;</li>
  *   <li>an <em>update</em> row for an order accepted earlier: only what the events carry is known, the
  *       rest (the taker's status during matching, the remaining quantity after a trade) is derived in
- *       SQL from the stored quantity; {@code null} status and {@code -1} remaining mean "derive".</li>
+ *       SQL from the order's quantity, this row's when an event of the batch carried it (an amend, an update),
+ *       else the stored one; {@code null} status, {@code -1} remaining and {@code 0} price or quantity mean
+ *       "derive" or "keep".</li>
  * </ul>
+ * An ORDER_AMENDED sets the order's price, its new total quantity and what remains of it; its status is the one a
+ * resting order has (NEW, or PARTIALLY_FILLED once it has fills) until the amend's ORDER_UPDATED says otherwise.
  *
  * <p>Threads: owned by the persistence writer thread; rows are reused from batch to batch.
  */
@@ -42,9 +47,11 @@ final class OrderFold {
         TimeInForce timeInForce;
         /** New rows only. */
         boolean postOnly;
-        /** New rows only; 0 for MARKET. */
+        /** New rows only. */
+        SelfTradePrevention selfTradePrevention;
+        /** New rows: 0 for MARKET. Update rows: the price an ORDER_AMENDED or ORDER_UPDATED of the batch carried, else 0. */
         long price;
-        /** New rows, and update rows whose last event was ORDER_UPDATED. */
+        /** New rows; update rows: the total an ORDER_AMENDED or ORDER_UPDATED of the batch carried, else 0. */
         long quantity;
         /** New rows only. */
         long createdAtMicros;
@@ -70,6 +77,7 @@ final class OrderFold {
                 case ORDER_ACCEPTED -> accepted(e);
                 case TRADE -> traded(e);
                 case ORDER_UPDATED -> updated(e);
+                case ORDER_AMENDED -> amended(e);
                 default -> throw new IllegalStateException("event " + e.eventSequence + " of type " + e.type
                         + " is not persisted");
             }
@@ -99,6 +107,7 @@ final class OrderFold {
         row.type = e.orderType;
         row.timeInForce = e.timeInForce;
         row.postOnly = e.postOnly;
+        row.selfTradePrevention = e.selfTradePrevention == null ? SelfTradePrevention.NONE : e.selfTradePrevention;
         row.price = e.price;
         row.quantity = e.quantity;
         row.createdAtMicros = e.timestampMicros;
@@ -113,7 +122,7 @@ final class OrderFold {
     private void traded(final EngineEvent e) {
         final Row taker = row(e.takerOrderId);
         taker.filledQuantity = e.takerFilledQuantity;
-        if (taker.isNew) {
+        if (taker.quantity > 0) {       // known: a new row, or one an amend of this batch gave its new total
             taker.status = taker.filledQuantity == taker.quantity ? OrderStatus.FILLED : OrderStatus.PARTIALLY_FILLED;
             taker.remainingQuantity = taker.quantity - taker.filledQuantity;
         } else {
@@ -125,12 +134,23 @@ final class OrderFold {
         final Row maker = row(e.makerOrderId);
         maker.filledQuantity = e.makerFilledQuantity;
         maker.status = e.makerStatus;
-        maker.remainingQuantity = maker.isNew ? maker.quantity - maker.filledQuantity : -1;
+        maker.remainingQuantity = maker.quantity > 0 ? maker.quantity - maker.filledQuantity : -1;
         touched(maker, e);
+    }
+
+    private void amended(final EngineEvent e) {
+        final Row row = row(e.orderId);
+        row.price = e.price;
+        row.quantity = e.quantity;
+        row.filledQuantity = e.filledQuantity;
+        row.remainingQuantity = e.quantity - e.filledQuantity;
+        row.status = e.filledQuantity == 0 ? OrderStatus.NEW : OrderStatus.PARTIALLY_FILLED;
+        touched(row, e);
     }
 
     private void updated(final EngineEvent e) {
         final Row row = row(e.orderId);
+        row.price = e.price;
         row.quantity = e.quantity;
         row.status = e.status;
         row.filledQuantity = e.filledQuantity;
@@ -146,6 +166,8 @@ final class OrderFold {
         }
         final Row row = take(orderId);
         row.isNew = false;
+        row.price = 0;
+        row.quantity = 0;
         row.status = null;
         row.remainingQuantity = -1;
         row.rejectReason = null;

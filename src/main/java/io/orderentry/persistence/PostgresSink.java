@@ -44,8 +44,9 @@ final class PostgresSink implements BatchSink {
     private static final Logger LOG = LoggerFactory.getLogger(PostgresSink.class);
 
     private static final String CREATE_STAGE = "CREATE TEMPORARY TABLE IF NOT EXISTS order_updates_stage ("
-            + "order_id BIGINT, status TEXT, filled_quantity NUMERIC, remaining_quantity NUMERIC, reject_reason TEXT,"
-            + " updated_at TIMESTAMPTZ, last_sequence BIGINT) ON COMMIT DELETE ROWS";
+            + "order_id BIGINT, price NUMERIC, quantity NUMERIC, status TEXT, filled_quantity NUMERIC,"
+            + " remaining_quantity NUMERIC, reject_reason TEXT, updated_at TIMESTAMPTZ, last_sequence BIGINT)"
+            + " ON COMMIT DELETE ROWS";
     /**
      * The staging table has no statistics, so the planner guesses its size and, once {@code orders} has some
      * 100,000 rows, joins by scanning all of {@code orders} (hundreds of ms per batch, growing with the table).
@@ -78,19 +79,26 @@ final class PostgresSink implements BatchSink {
     private static final String BINARY = " WITH (FORMAT binary)";
     private static final String COPY_EVENTS = "COPY order_events (sequence, command_sequence, event_type,"
             + " occurred_at, symbol, order_id, side, price, quantity, filled_quantity, remaining_quantity, status,"
-            + " reject_reason, trade_id, maker_order_id, maker_filled_quantity, maker_status) FROM STDIN" + BINARY;
+            + " reject_reason, trade_id, maker_order_id, maker_filled_quantity, maker_status, previous_price,"
+            + " previous_quantity, kept_priority) FROM STDIN" + BINARY;
     private static final String COPY_TRADES = "COPY trades (trade_id, sequence, symbol, price, quantity, taker_side,"
             + " taker_order_id, taker_account_id, maker_order_id, maker_account_id, executed_at) FROM STDIN" + BINARY;
     private static final String COPY_ORDERS = "COPY orders (order_id, client_order_id, account_id, symbol, side,"
-            + " order_type, time_in_force, post_only, price, quantity, status, filled_quantity, remaining_quantity,"
-            + " reject_reason, created_at, updated_at, last_sequence) FROM STDIN" + BINARY;
-    private static final String COPY_UPDATES = "COPY order_updates_stage (order_id, status, filled_quantity,"
-            + " remaining_quantity, reject_reason, updated_at, last_sequence) FROM STDIN" + BINARY;
+            + " order_type, time_in_force, post_only, self_trade_prevention, price, quantity, status, filled_quantity,"
+            + " remaining_quantity, reject_reason, created_at, updated_at, last_sequence) FROM STDIN" + BINARY;
+    private static final String COPY_UPDATES = "COPY order_updates_stage (order_id, price, quantity, status,"
+            + " filled_quantity, remaining_quantity, reject_reason, updated_at, last_sequence) FROM STDIN" + BINARY;
+    /**
+     * A staged NULL keeps or derives: price and quantity keep the stored ones (only an amend changes them); status and
+     * remaining are derived from the order's quantity, the staged one when the batch carried it (an amend then a
+     * trade), else the stored one.
+     */
     private static final String APPLY_UPDATES = "UPDATE orders o SET"
-            + " status = COALESCE(u.status, CASE WHEN u.filled_quantity = o.quantity THEN 'FILLED'"
-            + " ELSE 'PARTIALLY_FILLED' END),"
+            + " price = COALESCE(u.price, o.price), quantity = COALESCE(u.quantity, o.quantity),"
+            + " status = COALESCE(u.status, CASE WHEN u.filled_quantity = COALESCE(u.quantity, o.quantity)"
+            + " THEN 'FILLED' ELSE 'PARTIALLY_FILLED' END),"
             + " filled_quantity = u.filled_quantity,"
-            + " remaining_quantity = COALESCE(u.remaining_quantity, o.quantity - u.filled_quantity),"
+            + " remaining_quantity = COALESCE(u.remaining_quantity, COALESCE(u.quantity, o.quantity) - u.filled_quantity),"
             + " reject_reason = COALESCE(u.reject_reason, o.reject_reason),"
             + " updated_at = u.updated_at, last_sequence = u.last_sequence"
             + " FROM order_updates_stage u WHERE o.order_id = u.order_id AND o.last_sequence < u.last_sequence";
@@ -290,19 +298,27 @@ final class PostgresSink implements BatchSink {
                     out.number(e.orderId).name(e.side);
                     price(e.price, symbol);
                     out.decimal(e.quantity, symbol.quantity()).decimal(0, symbol.quantity()).nullValue()
-                            .name(e.status).nullValue().nullValue().nullValue().nullValue().nullValue();
+                            .name(e.status).nullValue().nullValue().nullValue().nullValue().nullValue()
+                            .nullValue().nullValue().nullValue();
                 }
                 case TRADE -> out.number(e.takerOrderId).name(e.takerSide).decimal(e.price, symbol.price())
                         .decimal(e.quantity, symbol.quantity()).decimal(e.takerFilledQuantity, symbol.quantity())
                         .nullValue().nullValue().nullValue().number(e.tradeId).number(e.makerOrderId)
-                        .decimal(e.makerFilledQuantity, symbol.quantity()).name(e.makerStatus);
+                        .decimal(e.makerFilledQuantity, symbol.quantity()).name(e.makerStatus)
+                        .nullValue().nullValue().nullValue();
                 case ORDER_UPDATED -> {
                     out.number(e.orderId).name(e.side);
                     price(e.price, symbol);
                     out.decimal(e.quantity, symbol.quantity()).decimal(e.filledQuantity, symbol.quantity())
                             .decimal(e.remainingQuantity, symbol.quantity()).name(e.status)
-                            .name(rejectReason(e.rejectReason)).nullValue().nullValue().nullValue().nullValue();
+                            .name(rejectReason(e.rejectReason)).nullValue().nullValue().nullValue().nullValue()
+                            .nullValue().nullValue().nullValue();
                 }
+                case ORDER_AMENDED -> out.number(e.orderId).name(e.side).decimal(e.price, symbol.price())
+                        .decimal(e.quantity, symbol.quantity()).decimal(e.filledQuantity, symbol.quantity())
+                        .nullValue().nullValue().nullValue().nullValue().nullValue().nullValue().nullValue()
+                        .decimal(e.previousPrice, symbol.price()).decimal(e.previousQuantity, symbol.quantity())
+                        .bool(e.keptPriority);
                 default -> throw new IllegalStateException("event " + e.eventSequence + " of type " + e.type
                         + " is not persisted");
             }
@@ -333,7 +349,8 @@ final class PostgresSink implements BatchSink {
         for (final OrderFold.Row row : fold.newRows()) {
             final InstrumentColumns.Columns symbol = instruments.of(row.symbol);
             out.number(row.orderId).text(row.clientOrderId).text(row.accountId).text(symbol.name())
-                    .name(row.side).name(row.type).name(row.timeInForce).bool(row.postOnly);
+                    .name(row.side).name(row.type).name(row.timeInForce).bool(row.postOnly)
+                    .name(row.selfTradePrevention);
             price(row.price, symbol);
             out.decimal(row.quantity, symbol.quantity()).name(row.status)
                     .decimal(row.filledQuantity, symbol.quantity()).decimal(row.remainingQuantity, symbol.quantity())
@@ -353,7 +370,14 @@ final class PostgresSink implements BatchSink {
         out.reset();
         for (final OrderFold.Row row : rows) {
             final InstrumentColumns.Columns symbol = instruments.of(row.symbol);
-            out.number(row.orderId).name(row.status).decimal(row.filledQuantity, symbol.quantity());
+            out.number(row.orderId);
+            price(row.price, symbol);
+            if (row.quantity == 0) {
+                out.nullValue();
+            } else {
+                out.decimal(row.quantity, symbol.quantity());
+            }
+            out.name(row.status).decimal(row.filledQuantity, symbol.quantity());
             if (row.remainingQuantity < 0) {
                 out.nullValue();
             } else {

@@ -3,6 +3,7 @@ package io.orderentry.persistence;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 import io.orderentry.pipeline.EngineEvent;
@@ -16,10 +17,19 @@ import java.nio.ByteBuffer;
  *
  * <pre>
  *  int   length of the whole record in bytes
- *  byte  type (ORDER_ACCEPTED 0, TRADE 1, ORDER_UPDATED 2)
+ *  byte  type (ORDER_ACCEPTED 0, TRADE 1, ORDER_UPDATED 2, ORDER_AMENDED 3)
  *  long  event sequence, long command sequence, long timestamp micros, short symbol
- *  ...   the type's fields; strings as one length byte (255 = null) and ASCII bytes
+ *  ...   the type's fields; strings as one length byte (255 = null) and ASCII bytes:
+ *        ORDER_ACCEPTED  long orderId, accountId, clientOrderId, byte side, order type, time in force, postOnly,
+ *                        self-trade prevention, long price, quantity
+ *        TRADE           long tradeId, price, quantity, byte taker side, long taker order, taker account,
+ *                        long taker filled, long maker order, maker account, long maker filled, byte maker status
+ *        ORDER_UPDATED   long orderId, accountId, byte side, long price, quantity, filled, remaining, byte status,
+ *                        reject reason
+ *        ORDER_AMENDED   long orderId, accountId, byte side, long price, quantity, filled, previous price,
+ *                        previous quantity, byte kept priority
  * </pre>
+ * Enums are written as ordinals: the spool is never read by another build (it is rebuilt from the journal at start).
  *
  * Stateless; {@link #encode} runs on the persistence stage thread, {@link #decode} on the writer thread.
  */
@@ -33,6 +43,7 @@ final class SpoolCodec {
     private static final byte ACCEPTED = 0;
     private static final byte TRADE = 1;
     private static final byte UPDATED = 2;
+    private static final byte AMENDED = 3;
     private static final int NULL_STRING = 255;
 
     private static final Side[] SIDES = Side.values();
@@ -40,6 +51,7 @@ final class SpoolCodec {
     private static final TimeInForce[] TIMES_IN_FORCE = TimeInForce.values();
     private static final OrderStatus[] STATUSES = OrderStatus.values();
     private static final RejectReason[] REJECT_REASONS = RejectReason.values();
+    private static final SelfTradePrevention[] STP_MODES = SelfTradePrevention.values();
 
     private SpoolCodec() {
     }
@@ -59,7 +71,8 @@ final class SpoolCodec {
                 putString(buffer, event.accountId);
                 putString(buffer, event.clientOrderId);
                 buffer.put((byte) event.side.ordinal()).put((byte) event.orderType.ordinal())
-                        .put((byte) event.timeInForce.ordinal()).put((byte) (event.postOnly ? 1 : 0));
+                        .put((byte) event.timeInForce.ordinal()).put((byte) (event.postOnly ? 1 : 0))
+                        .put((byte) (event.selfTradePrevention == null ? 0 : event.selfTradePrevention.ordinal()));
                 buffer.putLong(event.price).putLong(event.quantity);
             }
             case TRADE -> {
@@ -79,6 +92,15 @@ final class SpoolCodec {
                 buffer.putLong(event.price).putLong(event.quantity).putLong(event.filledQuantity)
                         .putLong(event.remainingQuantity);
                 buffer.put((byte) event.status.ordinal()).put((byte) event.rejectReason.ordinal());
+            }
+            case ORDER_AMENDED -> {
+                header(buffer, AMENDED, event);
+                buffer.putLong(event.orderId);
+                putString(buffer, event.accountId);
+                buffer.put((byte) event.side.ordinal());
+                buffer.putLong(event.price).putLong(event.quantity).putLong(event.filledQuantity)
+                        .putLong(event.previousPrice).putLong(event.previousQuantity);
+                buffer.put((byte) (event.keptPriority ? 1 : 0));
             }
             default -> throw new IllegalArgumentException("only sequenced events are spooled, not " + event.type);
         }
@@ -114,6 +136,7 @@ final class SpoolCodec {
                 event.orderType = ORDER_TYPES[buffer.get()];
                 event.timeInForce = TIMES_IN_FORCE[buffer.get()];
                 event.postOnly = buffer.get() != 0;
+                event.selfTradePrevention = STP_MODES[buffer.get()];
                 event.price = buffer.getLong();
                 event.quantity = buffer.getLong();
                 event.status = OrderStatus.NEW;
@@ -144,6 +167,18 @@ final class SpoolCodec {
                 event.remainingQuantity = buffer.getLong();
                 event.status = STATUSES[buffer.get()];
                 event.rejectReason = REJECT_REASONS[buffer.get()];
+            }
+            case AMENDED -> {
+                event.type = EventType.ORDER_AMENDED;
+                event.orderId = buffer.getLong();
+                event.accountId = getString(buffer);
+                event.side = SIDES[buffer.get()];
+                event.price = buffer.getLong();
+                event.quantity = buffer.getLong();
+                event.filledQuantity = buffer.getLong();
+                event.previousPrice = buffer.getLong();
+                event.previousQuantity = buffer.getLong();
+                event.keptPriority = buffer.get() != 0;
             }
             default -> throw new IllegalStateException("spool record of unknown type " + type + " at " + start);
         }

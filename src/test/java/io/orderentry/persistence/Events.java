@@ -27,12 +27,16 @@ final class Events {
         to.orderType = from.orderType;
         to.timeInForce = from.timeInForce;
         to.postOnly = from.postOnly;
+        to.selfTradePrevention = from.selfTradePrevention;
         to.price = from.price;
         to.quantity = from.quantity;
         to.filledQuantity = from.filledQuantity;
         to.remainingQuantity = from.remainingQuantity;
         to.status = from.status;
         to.rejectReason = from.rejectReason;
+        to.previousPrice = from.previousPrice;
+        to.previousQuantity = from.previousQuantity;
+        to.keptPriority = from.keptPriority;
         to.tradeId = from.tradeId;
         to.takerSide = from.takerSide;
         to.takerOrderId = from.takerOrderId;

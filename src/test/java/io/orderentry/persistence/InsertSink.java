@@ -33,23 +33,26 @@ final class InsertSink implements BatchSink {
     private static final int[] CHUNKS = {128, 16, 1};
     private static final String EVENTS = "INSERT INTO order_events (sequence, command_sequence, event_type,"
             + " occurred_at, symbol, order_id, side, price, quantity, filled_quantity, remaining_quantity, status,"
-            + " reject_reason, trade_id, maker_order_id, maker_filled_quantity, maker_status) VALUES ";
+            + " reject_reason, trade_id, maker_order_id, maker_filled_quantity, maker_status, previous_price,"
+            + " previous_quantity, kept_priority) VALUES ";
     private static final String TRADES = "INSERT INTO trades (trade_id, sequence, symbol, price, quantity, taker_side,"
             + " taker_order_id, taker_account_id, maker_order_id, maker_account_id, executed_at) VALUES ";
     private static final String ORDERS = "INSERT INTO orders (order_id, client_order_id, account_id, symbol, side,"
-            + " order_type, time_in_force, post_only, price, quantity, status, filled_quantity, remaining_quantity,"
-            + " reject_reason, created_at, updated_at, last_sequence) VALUES ";
+            + " order_type, time_in_force, post_only, self_trade_prevention, price, quantity, status, filled_quantity,"
+            + " remaining_quantity, reject_reason, created_at, updated_at, last_sequence) VALUES ";
     private static final String UPDATE_HEAD = "UPDATE orders o SET"
-            + " status = COALESCE(u.status, CASE WHEN u.filled_quantity = o.quantity THEN 'FILLED'"
-            + " ELSE 'PARTIALLY_FILLED' END), filled_quantity = u.filled_quantity,"
-            + " remaining_quantity = COALESCE(u.remaining_quantity, o.quantity - u.filled_quantity),"
+            + " price = COALESCE(u.price, o.price), quantity = COALESCE(u.quantity, o.quantity),"
+            + " status = COALESCE(u.status, CASE WHEN u.filled_quantity = COALESCE(u.quantity, o.quantity)"
+            + " THEN 'FILLED' ELSE 'PARTIALLY_FILLED' END), filled_quantity = u.filled_quantity,"
+            + " remaining_quantity = COALESCE(u.remaining_quantity, COALESCE(u.quantity, o.quantity)"
+            + " - u.filled_quantity),"
             + " reject_reason = COALESCE(u.reject_reason, o.reject_reason), updated_at = u.updated_at,"
             + " last_sequence = u.last_sequence FROM (VALUES ";
-    private static final String UPDATE_TAIL = ") AS u(order_id, status, filled_quantity, remaining_quantity,"
-            + " reject_reason, updated_at, last_sequence) WHERE o.order_id = u.order_id"
+    private static final String UPDATE_TAIL = ") AS u(order_id, price, quantity, status, filled_quantity,"
+            + " remaining_quantity, reject_reason, updated_at, last_sequence) WHERE o.order_id = u.order_id"
             + " AND o.last_sequence < u.last_sequence";
-    private static final String UPDATE_ROW = "(?::bigint, ?::text, ?::numeric, ?::numeric, ?::text, ?::timestamptz,"
-            + " ?::bigint)";
+    private static final String UPDATE_ROW = "(?::bigint, ?::numeric, ?::numeric, ?::text, ?::numeric, ?::numeric,"
+            + " ?::text, ?::timestamptz, ?::bigint)";
 
     private final DataSource pool;
     private final InstrumentColumns instruments;
@@ -140,9 +143,9 @@ final class InsertSink implements BatchSink {
             for (final OrderFold.Row row : fold.updateRows()) {
                 updates.add(update(row));
             }
-            insert(EVENTS, "", events, 17);
+            insert(EVENTS, "", events, 20);
             insert(TRADES, "", trades, 11);
-            insert(ORDERS, "", orders, 17);
+            insert(ORDERS, "", orders, 18);
             final int updated = insertOrUpdate(UPDATE_HEAD, UPDATE_TAIL, UPDATE_ROW, updates);
             if (updated != updates.size()) {
                 throw new IllegalStateException(updates.size() + " orders to update, " + updated + " found");
@@ -208,17 +211,20 @@ final class InsertSink implements BatchSink {
         final Object[] common = {e.eventSequence, e.commandSequence, e.type.name(), time(e.timestampMicros), s.name()};
         final Object[] rest = switch (e.type) {
             case ORDER_ACCEPTED -> new Object[] {e.orderId, e.side.name(), price(e.price, s), dec(e.quantity, s.quantity()),
-                    dec(0, s.quantity()), null, e.status.name(), null, null, null, null, null};
+                    dec(0, s.quantity()), null, e.status.name(), null, null, null, null, null, null, null, null};
             case TRADE -> new Object[] {e.takerOrderId, e.takerSide.name(), dec(e.price, s.price()),
                     dec(e.quantity, s.quantity()), dec(e.takerFilledQuantity, s.quantity()), null, null, null, e.tradeId,
-                    e.makerOrderId, dec(e.makerFilledQuantity, s.quantity()), e.makerStatus.name()};
+                    e.makerOrderId, dec(e.makerFilledQuantity, s.quantity()), e.makerStatus.name(), null, null, null};
             case ORDER_UPDATED -> new Object[] {e.orderId, e.side.name(), price(e.price, s), dec(e.quantity, s.quantity()),
                     dec(e.filledQuantity, s.quantity()), dec(e.remainingQuantity, s.quantity()), e.status.name(),
-                    reason(e.rejectReason), null, null, null, null};
+                    reason(e.rejectReason), null, null, null, null, null, null, null};
+            case ORDER_AMENDED -> new Object[] {e.orderId, e.side.name(), dec(e.price, s.price()),
+                    dec(e.quantity, s.quantity()), dec(e.filledQuantity, s.quantity()), null, null, null, null, null,
+                    null, null, dec(e.previousPrice, s.price()), dec(e.previousQuantity, s.quantity()), e.keptPriority};
             default -> throw new IllegalStateException("not persisted: " + e.type);
         };
-        final Object[] all = Arrays.copyOf(common, 17);
-        System.arraycopy(rest, 0, all, 5, 12);
+        final Object[] all = Arrays.copyOf(common, 20);
+        System.arraycopy(rest, 0, all, 5, 15);
         return all;
     }
 
@@ -232,14 +238,15 @@ final class InsertSink implements BatchSink {
     private Object[] newOrder(final OrderFold.Row r) {
         final InstrumentColumns.Columns s = instruments.of(r.symbol);
         return new Object[] {r.orderId, r.clientOrderId, r.accountId, s.name(), r.side.name(), r.type.name(),
-            r.timeInForce.name(), r.postOnly, price(r.price, s), dec(r.quantity, s.quantity()), r.status.name(),
+            r.timeInForce.name(), r.postOnly, r.selfTradePrevention.name(), price(r.price, s), dec(r.quantity, s.quantity()), r.status.name(),
             dec(r.filledQuantity, s.quantity()), dec(r.remainingQuantity, s.quantity()), reason(r.rejectReason),
             time(r.createdAtMicros), time(r.updatedAtMicros), r.lastSequence};
     }
 
     private Object[] update(final OrderFold.Row r) {
         final InstrumentColumns.Columns s = instruments.of(r.symbol);
-        return new Object[] {r.orderId, r.status == null ? null : r.status.name(), dec(r.filledQuantity, s.quantity()),
+        return new Object[] {r.orderId, price(r.price, s), r.quantity == 0 ? null : dec(r.quantity, s.quantity()),
+            r.status == null ? null : r.status.name(), dec(r.filledQuantity, s.quantity()),
             r.remainingQuantity < 0 ? null : dec(r.remainingQuantity, s.quantity()), reason(r.rejectReason),
             time(r.updatedAtMicros), r.lastSequence};
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 import io.orderentry.pipeline.EngineEvent;
@@ -65,6 +66,84 @@ class OrderFoldTest {
         assertEquals(1, fold.updateRows().size());
         assertEquals(OrderStatus.CANCELED, fold.updateRows().get(0).status);
         assertEquals(0, fold.updateRows().get(0).remainingQuantity);
+    }
+
+    @Test
+    void anAmendOfAnOrderFromAnEarlierBatchGivesItsRowTheNewPriceQuantityAndRemainder() {
+        amended(5, 99, 8, 3, false);
+        fold.fold(batch);
+        final OrderFold.Row row = fold.updateRows().get(0);
+        assertEquals(99, row.price);
+        assertEquals(8, row.quantity);
+        assertEquals(3, row.filledQuantity);
+        assertEquals(5, row.remainingQuantity, "nothing left to derive");
+        assertEquals(OrderStatus.PARTIALLY_FILLED, row.status, "a resting order with fills");
+        assertEquals(101, row.lastSequence);
+        assertEquals(1010, row.updatedAtMicros);
+    }
+
+    @Test
+    void anAmendedTakerGetsItsStatusAndRemainderFromItsNewQuantityNotTheStoredOne() {
+        amended(5, 101, 12, 3, false);
+        trade(5, 12, 6, 9, OrderStatus.PARTIALLY_FILLED);     // fills the amended order's 9 remaining
+        fold.fold(batch);
+        final OrderFold.Row amended = fold.updateRows().get(0);
+        assertEquals(OrderStatus.FILLED, amended.status, "12 of the new 12");
+        assertEquals(0, amended.remainingQuantity);
+        final OrderFold.Row maker = fold.updateRows().get(1);
+        assertEquals(0, maker.quantity, "a maker's quantity is still the stored one");
+        assertEquals(-1, maker.remainingQuantity, "derived from it");
+    }
+
+    @Test
+    void aRowWithoutAnAmendOrAnUpdateKeepsTheStoredPriceAndQuantity() {
+        trade(9, 4, 5, 6, OrderStatus.PARTIALLY_FILLED);
+        fold.fold(batch);
+        for (final OrderFold.Row row : fold.updateRows()) {
+            assertEquals(0, row.price, "kept");
+            assertEquals(0, row.quantity, "kept");
+        }
+    }
+
+    @Test
+    void anOrderAcceptedAndAmendedInOneBatchIsOneNewRowWithItsSelfTradePreventionAndNewTerms() {
+        accepted(7, 10);
+        batch.get(batch.size() - 1).selfTradePrevention = SelfTradePrevention.EXPIRE_BOTH;
+        amended(7, 95, 6, 0, true);
+        updated(7, OrderStatus.NEW, 0, 6);
+        batch.get(batch.size() - 1).quantity = 6;
+        batch.get(batch.size() - 1).price = 95;
+        fold.fold(batch);
+        assertEquals(1, fold.newRows().size());
+        assertTrue(fold.updateRows().isEmpty());
+        final OrderFold.Row row = fold.newRows().get(0);
+        assertEquals(SelfTradePrevention.EXPIRE_BOTH, row.selfTradePrevention);
+        assertEquals(95, row.price);
+        assertEquals(6, row.quantity);
+        assertEquals(6, row.remainingQuantity);
+        assertEquals(OrderStatus.NEW, row.status);
+        assertEquals(1010, row.createdAtMicros, "created when accepted");
+    }
+
+    @Test
+    void anOrderAcceptedWithoutAModeIsStoredWithNone() {
+        accepted(7, 10);
+        fold.fold(batch);
+        assertEquals(SelfTradePrevention.NONE, fold.newRows().get(0).selfTradePrevention);
+    }
+
+    private void amended(final long orderId, final long price, final long quantity, final long filled,
+                         final boolean keptPriority) {
+        final EngineEvent e = next(EventType.ORDER_AMENDED);
+        e.orderId = orderId;
+        e.accountId = "a";
+        e.side = Side.BUY;
+        e.price = price;
+        e.quantity = quantity;
+        e.filledQuantity = filled;
+        e.previousPrice = 100;
+        e.previousQuantity = 10;
+        e.keptPriority = keptPriority;
     }
 
     private EngineEvent next(final EventType type) {

@@ -22,7 +22,7 @@ class PersistenceStageTest {
     @TempDir
     Path dir;
 
-    private final List<EngineEvent> events = GeneratedEvents.generate(11, 200);
+    private final List<EngineEvent> events = GeneratedEvents.generateWithOperations(11, 200);
 
     @Test
     void eventsTheDatabaseAlreadyHoldsAreNotSpooled() throws Exception {

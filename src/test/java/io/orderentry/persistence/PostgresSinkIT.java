@@ -8,14 +8,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.orderentry.app.Instrument;
+import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.SelfTradePrevention;
+import io.orderentry.engine.Side;
+import io.orderentry.engine.TimeInForce;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.EventType;
 import io.orderentry.query.OrderState;
 import io.orderentry.query.OrderStateView;
 import io.orderentry.testing.PostgresFixture;
+import io.orderentry.testing.TestEngine;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -90,6 +96,55 @@ class PostgresSinkIT {
         assertEquals(events.size() % 7, batcher.poll(true));
         assertOrdersAsTheQueryViewShows(events);
         assertEquals(events.size(), DB.number("SELECT count(*) FROM order_events"));
+        sink.disconnect();
+    }
+
+    @Test
+    void amendedCanceledAllAndSelfTradeStoppedOrdersEndAsTheQueryViewShowsWhateverTheBatchBoundaries()
+            throws Exception {
+        for (final int batchSize : new int[] {7, 1_000}) {
+            DB.execute("TRUNCATE order_events, trades, orders; UPDATE high_water_mark SET last_sequence = 0");
+            final List<EngineEvent> events = GeneratedEvents.generateWithOperations(2, 6_000);
+            final PostgresSink sink = connectedSink();
+            final Batcher batcher = new Batcher(new Events.ListSource(events), sink, batchSize, DELAY, () -> now);
+            while (batcher.poll(true) > 0) {
+                assertTrue(sink.persistedSequence() > 0);
+            }
+            assertStored(events.size());
+            assertOrdersAsTheQueryViewShows(events);
+            assertEquals(events.stream().filter(e -> e.type == EventType.ORDER_AMENDED).count(),
+                    DB.number("SELECT count(*) FROM order_events WHERE event_type = 'ORDER_AMENDED'"));
+            assertTrue(DB.number("SELECT count(*) FROM orders WHERE self_trade_prevention <> 'NONE'") > 0);
+            assertTrue(DB.number("SELECT count(*) FROM orders WHERE reject_reason = 'CANCEL_ALL_AFTER'") > 0);
+            sink.disconnect();
+        }
+    }
+
+    @Test
+    void anAmendIsOneOrderAmendedRowWithItsPreviousTermsAndTheOrdersRowTakesTheNewOnes() throws Exception {
+        final TestEngine engine = new TestEngine(1, EngineLimits.DEFAULTS);
+        final long order = engine.place("A", 0, Side.SELL, TimeInForce.GTC, false, SelfTradePrevention.EXPIRE_TAKER,
+                100_000, 10_000);                              // 1000.00 x 1.0000
+        engine.limit("B", Side.BUY, 100_000, 4_000);           // fills 0.4000
+        final int before = engine.sequenced().size();
+        engine.amend(order, 0, 8_000);                         // a reduction in place: 0.8000 in all
+        final PostgresSink sink = connectedSink();
+        sink.write(batch(engine.sequenced(), 0, before), ClaimTurn.NONE);
+        sink.write(batch(engine.sequenced(), before, engine.sequenced().size()), ClaimTurn.NONE);
+
+        final List<List<String>> amended = DB.rows("SELECT order_id, price, quantity, filled_quantity,"
+                + " remaining_quantity, status, reject_reason, previous_price, previous_quantity, kept_priority"
+                + " FROM order_events WHERE event_type = 'ORDER_AMENDED'");
+        assertEquals(List.of(List.of(Long.toString(order), "1000.00", "0.8000", "0.4000")),
+                List.of(amended.get(0).subList(0, 4)));
+        assertEquals(Arrays.asList(null, null, null, "1000.00", "1.0000", "t"), amended.get(0).subList(4, 10),
+                "status and remainder come with the ORDER_UPDATED after it");
+        assertEquals(0, DB.number("SELECT count(*) FROM order_events WHERE event_type <> 'ORDER_AMENDED' AND"
+                + " (previous_price IS NOT NULL OR previous_quantity IS NOT NULL OR kept_priority IS NOT NULL)"));
+        assertEquals(List.of(List.of("1000.00", "0.8000", "0.4000", "0.4000", "PARTIALLY_FILLED", "EXPIRE_TAKER")),
+                DB.rows("SELECT price, quantity, filled_quantity, remaining_quantity, status, self_trade_prevention"
+                        + " FROM orders WHERE order_id = " + order));
+        assertOrdersAsTheQueryViewShows(engine.sequenced());
         sink.disconnect();
     }
 
@@ -249,6 +304,22 @@ class PostgresSinkIT {
     }
 
     @Test
+    void batchesOnTwoLanesLeaveTheSameDatabaseAsOneWriterThroughOrderOperations() throws Exception {
+        final List<EngineEvent> events = GeneratedEvents.generateWithOperations(9, 20_000);
+        final Lanes lanes = twoConnectedLanes();
+        final Batcher batcher = new Batcher(new Events.ListSource(events), lanes, 333, DELAY, () -> now);
+        final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (lanes.persistedSequence() < events.size()) {
+            assertTrue(System.nanoTime() < deadline, "two lanes did not store 20,000 events within two minutes");
+            batcher.poll(true);
+            Thread.sleep(1);
+        }
+        lanes.close();
+        assertStored(events.size());
+        assertOrdersAsTheQueryViewShows(events);
+    }
+
+    @Test
     void aLaneWhoseConnectionDiesMidLoadLosesNothingAndWritesNothingTwice() throws Exception {
         final List<EngineEvent> events = GeneratedEvents.generate(8, 30_000);
         final Lanes lanes = twoConnectedLanes();
@@ -344,7 +415,8 @@ class PostgresSinkIT {
             trades += event.type == EventType.TRADE ? 1 : 0;
         }
         final List<List<String>> rows = DB.rows("SELECT order_id, symbol, status, price, quantity, filled_quantity,"
-                + " remaining_quantity, reject_reason, last_sequence, client_order_id FROM orders ORDER BY order_id");
+                + " remaining_quantity, reject_reason, last_sequence, client_order_id, self_trade_prevention,"
+                + " (extract(epoch FROM updated_at) * 1000000)::bigint FROM orders ORDER BY order_id");
         assertEquals(view.size(), rows.size());
         for (final List<String> row : rows) {
             final OrderState order = view.get(Long.parseLong(row.get(0)));
@@ -359,6 +431,8 @@ class PostgresSinkIT {
             assertEquals(order.rejectReason().name().equals("NONE") ? null : order.rejectReason().name(), row.get(7), at);
             assertEquals(Long.toString(order.sequence()), row.get(8), at);
             assertEquals(order.clientOrderId(), row.get(9), at);
+            assertEquals(order.selfTradePrevention().name(), row.get(10), at);
+            assertEquals(Long.toString(order.updatedAtMicros()), row.get(11), at);
         }
         assertEquals(trades, DB.number("SELECT count(*) FROM trades"));
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.EventType;
 import java.nio.ByteBuffer;
@@ -21,11 +22,13 @@ class SpoolTest {
     @TempDir
     Path dir;
 
-    private final List<EngineEvent> events = GeneratedEvents.generate(3, 3_000);
+    private final List<EngineEvent> events = GeneratedEvents.generateWithOperations(3, 3_000);
 
     @Test
     void everyEventTypeComesBackFieldForField() throws Exception {
-        assertTrue(events.stream().map(e -> e.type).distinct().count() == 3, "the mix has all three types");
+        assertEquals(4, events.stream().map(e -> e.type).distinct().count(), "the mix has all four types");
+        assertTrue(events.stream().anyMatch(e -> e.type == EventType.ORDER_AMENDED && e.keptPriority));
+        assertTrue(events.stream().anyMatch(e -> e.selfTradePrevention == SelfTradePrevention.EXPIRE_BOTH));
         try (SpoolWriter writer = new SpoolWriter(dir, SEGMENT, BUFFER);
              SpoolReader reader = new SpoolReader(dir, writer::flushedSequence, BUFFER)) {
             for (final EngineEvent event : events) {
@@ -172,6 +175,12 @@ class SpoolTest {
             assertEquals(expected.orderType, actual.orderType, at);
             assertEquals(expected.timeInForce, actual.timeInForce, at);
             assertEquals(expected.postOnly, actual.postOnly, at);
+            assertEquals(expected.selfTradePrevention, actual.selfTradePrevention, at);
+        } else if (expected.type == EventType.ORDER_AMENDED) {
+            assertEquals(expected.filledQuantity, actual.filledQuantity, at);
+            assertEquals(expected.previousPrice, actual.previousPrice, at);
+            assertEquals(expected.previousQuantity, actual.previousQuantity, at);
+            assertEquals(expected.keptPriority, actual.keptPriority, at);
         } else {
             assertEquals(expected.filledQuantity, actual.filledQuantity, at);
             assertEquals(expected.remainingQuantity, actual.remainingQuantity, at);

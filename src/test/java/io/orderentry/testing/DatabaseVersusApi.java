@@ -28,7 +28,8 @@ public final class DatabaseVersusApi {
 
     private static final String ORDERS = "SELECT order_id, client_order_id, account_id, symbol, side, order_type,"
             + " time_in_force, post_only::text, price, quantity, status, filled_quantity, remaining_quantity,"
-            + " reject_reason, last_sequence, " + iso("created_at") + ", " + iso("updated_at") + " FROM orders";
+            + " reject_reason, last_sequence, " + iso("created_at") + ", " + iso("updated_at") + ", self_trade_prevention"
+            + " FROM orders";
     private static final String TRADES = "SELECT trade_id, price, quantity, taker_order_id, maker_order_id, "
             + iso("executed_at") + ", symbol, taker_side, taker_account_id, maker_account_id FROM trades ORDER BY trade_id";
 
@@ -138,6 +139,7 @@ public final class DatabaseVersusApi {
         assertEquals(o.get("sequence").asText(), row.get(14), at);
         assertEquals(o.get("createdAt").asText(), row.get(15), at);
         assertEquals(o.get("updatedAt").asText(), row.get(16), at);
+        assertEquals(o.get("selfTradePrevention").asText(), row.get(17), at);
         final JsonNode apiFills = o.get("fills");
         assertEquals(apiFills.size(), fills.size(), "fills of " + at);
         BigDecimal notional = BigDecimal.ZERO;
