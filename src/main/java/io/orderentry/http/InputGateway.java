@@ -84,14 +84,8 @@ public final class InputGateway {
             return false;
         }
         try {
-            final OrderCommand command = ring.get(seq);
-            command.reset();
-            command.type = CommandType.PLACE;
-            command.requestId = requestId;
-            command.replyTo = replyTo;
-            command.requestTag = requestTag;
-            command.remoteAddress = remoteAddress;
-            command.keyId = keyId;
+            final OrderCommand command = request(seq, CommandType.PLACE, requestId, replyTo, requestTag, remoteAddress,
+                    keyId);
             command.accountId = order.accountId();
             command.clientOrderId = order.clientOrderId();
             command.symbol = order.instrument().index();
@@ -126,14 +120,8 @@ public final class InputGateway {
             return false;
         }
         try {
-            final OrderCommand command = ring.get(seq);
-            command.reset();
-            command.type = CommandType.CANCEL;
-            command.requestId = requestId;
-            command.replyTo = replyTo;
-            command.requestTag = requestTag;
-            command.remoteAddress = remoteAddress;
-            command.keyId = keyId;
+            final OrderCommand command = request(seq, CommandType.CANCEL, requestId, replyTo, requestTag, remoteAddress,
+                    keyId);
             command.accountId = accountId;
             command.orderId = orderId;
         } finally {
@@ -159,14 +147,8 @@ public final class InputGateway {
             return false;
         }
         try {
-            final OrderCommand command = ring.get(seq);
-            command.reset();
-            command.type = CommandType.AMEND;
-            command.requestId = requestId;
-            command.replyTo = replyTo;
-            command.requestTag = requestTag;
-            command.remoteAddress = remoteAddress;
-            command.keyId = keyId;
+            final OrderCommand command = request(seq, CommandType.AMEND, requestId, replyTo, requestTag, remoteAddress,
+                    keyId);
             command.accountId = accountId;
             command.orderId = orderId;
             command.price = price;
@@ -194,14 +176,8 @@ public final class InputGateway {
             return false;
         }
         try {
-            final OrderCommand command = ring.get(seq);
-            command.reset();
-            command.type = CommandType.CANCEL_ALL;
-            command.requestId = requestId;
-            command.replyTo = replyTo;
-            command.requestTag = requestTag;
-            command.remoteAddress = remoteAddress;
-            command.keyId = keyId;
+            final OrderCommand command = request(seq, CommandType.CANCEL_ALL, requestId, replyTo, requestTag, remoteAddress,
+                    keyId);
             command.accountId = accountId;
             command.symbol = symbol;
             command.cancelAllCause = cause;
@@ -232,6 +208,20 @@ public final class InputGateway {
             release(seq);
         }
         return true;
+    }
+
+    /** @return the slot {@code seq}, cleared and holding the request's type and who waits for it */
+    private OrderCommand request(final long seq, final CommandType type, final long requestId, final int replyTo,
+                                 final String requestTag, final String remoteAddress, final String keyId) {
+        final OrderCommand command = ring.get(seq);
+        command.reset();
+        command.type = type;
+        command.requestId = requestId;
+        command.replyTo = replyTo;
+        command.requestTag = requestTag;
+        command.remoteAddress = remoteAddress;
+        command.keyId = keyId;
+        return command;
     }
 
     /**

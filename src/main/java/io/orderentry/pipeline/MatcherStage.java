@@ -189,6 +189,24 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
         return event;
     }
 
+    /** Claims a slot for an event about one order's state (ORDER_UPDATED, ORDER_AMENDED) and fills what they share. */
+    private EngineEvent claimOrder(final long seq, final EventType type, final long eventSequence,
+                                   final long timestampMicros, final long orderId, final String accountId,
+                                   final int symbol, final Side side, final long price, final long quantity,
+                                   final long filledQuantity) {
+        final EngineEvent event = claim(seq, type);
+        event.eventSequence = eventSequence;
+        event.timestampMicros = timestampMicros;
+        event.orderId = orderId;
+        event.accountId = accountId;
+        event.symbol = symbol;
+        event.side = side;
+        event.price = price;
+        event.quantity = quantity;
+        event.filledQuantity = filledQuantity;
+        return event;
+    }
+
     @Override
     public void orderAccepted(final long eventSequence, final long timestampMicros, final long orderId,
                               final String accountId, final String clientOrderId, final int symbol, final Side side,
@@ -253,16 +271,8 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
                              final OrderStatus status, final RejectReason rejectReason) {
         final long seq = output.next();
         try {
-            final EngineEvent event = claim(seq, EventType.ORDER_UPDATED);
-            event.eventSequence = eventSequence;
-            event.timestampMicros = timestampMicros;
-            event.orderId = orderId;
-            event.accountId = accountId;
-            event.symbol = symbol;
-            event.side = side;
-            event.price = price;
-            event.quantity = quantity;
-            event.filledQuantity = filledQuantity;
+            final EngineEvent event = claimOrder(seq, EventType.ORDER_UPDATED, eventSequence, timestampMicros, orderId,
+                    accountId, symbol, side, price, quantity, filledQuantity);
             event.remainingQuantity = remainingQuantity;
             event.status = status;
             event.rejectReason = rejectReason;
@@ -279,16 +289,8 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
                              final long previousQuantity, final boolean keptPriority) {
         final long seq = output.next();
         try {
-            final EngineEvent event = claim(seq, EventType.ORDER_AMENDED);
-            event.eventSequence = eventSequence;
-            event.timestampMicros = timestampMicros;
-            event.orderId = orderId;
-            event.accountId = accountId;
-            event.symbol = symbol;
-            event.side = side;
-            event.price = price;
-            event.quantity = quantity;
-            event.filledQuantity = filledQuantity;
+            final EngineEvent event = claimOrder(seq, EventType.ORDER_AMENDED, eventSequence, timestampMicros, orderId,
+                    accountId, symbol, side, price, quantity, filledQuantity);
             event.previousPrice = previousPrice;
             event.previousQuantity = previousQuantity;
             event.keptPriority = keptPriority;
