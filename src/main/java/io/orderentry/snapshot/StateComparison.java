@@ -19,9 +19,12 @@ import java.util.Set;
 
 /**
  * Compares two states as a client would see them, to say where a snapshot and a replay of the journal part: the
- * engine's ids, books and queues (its snapshot form is canonical, so equal engines write equal bytes), every order
- * the view answers for, every account's open orders, and per instrument the market data book, recent trades and
- * ticker. Stream sequences are left out: they count batches, which differ between a live run and a replay.
+ * engine's ids, books, per instrument its price band and the last trade price the band is taken around, then its
+ * queues (its snapshot form is canonical, so equal engines write equal bytes: each resting order's postOnly flag and
+ * self-trade prevention included), every order the view answers for (all of {@link OrderState}: an amend's terms, the
+ * self-trade prevention, the reason it ended), every account's open orders, and per instrument the market data
+ * book, recent trades and ticker. Stream sequences are left out: they count batches, which differ between a live run
+ * and a replay.
  */
 final class StateComparison {
 
@@ -54,6 +57,11 @@ final class StateComparison {
                     + Arrays.toString(ids) + ", snapshot " + Arrays.toString(got);
         }
         for (int symbol = 0; symbol < symbols.size(); symbol++) {
+            if (e.priceBand(symbol) != a.priceBand(symbol) || e.lastTradePrice(symbol) != a.lastTradePrice(symbol)) {
+                return "engine: " + symbols.get(symbol) + " price band (basis points) and last trade price (ticks):"
+                        + " replay " + e.priceBand(symbol) + ", " + e.lastTradePrice(symbol) + "; snapshot "
+                        + a.priceBand(symbol) + ", " + a.lastTradePrice(symbol);
+            }
             for (final Side side : Side.values()) {
                 final List<String> replayed = levels(e, symbol, side);
                 final List<String> loaded = levels(a, symbol, side);
@@ -64,7 +72,8 @@ final class StateComparison {
             }
         }
         if (!Arrays.equals(bytes(e), bytes(a))) {
-            return "engine: the books' levels agree, but the order queues or the dedup window differ";
+            return "engine: the books' levels agree, but the order queues (an order's place, postOnly or self-trade"
+                    + " prevention) or the dedup window differ";
         }
         return null;
     }

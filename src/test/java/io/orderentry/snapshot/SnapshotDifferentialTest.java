@@ -19,6 +19,7 @@ import io.orderentry.pipeline.CommandType;
 import io.orderentry.pipeline.OrderCommand;
 import io.orderentry.query.OrderStateView;
 import io.orderentry.testing.RandomCommands;
+import io.orderentry.testing.RandomOperations;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,12 +48,28 @@ class SnapshotDifferentialTest {
 
     @Test
     void stateRestoredFromASnapshotAtAnyPointFollowsTheJournalLikeOneThatNeverStopped() throws IOException {
+        assertRestoredStatesFollowTheJournal(RandomCommands::fill, 21);
+    }
+
+    @Test
+    void stateRestoredFromASnapshotFollowsAJournalOfAmendsCancelAllsSelfTradesAndBandsLikeOneThatNeverStopped()
+            throws IOException {
+        assertRestoredStatesFollowTheJournal(RandomOperations::fill, 22);
+    }
+
+    /** How a test fills its next command (RandomCommands::fill or RandomOperations::fill). */
+    private interface CommandSource {
+        void fill(Random random, OrderCommand command, int symbols, long lastOrderId);
+    }
+
+    private void assertRestoredStatesFollowTheJournal(final CommandSource commands, final long seed)
+            throws IOException {
         final Path journal = dir.resolve("journal");
-        final Random random = new Random(21);
+        final Random random = new Random(seed);
         final JournalWriter writer = JournalWriter.open(new JournalConfig(journal, JournalSync.NONE, 64 * 1024, 8192),
                 SYMBOLS.toArray(String[]::new), JournalReader.recover(journal, INDEX, c -> { }));
         final long first = 6_000;
-        append(writer, random, 1, first);
+        append(writer, commands, random, 1, first);
 
         final Replica reference = replica();
         final JournalTail referenceTail = new JournalTail(journal, INDEX, JournalPosition.START);
@@ -85,12 +102,19 @@ class SnapshotDifferentialTest {
                 assertSameState(reference, restored.get(i), "restored from " + snapshots.get(i).getFileName()
                         + ", at journal sequence " + end);
             }
-            append(writer, random, end + 1, end + 1_500);
+            append(writer, commands, random, end + 1, end + 1_500);
             end += 1_500;
             referenceTail.readUntil(end, reference);
             reference.endOfBatch();
         }
         writer.close();
+        for (int i = 0; i < restored.size(); i++) {
+            tails.get(i).readUntil(end, restored.get(i));
+            restored.get(i).endOfBatch();
+            // what verify-snapshot compares: the engines' bands, last trade prices and queues too
+            assertEquals(null, StateComparison.firstDifference(reference.state(), restored.get(i).state(), SYMBOLS),
+                    "restored from " + snapshots.get(i).getFileName() + ", at the end");
+        }
         assertTrue(reference.state().matcher().lastTradeId() > 1_000, "the commands traded");
         assertTrue(reference.state().matcher().restingOrderCount() > 100, "orders rest");
     }
@@ -133,13 +157,14 @@ class SnapshotDifferentialTest {
         }
     }
 
-    /** Journals commands {@code from..to} ({@link RandomCommands}, a third of the orders with a clientOrderId). */
-    private static void append(final JournalWriter writer, final Random random, final long from, final long to) {
+    /** Journals commands {@code from..to} ({@code commands}, a third of the orders with a clientOrderId). */
+    private static void append(final JournalWriter writer, final CommandSource commands, final Random random,
+                               final long from, final long to) {
         final OrderCommand c = new OrderCommand();
         for (long sequence = from; sequence <= to; sequence++) {
             c.sequence = sequence;
             c.timestampMicros = 1_800_000_000_000_000L + sequence * 2_000_000L;
-            RandomCommands.fill(random, c, SYMBOLS.size(), sequence - 1);
+            commands.fill(random, c, SYMBOLS.size(), sequence - 1);
             if (c.type == CommandType.PLACE && random.nextInt(3) == 0) {
                 c.clientOrderId = "c-" + random.nextInt(3_000);   // retries: DUPLICATE and DUPLICATE_MISMATCH
             }
