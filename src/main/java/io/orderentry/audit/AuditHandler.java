@@ -241,7 +241,10 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
                     entry.allInstruments = event.symbol < 0;
                 }
             }
-            case PRICE_BAND_SET -> entry.instrument = Math.max(-1, event.symbol);
+            case PRICE_BAND_SET -> {
+                entry.instrument = Math.max(-1, event.symbol);
+                entry.bandBasisPoints = event.priceBandBasisPoints;
+            }
             default -> {
                 // a place or a cancel: its terms are the order's, in the journal and the order's events
             }

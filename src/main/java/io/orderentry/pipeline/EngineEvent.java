@@ -66,6 +66,12 @@ public final class EngineEvent {
     public long previousQuantity;
     /** ORDER_AMENDED: the order kept its place in the queue. */
     public boolean keptPriority;
+    /**
+     * COMMAND_COMPLETED of a SET_PRICE_BAND: the band set, in basis points. (Of an AMEND, {@link #price} and
+     * {@link #quantity} are those asked for, 0 for unchanged; of a CANCEL_ALL, {@link #symbol} is the instrument or -1
+     * and {@link #rejectReason} the cause.)
+     */
+    public int priceBandBasisPoints;
 
     /** TRADE fields. */
     public long tradeId;
@@ -116,6 +122,7 @@ public final class EngineEvent {
         previousPrice = 0;
         previousQuantity = 0;
         keptPriority = false;
+        priceBandBasisPoints = 0;
         tradeId = 0;
         takerSide = null;
         takerOrderId = 0;

@@ -168,7 +168,11 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
         }
     }
 
-    /** Copies what the audit trail records about the request into a COMMAND_COMPLETED event. */
+    /**
+     * Copies what the audit trail records about the request into a COMMAND_COMPLETED event: who asked, and the terms of
+     * the commands whose events do not carry them (an amend's requested price and quantity, a cancel-all's instrument
+     * and cause, a band change's instrument and band).
+     */
     private static void copyRequest(final OrderCommand command, final EngineEvent event) {
         event.commandType = command.type;
         event.accountId = command.accountId;
@@ -176,6 +180,23 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
         event.requestTag = command.requestTag;
         event.remoteAddress = command.remoteAddress;
         event.keyId = command.keyId;
+        switch (command.type) {
+            case AMEND -> {
+                event.price = command.price;
+                event.quantity = command.quantity;
+            }
+            case CANCEL_ALL -> {
+                event.symbol = command.symbol;
+                event.rejectReason = command.cancelAllCause;
+            }
+            case SET_PRICE_BAND -> {
+                event.symbol = command.symbol;
+                event.priceBandBasisPoints = command.priceBandBasisPoints;
+            }
+            default -> {
+                // a place's and a cancel's terms are in their orders' events
+            }
+        }
     }
 
     private EngineEvent claim(final long seq, final EventType type) {

@@ -188,8 +188,8 @@ class AuditHandlerTest {
 
     /**
      * Against the real engine and matcher stage: each command's record lists the orders it canceled without naming
-     * them, and keeps the status of the order it names, whatever came between. A completed event that does not carry
-     * a cancel-all's terms leaves its instrument unknown, and takes the cause from the orders it canceled.
+     * them, and keeps the status of the order it names, whatever came between; the matcher stage carries each
+     * command's terms (an amend's, a cancel-all's, a band change's) into its completion, and the record shows them.
      */
     @Test
     void shouldRecordEachOrderACommandCanceledWithoutNamingItAgainstTheRealEngine() throws IOException {
@@ -204,14 +204,25 @@ class AuditHandlerTest {
         engine.amend(taker, 0, 5);                       // a larger total at the same price: to the back of its level
         engine.cancelAll("A", -1, RejectReason.CANCEL_ALL);
         engine.cancel(other);                            // no longer open
+        engine.cancelAll("B", 1, RejectReason.CANCEL_ALL_AFTER);
+        engine.setPriceBand(1, 250);
         for (final EngineEvent event : engine.events()) {
             feed(false, event);
         }
         feed(true, event(EventType.TICK));
 
         final List<JsonNode> records = Trails.records(dir);
-        assertEquals(List.of("PLACE", "PLACE", "PLACE", "PLACE", "PLACE", "AMEND", "CANCEL_ALL", "CANCEL"),
-                records.stream().map(r -> r.get("kind").asText()).toList());
+        assertEquals(List.of("PLACE", "PLACE", "PLACE", "PLACE", "PLACE", "AMEND", "CANCEL_ALL", "CANCEL", "CANCEL_ALL",
+                "PRICE_BAND_SET"), records.stream().map(r -> r.get("kind").asText()).toList());
+        final JsonNode amendTerms = records.get(5).get("terms");
+        assertTrue(amendTerms.get("price").isNull(), "the amend left the price as it was");
+        assertEquals(5, amendTerms.get("quantity").asLong(), "the total the amend asked for");
+        final JsonNode oneInstrument = records.get(8).get("terms");
+        assertEquals(1, oneInstrument.get("instrument").asInt());
+        assertFalse(oneInstrument.get("allInstruments").asBoolean());
+        assertEquals("CANCEL_ALL_AFTER", oneInstrument.get("cause").asText());
+        assertEquals(1, records.get(9).get("terms").get("instrument").asInt());
+        assertEquals(250, records.get(9).get("terms").get("bandBasisPoints").asInt());
         final JsonNode place = records.get(3);
         assertEquals(taker, place.get("orderId").asLong());
         assertEquals("PARTIALLY_FILLED", place.get("outcome").get("status").asText(), "the taker's, not a maker's");
@@ -222,6 +233,7 @@ class AuditHandlerTest {
         final JsonNode all = records.get(6);
         assertEquals("[" + taker + "," + other + "]", all.get("outcome").get("canceledOrderIds").toString());
         assertEquals("CANCEL_ALL", all.get("terms").get("cause").asText());
+        assertTrue(all.get("terms").get("allInstruments").asBoolean());
         assertOutcome(all, 200, null);
         assertOutcome(records.get(7), 409, "ORDER_NOT_OPEN");
         assertTrue(Trails.verify(dir).intact(), Trails.verify(dir).summary());
