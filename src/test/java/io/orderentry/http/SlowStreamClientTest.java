@@ -35,9 +35,12 @@ class SlowStreamClientTest {
     @Test
     void stalledClientIsConflatedThenDroppedWhileOrdersKeepBeingAnswered() {
         final Vertx clients = Vertx.vertx();
+        // no price band: the orders below (asks at 90.00, bids and asks at 60.00, over bids from 50.00 up) are further
+        // from the mid than a 10% band allows, and each must change the book
         try (RunningService service = RunningService.start(dir, Map.of("ORDERS_WS_WRITE_QUEUE_BYTES", "4096",
                 "ORDERS_WS_MAX_QUEUED_MESSAGES", "16", "ORDERS_WS_MAX_SUBSCRIPTIONS", "4",
-                "ORDERS_WS_SLOW_CLIENT_MILLIS", "500", "ORDERS_WS_HEARTBEAT_MILLIS", "100"))) {
+                "ORDERS_WS_SLOW_CLIENT_MILLIS", "500", "ORDERS_WS_HEARTBEAT_MILLIS", "100",
+                "ORDERS_PRICE_BAND_PERCENT", "0"))) {
             final ApiClient api = service.client();
             placeBids(api);
             try (StreamClient healthy = StreamClient.connect(clients, service.port());

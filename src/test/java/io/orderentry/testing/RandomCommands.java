@@ -12,7 +12,7 @@ import java.util.Random;
 
 /**
  * Random valid commands for the tests that follow the engine: 20% cancels of any id handed out so far, 6% amends
- * of any such id (a new quantity, a new price or both), 1% cancel-alls (of an account, in one instrument or all, from
+ * of any such id (a new quantity, a new price or both), 0.2% cancel-alls (each empties a good part of a book) (of an account, in one instrument or all, from
  * a client or a dead man's switch), 5% MARKET, the rest LIMIT (10% IOC, 5% FOK, GTC with some postOnly) on
  * overlapping price ranges around 1,000 ticks, so orders both rest and trade; a fifth of the orders with a self-trade
  * prevention mode; 20 accounts.
@@ -68,7 +68,7 @@ public final class RandomCommands {
             c.price = what == 0 ? 0 : 700 + random.nextInt(660);
             return;
         }
-        if (roll < 27) {
+        if (random.nextInt(1_000) < 2) {
             c.type = CommandType.CANCEL_ALL;
             c.accountId = "acct-" + random.nextInt(20);
             c.symbol = random.nextBoolean() ? -1 : random.nextInt(symbols);
