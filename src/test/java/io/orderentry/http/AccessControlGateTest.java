@@ -119,7 +119,7 @@ class AccessControlGateTest {
     @Test
     void rateLimitHeaderValuesAreTheirDecimalText() {
         for (final long n : new long[] {0, 1, 1999, 2000, 4095, 4096, 100_000_000L}) {
-            assertEquals(Long.toString(n), AccessControl.decimal(n));
+            assertEquals(Long.toString(n), AccessControl.decimal(n).toString());
         }
     }
 }
