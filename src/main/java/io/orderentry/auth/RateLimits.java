@@ -44,26 +44,32 @@ public final class RateLimits {
     private final Map<String, TokenBucket> requestBuckets = new ConcurrentHashMap<>();
     private final Map<String, TokenBucket> orderBuckets = new ConcurrentHashMap<>();
     private final Map<String, TokenBucket> addressBuckets = new ConcurrentHashMap<>();
+    private final Verdict requestFromFull;
+    private final Verdict orderFromFull;
+    private final Verdict addressFromFull;
 
     public RateLimits(final Limit requests, final Limit orders, final Limit address) {
         this.requests = requests;
         this.orders = orders;
         this.address = address;
+        this.requestFromFull = fromFull(requests);
+        this.orderFromFull = fromFull(orders);
+        this.addressFromFull = fromFull(address);
     }
 
     /** Takes one of the key's request tokens. */
     public Verdict request(final String keyId, final long nowNanos) {
-        return take(requests, requestBuckets, keyId, nowNanos);
+        return take(requests, requestBuckets, keyId, nowNanos, requestFromFull);
     }
 
     /** Takes one of the key's order tokens (a place, amend or cancel; after {@link #request} allowed it). */
     public Verdict order(final String keyId, final long nowNanos) {
-        return take(orders, orderBuckets, keyId, nowNanos);
+        return take(orders, orderBuckets, keyId, nowNanos, orderFromFull);
     }
 
     /** Takes one of the address's tokens, for a request without a valid key. */
     public Verdict unauthenticated(final String host, final long nowNanos) {
-        return take(address, addressBuckets, host, nowNanos);
+        return take(address, addressBuckets, host, nowNanos, addressFromFull);
     }
 
     /** Drops the buckets that are full (nothing to remember); once a minute. */
@@ -94,8 +100,13 @@ public final class RateLimits {
         return address;
     }
 
+    /**
+     * Takes a token of {@code who}'s bucket of {@code limit}, under the bucket's lock held once.
+     *
+     * @param fromFull the verdict of a take from a full bucket ({@link #fromFull}), answered without a new one
+     */
     private static Verdict take(final Limit limit, final Map<String, TokenBucket> buckets, final String who,
-                                final long nowNanos) {
+                                final long nowNanos, final Verdict fromFull) {
         if (!limit.enabled()) {
             return UNLIMITED;
         }
@@ -103,11 +114,33 @@ public final class RateLimits {
         if (bucket == null) {
             bucket = buckets.computeIfAbsent(who, ignored -> new TokenBucket(limit.perSecond(), limit.burst(), nowNanos));
         }
-        final long left = bucket.take(nowNanos);
-        if (left >= 0) {
-            return new Verdict(true, limit.burst(), left, bucket.secondsUntilFull(nowNanos), 0);
+        final long left;
+        final long reset;
+        synchronized (bucket) {   // the bucket's own lock: its calls below nest in it at no cost
+            left = bucket.take(nowNanos);
+            if (left == limit.burst() - 1) {
+                return fromFull;
+            }
+            reset = bucket.secondsUntilFull(nowNanos);
         }
-        return new Verdict(false, limit.burst(), 0, bucket.secondsUntilFull(nowNanos),
-                Math.max(1, (long) Math.ceil(-left / 1e9)));
+        if (left >= 0) {
+            return new Verdict(true, limit.burst(), left, reset, 0);
+        }
+        return new Verdict(false, limit.burst(), 0, reset, Math.max(1, (long) Math.ceil(-left / 1e9)));
+    }
+
+    /**
+     * The verdict of a take that leaves {@code burst - 1} whole tokens, made once: a bucket holds at most
+     * {@code burst}, so such a take found it full and left exactly {@code burst - 1}, one token short of full (what
+     * {@link TokenBucket#secondsUntilFull} says of that). A client inside its budget finds its bucket full again at
+     * every request, so this is the answer to nearly all of them, and costs no object each time.
+     */
+    private static Verdict fromFull(final Limit limit) {
+        if (!limit.enabled()) {
+            return UNLIMITED;
+        }
+        final TokenBucket full = new TokenBucket(limit.perSecond(), limit.burst(), 0);
+        final long left = full.take(0);
+        return new Verdict(true, limit.burst(), left, full.secondsUntilFull(0), 0);
     }
 }

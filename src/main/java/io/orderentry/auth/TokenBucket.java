@@ -3,7 +3,8 @@ package io.orderentry.auth;
 /**
  * A token bucket: holds at most {@code burst} tokens, refilled at {@code perSecond}; a request takes one. Time is
  * passed in (nanoseconds, any origin), so tests drive it. Thread-safe: the event loops of one key share a bucket, and
- * the lock is held for a few arithmetic operations.
+ * the lock is held for a few arithmetic operations. The lock is the bucket's monitor: a caller that holds it across
+ * several calls sees them as one step.
  */
 public final class TokenBucket {
 

@@ -56,6 +56,23 @@ class RateLimitsTest {
     }
 
     @Test
+    void shouldAnswerATakeFromAFullBucketAsFromAnyOtherWithoutANewVerdict() {
+        final RateLimits limits = new RateLimits(new Limit(0.25, 3), new Limit(1000, 2000), OFF);
+        final Verdict first = limits.request("k1", T0);
+        assertEquals(3, first.limit());
+        assertEquals(2, first.remaining());
+        assertEquals(4, first.reset(), "one token short at one token per 4 s");
+        assertSame(first, limits.request("k2", T0), "every take from a full bucket gets the same verdict");
+        final Verdict second = limits.request("k1", T0 + SECOND);
+        assertEquals(1, second.remaining());
+        assertEquals(7, second.reset(), "1.75 tokens short at one token per 4 s");
+        assertSame(first, limits.request("k1", T0 + 100 * SECOND), "full again");
+        final Verdict order = limits.order("k1", T0);
+        assertEquals(1999, order.remaining());
+        assertEquals(1, order.reset());
+    }
+
+    @Test
     void shouldRefillOverTime() {
         final RateLimits limits = new RateLimits(new Limit(2, 2), OFF, OFF);
         limits.request("k1", T0);
