@@ -30,6 +30,7 @@ import java.util.Optional;
  * @param auditRetention    how long audit files stay in the trail's directory before they are archived
  * @param auth              API keys, rate limits and TLS
  * @param tradingRules      the default self-trade prevention and the instruments' price bands
+ * @param cluster           cluster mode's settings; empty in single-node mode (the default)
  */
 public record Config(String httpHost, int httpPort, int httpInstances, Path journalDir, JournalSync journalSync,
                      long journalSegmentBytes, int inputRingSize, int outputRingSize, String waitStrategy,
@@ -37,7 +38,8 @@ public record Config(String httpHost, int httpPort, int httpInstances, Path jour
                      Optional<Database> database, AuditConfig audit,
                      MarketDataConfig marketData, SnapshotConfig snapshots,
                      AuditRetention auditRetention, io.orderentry.http.HttpLimits httpLimits,
-                     io.orderentry.auth.AuthConfig auth, TradingRules tradingRules) {
+                     io.orderentry.auth.AuthConfig auth, TradingRules tradingRules,
+                     Optional<io.orderentry.cluster.ClusterSettings> cluster) {
 
     /**
      * PostgreSQL settings.

@@ -115,6 +115,7 @@ public final class ConfigLoader {
                     + "), so that a retried order can always be answered with its state");
         }
         final List<Instrument> instruments = journalInstruments();
+        final Optional<io.orderentry.cluster.ClusterSettings> cluster = cluster();
         final Config config = new Config(
                 string("http.host"),
                 intValue("http.port", 0, 65_535),
@@ -136,15 +137,50 @@ public final class ConfigLoader {
                 new io.orderentry.http.HttpLimits(intValue("http.idle.timeout.seconds", 0, 86_400),
                         intValue("http.max.connections", 1, 10_000_000),
                         intValue("audit.refusals.per.second", 1, 1_000_000),
-                        intValue("http.body.timeout.seconds", 0, 3_600)),
+                        intValue("http.body.timeout.seconds", 0, 3_600),
+                        cluster.map(io.orderentry.cluster.ClusterSettings::answerTimeoutMillis).orElse(0L)),
                 auth(),
-                tradingRules(instruments));
+                tradingRules(instruments),
+                cluster);
         if (config.httpLimits().maxConnections() < config.marketData().maxConnections() + 100) {
             throw new ConfigException(envName("http.max.connections") + " (" + config.httpLimits().maxConnections()
                     + ") must be at least " + envName("ws.max.connections") + " (" + config.marketData().maxConnections()
                     + ") + 100, so that stream subscribers can never take every connection from order entry");
         }
+        if (config.cluster().isPresent() && config.database().isPresent()) {
+            throw new ConfigException("cluster mode (" + envName("cluster.members") + ") does not write to PostgreSQL"
+                    + " yet: set " + envName("db.url") + " to empty (every member keeps the orders, the order view and"
+                    + " the audit trail; README, \"Cluster mode\")");
+        }
         return config;
+    }
+
+    /**
+     * Cluster mode, when {@code cluster.members} is set: this member's id must be in the list, and its directory
+     * defaults to {@code cluster} beside the journal's.
+     */
+    private Optional<io.orderentry.cluster.ClusterSettings> cluster() {
+        final String members = string("cluster.members");
+        if (members.isEmpty()) {
+            return Optional.empty();
+        }
+        final String dir = string("cluster.dir");
+        final Path journal = Path.of(string("journal.dir")).toAbsolutePath().normalize();
+        final Path parent = journal.getParent() == null ? journal : journal.getParent();
+        final io.orderentry.cluster.ClusterSettings settings = new io.orderentry.cluster.ClusterSettings(members,
+                intValue("cluster.member.id", 0, 1_000), dir.isBlank() ? parent.resolve("cluster") : Path.of(dir),
+                longValue("cluster.leader.timeout.millis", 200, 600_000),
+                longValue("cluster.answer.timeout.millis", 100, 600_000));
+        try {
+            final int count = settings.parsedMembers().length;
+            settings.self();
+            if (count != 1 && count != 3 && count != 5 && count != 7) {
+                throw new IllegalArgumentException(count + " members: a cluster has 3, 5 or 7 (or 1, for trying it)");
+            }
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException(envName("cluster.members") + ": " + e.getMessage());
+        }
+        return Optional.of(settings);
     }
 
     /**

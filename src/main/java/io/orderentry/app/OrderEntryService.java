@@ -131,6 +131,9 @@ public final class OrderEntryService {
     private volatile long recoveredFromSnapshot;
     private volatile long replayedRecords;
     private MatcherStage matcherStage;
+    private io.orderentry.cluster.ClusterNode clusterNode;
+    private io.orderentry.cluster.ClusterIngress clusterIngress;
+    private io.orderentry.cluster.EngineService clusterService;
     private PersistenceWiring persistence;
     private volatile boolean stopped;
 
@@ -202,6 +205,10 @@ public final class OrderEntryService {
 
         gateway = new InputGateway(input.getRingBuffer(), config.httpLimits().refusalsAuditedPerSecond());
         startHttp(replies, gateway);
+        if (config.cluster().isPresent()) {
+            startCluster(config.cluster().get(), outputRing, inputWait, started);
+            return;
+        }
         final JournalRecovery recovery = recover();
         matcherStage.replayCompleted(recovery.lastSequence());
         awaitConsumers(outputRing);
@@ -216,6 +223,7 @@ public final class OrderEntryService {
         journalPriceBandChanges(bandChanges);
         startSnapshots();
         startAuditArchiving();
+        registerJournal();
         registerHealthAndMetrics(outputRing);
         metrics.counter("orders_journal_rejected_commands_total", "Commands the journal could not encode (answered 503)",
                 journalHandler::rejectedCommands);
@@ -224,6 +232,114 @@ public final class OrderEntryService {
         LOG.info("ready: accepting orders on {}:{} after {} ms; next order id {}, next trade id {}",
                 config.httpHost(), config.httpPort(), (System.nanoTime() - started) / 1_000_000,
                 matcherStage.matcher().lastOrderId() + 1, matcherStage.matcher().lastTradeId() + 1);
+    }
+
+    /**
+     * Cluster mode: this member's part of the cluster instead of the journal. The engine runs as the clustered service
+     * ({@link io.orderentry.cluster.EngineService}) on the log the cluster replicates and replays; the input ring's
+     * one consumer sends each command into that log ({@link io.orderentry.cluster.ClusterIngress}). READY once the
+     * member's client reaches a leader, which needs a majority of the members running.
+     */
+    private void startCluster(final io.orderentry.cluster.ClusterSettings settings,
+                              final RingBuffer<EngineEvent> outputRing, final WaitStrategy inputWait,
+                              final long started) {
+        symbolIndex = symbolIndex(config);
+        final String[] names = config.instruments().stream().map(Instrument::symbol).toArray(String[]::new);
+        final java.nio.file.Path logName = java.nio.file.Path.of("cluster log");
+        final long incarnation = new java.security.SecureRandom().nextLong();
+        final java.util.concurrent.locks.ReentrantLock outputLock = new java.util.concurrent.locks.ReentrantLock();
+        final java.util.concurrent.CountDownLatch engineStarted = new java.util.concurrent.CountDownLatch(1);
+        clusterService = new io.orderentry.cluster.EngineService(matcherStage, outputLock,
+                new io.orderentry.cluster.ClusterCommands(new io.orderentry.journal.JournalRecords(names, symbolIndex,
+                        logName)), settings.memberId(), incarnation, engineStarted::countDown);
+        LOG.info("cluster: starting member {} of {} in {}", settings.memberId(), settings.members(),
+                settings.directory().toAbsolutePath().normalize());
+        try {
+            // one process per member directory; held, it also proves that Aeron's mark files there are a dead
+            // process's (ClusterNode waits for them to go stale rather than refusing a restart after a crash)
+            journalLock = DirectoryLock.acquire(settings.directory(), "member.lock", "cluster member directory");
+        } catch (final IOException e) {
+            status.fail(e.getMessage());
+            stop();
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        try {
+            clusterNode = io.orderentry.cluster.ClusterNode.launch(settings, clusterService,
+                    e -> LOG.error("cluster: {}", e.toString(), e));
+        } catch (final RuntimeException e) {
+            status.fail("the cluster member could not start: " + e.getMessage());
+            stop();
+            throw e;
+        }
+        clusterIngress = new io.orderentry.cluster.ClusterIngress(clusterNode::clientContext, matcherStage, outputLock,
+                new io.orderentry.cluster.ClusterCommands(new io.orderentry.journal.JournalRecords(names, symbolIndex,
+                        logName)), settings.memberId(), incarnation);
+        Pipeline.wireClusterInput(input, inputWait, clusterIngress);
+        input.start();
+        clusterIngress.start();
+        long nextLog = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!clusterIngress.connected() || engineStarted.getCount() > 0) {
+            if (abortStart) {
+                throw new StoppedDuringStart();
+            }
+            if (System.nanoTime() - nextLog > 0) {
+                nextLog = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                LOG.info("cluster: waiting for a leader (a majority of the {} members must run)",
+                        settings.parsedMembers().length);
+            }
+            try {
+                Thread.sleep(20);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StoppedDuringStart();
+            }
+        }
+        // the configured bands, as commands in the log: every member sends its own (the same, when the members are
+        // configured alike, as they must be), so the log says from which command on a band applies
+        for (int symbol = 0; symbol < config.instruments().size(); symbol++) {
+            if (!gateway.trySetPriceBand(symbol, config.tradingRules().priceBand(symbol))) {
+                LOG.warn("cluster: the price band of {} could not be sent (the input ring is full)",
+                        config.instruments().get(symbol).symbol());
+            }
+        }
+        startAuditArchiving();
+        registerCluster(settings);
+        registerHealthAndMetrics(outputRing);
+        streamMetrics.register(metrics, marketData.view(), marketData.subscribers(), orderFeeds);
+        status.phase(ServiceStatus.Phase.READY);
+        LOG.info("ready: member {} accepting orders on {}:{} after {} ms", settings.memberId(), config.httpHost(),
+                config.httpPort(), (System.nanoTime() - started) / 1_000_000);
+    }
+
+    private void registerCluster(final io.orderentry.cluster.ClusterSettings settings) {
+        final io.orderentry.cluster.ClusterIngress ingress = clusterIngress;
+        final io.orderentry.cluster.EngineService service = clusterService;
+        status.addComponent(() -> {
+            final Map<String, Object> details = new LinkedHashMap<>();
+            details.put("memberId", settings.memberId());
+            details.put("role", service.role().name());
+            details.put("connectedToLeader", ingress.connected());
+            details.put("appliedCommands", service.appliedCommands());
+            return new HealthComponent("cluster", ingress.connected(), details);
+        });
+        metrics.gauge("orders_cluster_connected", "1 while this member's client reaches a leader (orders can be sent)",
+                () -> ingress.connected() ? 1 : 0);
+        metrics.gauge("orders_cluster_leader", "1 while this member leads the cluster",
+                () -> service.role() == io.aeron.cluster.service.Cluster.Role.LEADER ? 1 : 0);
+        metrics.counter("orders_cluster_commands_sent_total", "Commands this member sent into the cluster's log",
+                ingress::sent);
+        metrics.counter("orders_cluster_commands_refused_total", "Commands answered 503 because they could not be sent"
+                + " (no leader, or pushed back too long)", ingress::refused);
+        metrics.counter("orders_cluster_connects_total", "Connections of this member's client to a leader",
+                ingress::connects);
+        metrics.gauge("orders_cluster_applied_commands", "Commands of the log this member's engine applied since start",
+                service::appliedCommands);
+        metrics.counter("orders_cluster_undecodable_total", "Log messages skipped because they could not be decoded",
+                service::undecodable);
+        metrics.counter("orders_http_answers_timed_out_total", "Requests answered 503 OUTCOME_UNKNOWN because their"
+                + " command did not come back from the log in time", status::answersTimedOut);
+        metrics.counter("orders_http_late_answers_total", "Engine answers dropped because their request had already"
+                + " been answered 503 OUTCOME_UNKNOWN", status::lateAnswers);
     }
 
     /**
@@ -296,6 +412,15 @@ public final class OrderEntryService {
         if (input != null && input.hasStarted()) {
             stagesStopped = RingShutdown.drainOrHalt(input, "input", inputThreads,
                     millisLeft(deadline, STOP_STEP_MILLIS), millisLeft(deadline, STAGE_JOIN_MILLIS));
+        }
+        if (clusterNode != null) {
+            // what the input ring sent is answered through the log: wait for it, then stop taking part in the cluster
+            // before the output ring drains (the engine publishes into it)
+            awaitAnswersWritten(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millisLeft(deadline,
+                    STOP_STEP_MILLIS)));
+            clusterIngress.close();
+            clusterNode.close();
+            LOG.info("cluster: member left the cluster");
         }
         if (output != null && output.hasStarted()) {
             stagesStopped &= RingShutdown.drainOrHalt(output, "output", outputThreads,
@@ -559,7 +684,8 @@ public final class OrderEntryService {
         final Snapshotter writer = snapshotter;
         if (writer == null) {
             status.addComponent(() -> HealthComponent.informational("snapshots", false,
-                    Map.of("state", "DISABLED", "reason", "ORDERS_SNAPSHOT_ENABLED=false")));
+                    Map.of("state", "DISABLED", "reason", config.cluster().isPresent()
+                            ? "cluster mode: a member replays the cluster's log" : "ORDERS_SNAPSHOT_ENABLED=false")));
             return;
         }
         status.addComponent(() -> {
@@ -765,7 +891,7 @@ public final class OrderEntryService {
         return config.marketData().withMaxConnections(fits);
     }
 
-    private void registerHealthAndMetrics(final RingBuffer<EngineEvent> outputRing) {
+    private void registerJournal() {
         status.addComponent(() -> {
             final Map<String, Object> details = new LinkedHashMap<>();
             details.put("lastSequence", journal.lastSequence());
@@ -775,6 +901,18 @@ public final class OrderEntryService {
             }
             return new HealthComponent("journal", journal.isHealthy(), details);
         });
+        metrics.gauge("orders_journal_last_sequence", "Last journaled command sequence", journal::lastSequence);
+        metrics.counter("orders_journal_records_total", "Records written to the journal since start",
+                journal::recordsWritten);
+        metrics.counter("orders_journal_flushes_total", "Journal flushes (group commits) since start; records per"
+                + " flush is the batch size", journal::flushes);
+        metrics.counter("orders_journal_fsync_seconds_total", "Time spent in fsync since start",
+                () -> journal.totalForceNanos() / 1e9);
+        metrics.gauge("orders_journal_last_fsync_seconds", "Duration of the latest fsync",
+                () -> journal.lastForceNanos() / 1e9);
+    }
+
+    private void registerHealthAndMetrics(final RingBuffer<EngineEvent> outputRing) {
         final RingBuffer<OrderCommand> inputRing = input.getRingBuffer();
         metrics.gauge("orders_input_ring_remaining", "Free slots in the input ring", inputRing::remainingCapacity);
         metrics.gauge("orders_output_ring_remaining", "Free slots in the output ring", outputRing::remainingCapacity);
@@ -793,15 +931,6 @@ public final class OrderEntryService {
                     "status=\"" + orderStatus.name() + "\"", () -> matcherMetrics.statuses(orderStatus));
         }
         metrics.counter("orders_trades_total", "Trades executed, replayed ones included", matcherMetrics::trades);
-        metrics.gauge("orders_journal_last_sequence", "Last journaled command sequence", journal::lastSequence);
-        metrics.counter("orders_journal_records_total", "Records written to the journal since start",
-                journal::recordsWritten);
-        metrics.counter("orders_journal_flushes_total", "Journal flushes (group commits) since start; records per"
-                + " flush is the batch size", journal::flushes);
-        metrics.counter("orders_journal_fsync_seconds_total", "Time spent in fsync since start",
-                () -> journal.totalForceNanos() / 1e9);
-        metrics.gauge("orders_journal_last_fsync_seconds", "Duration of the latest fsync",
-                () -> journal.lastForceNanos() / 1e9);
         metrics.gauge("orders_http_waiting_requests", "Requests published and waiting for the engine",
                 status::waitingRequests);
         metrics.gauge("orders_view_orders", "Orders the order view holds: open, retained final, and final ones kept"

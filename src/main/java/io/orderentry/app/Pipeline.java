@@ -63,6 +63,15 @@ final class Pipeline {
                 .then(stage("oe-matcher", matcher));
     }
 
+    /**
+     * Cluster mode: the input ring's one consumer sends each command into the cluster's log ({@code oe-cluster}); the
+     * engine runs on the cluster's service thread and publishes into the output ring from there.
+     */
+    static void wireClusterInput(final Disruptor<OrderCommand> input, final WaitStrategy wait,
+                                 final EventHandler<OrderCommand> ingress) {
+        input.handleEventsWith(WaitStrategies.upstream(wait, stage("oe-cluster", ingress)));
+    }
+
     private static <T> EventHandler<T> stage(final String thread, final EventHandler<T> stage) {
         return new NamedStage<>(thread, stage);
     }

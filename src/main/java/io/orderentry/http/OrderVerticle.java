@@ -65,6 +65,8 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     private final int index;
     private final HttpSettings settings;
     private final Map<Long, HttpServerRequest> waiting = new HashMap<>();
+    /** In cluster mode, the waiting requests in the order they were sent, for the answer timeout; else unused. */
+    private final java.util.ArrayDeque<Sent> sentOrder = new java.util.ArrayDeque<>();
     /** The audit's {@code host:port} of each open connection, computed once per connection. */
     private final Map<HttpConnection, String> remotes = new IdentityHashMap<>();
     private final EdgeRefusals refusals;
@@ -91,6 +93,11 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         final long timeoutMillis = settings.limits().bodyTimeoutSeconds() * 1000L;
         if (timeoutMillis > 0) {
             vertx.setPeriodic(Math.min(1000, timeoutMillis), ignored -> timeOutSlowBodies(timeoutMillis));
+        }
+        final long answerTimeoutMillis = settings.limits().answerTimeoutMillis();
+        if (answerTimeoutMillis > 0) {
+            vertx.setPeriodic(Math.max(10, Math.min(100, answerTimeoutMillis / 4)),
+                    ignored -> timeOutUnanswered(answerTimeoutMillis));
         }
         settings.replies().register(index, this);
         marketData = new MarketDataRoutes(index, vertx, context, settings);
@@ -806,6 +813,10 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     private void complete(final Reply reply) {
         final HttpServerRequest request = waiting.remove(reply.requestId());
         if (request == null) {
+            if (settings.limits().answerTimeoutMillis() > 0) {
+                settings.status().lateAnswer();   // answered 503 OUTCOME_UNKNOWN already: the client retries
+                return;
+            }
             throw new IllegalStateException("reply for request " + reply.requestId() + " that nobody waits for");
         }
         settings.status().requestAnswered();
@@ -928,6 +939,36 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     private void await(final long requestId, final HttpServerRequest request) {
         waiting.put(requestId, request);
         settings.status().requestWaiting();
+        if (settings.limits().answerTimeoutMillis() > 0) {
+            sentOrder.addLast(new Sent(requestId, System.nanoTime()));
+        }
+    }
+
+    /** A request sent into the cluster's log, and when. */
+    private record Sent(long requestId, long nanos) {
+    }
+
+    /**
+     * Cluster mode: answers {@code 503 OUTCOME_UNKNOWN} every request whose command has not come back from the log
+     * within the timeout (sent to a leader that died before it committed the command, or stuck behind an election).
+     * Whether it will yet be executed is unknown, so the client must retry with the same clientOrderId (or look the
+     * order up), which finds the order if it was; its answer, if it comes, is then dropped and counted.
+     */
+    private void timeOutUnanswered(final long timeoutMillis) {
+        final long now = System.nanoTime();
+        while (!sentOrder.isEmpty() && now - sentOrder.peekFirst().nanos() > timeoutMillis * 1_000_000L) {
+            final HttpServerRequest request = waiting.remove(sentOrder.pollFirst().requestId());
+            if (request != null) {
+                settings.status().requestAnswered();
+                settings.status().answerTimedOut();
+                unavailable(request, "OUTCOME_UNKNOWN", "the cluster did not confirm this command within "
+                        + timeoutMillis + " ms (a leader change); it may or may not have been executed: retry with the"
+                        + " same clientOrderId, or look the order up");
+            }
+        }
+        while (!sentOrder.isEmpty() && !waiting.containsKey(sentOrder.peekFirst().requestId())) {
+            sentOrder.pollFirst();   // answered in time
+        }
     }
 
     private long orderId(final RoutingContext ctx) {

@@ -30,6 +30,8 @@ public final class ServiceStatus {
     private volatile String auditLost;
     private final List<Supplier<HealthComponent>> components = new CopyOnWriteArrayList<>();
     private final AtomicInteger waitingRequests = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong answersTimedOut = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong lateAnswers = new java.util.concurrent.atomic.AtomicLong();
 
     /** @return the current phase */
     public Phase phase() {
@@ -67,6 +69,26 @@ public final class ServiceStatus {
     /** Counts a waiting request that was answered. */
     public void requestAnswered() {
         waitingRequests.decrementAndGet();
+    }
+
+    /** Cluster mode: counts a request answered 503 OUTCOME_UNKNOWN because its command did not come back in time. */
+    public void answerTimedOut() {
+        answersTimedOut.incrementAndGet();
+    }
+
+    /** Cluster mode: counts an engine answer that came after its request had been answered 503 OUTCOME_UNKNOWN. */
+    public void lateAnswer() {
+        lateAnswers.incrementAndGet();
+    }
+
+    /** @return requests answered 503 OUTCOME_UNKNOWN since start */
+    public long answersTimedOut() {
+        return answersTimedOut.get();
+    }
+
+    /** @return engine answers dropped because their request had timed out, since start */
+    public long lateAnswers() {
+        return lateAnswers.get();
     }
 
     /** @return requests published and not yet answered, across all event loops; shutdown waits for 0 */

@@ -31,6 +31,36 @@ class ConfigLoaderTest {
         assertEquals(1000, config.database().orElseThrow().batchSize());
     }
 
+    private static final String THREE_MEMBERS = "0,h0:1,h0:2,h0:3,h0:4,h0:5|1,h1:1,h1:2,h1:3,h1:4,h1:5"
+            + "|2,h2:1,h2:2,h2:3,h2:4,h2:5";
+
+    @Test
+    void clusterModeIsOffByDefaultAndOnWithAMemberListThatNamesThisMember() {
+        assertTrue(ConfigLoader.load(Map.of()).cluster().isEmpty());
+        assertEquals(0, ConfigLoader.load(Map.of()).httpLimits().answerTimeoutMillis(), "one node waits for its engine");
+        final Config config = ConfigLoader.load(Map.of("ORDERS_CLUSTER_MEMBERS", THREE_MEMBERS,
+                "ORDERS_CLUSTER_MEMBER_ID", "2", "ORDERS_DB_URL", "", "ORDERS_JOURNAL_DIR", "/var/oe/journal"));
+        final io.orderentry.cluster.ClusterSettings cluster = config.cluster().orElseThrow();
+        assertEquals(2, cluster.memberId());
+        assertEquals("h2:5", cluster.self().archiveEndpoint());
+        assertEquals(Path.of("/var/oe/cluster"), cluster.directory());
+        assertEquals(3000, cluster.leaderTimeoutMillis());
+        assertEquals(10_000, config.httpLimits().answerTimeoutMillis());
+    }
+
+    @Test
+    void aClusterMemberListThatIsMalformedOmitsThisMemberHasTwoMembersOrComesWithADatabaseIsRefused() {
+        for (final Map<String, String> bad : java.util.List.of(
+                Map.of("ORDERS_CLUSTER_MEMBERS", "0,h0:1,h0:2", "ORDERS_DB_URL", ""),
+                Map.of("ORDERS_CLUSTER_MEMBERS", THREE_MEMBERS, "ORDERS_CLUSTER_MEMBER_ID", "3", "ORDERS_DB_URL", ""),
+                Map.of("ORDERS_CLUSTER_MEMBERS", "0,h0:1,h0:2,h0:3,h0:4,h0:5|1,h1:1,h1:2,h1:3,h1:4,h1:5",
+                        "ORDERS_DB_URL", ""),
+                Map.of("ORDERS_CLUSTER_MEMBERS", THREE_MEMBERS))) {
+            final ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(bad), bad.toString());
+            assertTrue(e.getMessage().contains("ORDERS_CLUSTER_MEMBERS"), e.getMessage());
+        }
+    }
+
     @Test
     void priceBandsAreTenPercentByDefaultAndOverriddenPerInstrumentAndTheStpDefaultIsNone() {
         final TradingRules defaults = ConfigLoader.load(Map.of()).tradingRules();

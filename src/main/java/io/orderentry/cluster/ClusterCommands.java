@@ -1,0 +1,131 @@
+package io.orderentry.cluster;
+
+import io.orderentry.journal.JournalCorruptedException;
+import io.orderentry.journal.JournalRecords;
+import io.orderentry.journal.UnknownSymbolException;
+import io.orderentry.pipeline.OrderCommand;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One command as a message of the cluster's replicated log: who is waiting for its answer, then the command as the
+ * journal record it would be in single-node mode ({@link JournalRecords}).
+ *
+ * <pre>
+ *  0  byte   version (1)
+ *  1  int    the member that sent it (its HTTP clients wait for the answer)
+ *  5  long   that member's incarnation (a random number per start: a restarted member answers nothing sent before)
+ * 13  long   requestId, 21 int replyTo: the waiting request, as the input ring had them
+ * 25  three strings, each a short length (0xFFFF: none) and UTF-8: request tag, remote address, key id (the audit
+ *     trail's who-asked, kept only by the member that answers)
+ *     the journal record (sequence and timestamp 0: the log assigns them)
+ * </pre>
+ *
+ * Little-endian, as the journal. Not thread-safe: one instance per thread.
+ */
+public final class ClusterCommands {
+
+    static final byte VERSION = 1;
+    private static final int NONE = 0xFFFF;
+    /** The header before the strings. */
+    private static final int HEADER = 25;
+    /** What the three strings may take at most: each is at most a few dozen characters (request ids, keys, addresses). */
+    private static final int MAX_STRINGS = 3 * (2 + 256);
+
+    private final JournalRecords records;
+    private final ByteBuffer buffer = ByteBuffer.allocate(maxMessageSize()).order(ByteOrder.LITTLE_ENDIAN);
+
+    public ClusterCommands(final JournalRecords records) {
+        this.records = records;
+    }
+
+    /** @return the most bytes one message takes */
+    public static int maxMessageSize() {
+        return HEADER + MAX_STRINGS + JournalRecords.maxRecordSize();
+    }
+
+    /**
+     * Encodes {@code command} sent by member {@code member} in its incarnation {@code incarnation}.
+     *
+     * @return the buffer holding the message in {@code [0, limit)}; reused by the next call
+     * @throws IllegalArgumentException when the command cannot be encoded
+     */
+    public ByteBuffer encode(final OrderCommand command, final int member, final long incarnation) {
+        buffer.clear();
+        buffer.put(VERSION).putInt(member).putLong(incarnation).putLong(command.requestId).putInt(command.replyTo);
+        putString(command.requestTag);
+        putString(command.remoteAddress);
+        putString(command.keyId);
+        records.encode(command, buffer);
+        buffer.flip();
+        return buffer;
+    }
+
+    /** Who sent a decoded message. */
+    public static final class Origin {
+        int member;
+        long incarnation;
+
+        public int member() {
+            return member;
+        }
+
+        public long incarnation() {
+            return incarnation;
+        }
+    }
+
+    /**
+     * Decodes the message in {@code bytes[0, length)} into {@code command} (reset first) and {@code origin}.
+     *
+     * @param position the message's position in the log, for error messages
+     * @throws JournalCorruptedException when the message is not one this codec wrote
+     * @throws UnknownSymbolException    when it names an instrument this member does not have
+     */
+    public void decode(final ByteBuffer bytes, final int length, final OrderCommand command, final Origin origin,
+                       final long position) throws JournalCorruptedException, UnknownSymbolException {
+        bytes.order(ByteOrder.LITTLE_ENDIAN);
+        if (length < HEADER + 6 || bytes.get(0) != VERSION) {
+            throw new JournalCorruptedException(java.nio.file.Path.of("cluster log"), position, "message of "
+                    + length + " bytes, version " + (length > 0 ? bytes.get(0) : -1) + " (expected " + VERSION + ")");
+        }
+        origin.member = bytes.getInt(1);
+        origin.incarnation = bytes.getLong(5);
+        final long requestId = bytes.getLong(13);
+        final int replyTo = bytes.getInt(21);
+        int at = HEADER;
+        final String[] strings = new String[3];
+        for (int i = 0; i < 3; i++) {
+            final int n = bytes.getShort(at) & 0xFFFF;
+            at += 2;
+            if (n != NONE) {
+                if (at + n > length) {
+                    throw new JournalCorruptedException(java.nio.file.Path.of("cluster log"), position,
+                            "a string runs past the message's end");
+                }
+                strings[i] = new String(bytes.array(), at, n, StandardCharsets.UTF_8);
+                at += n;
+            }
+        }
+        records.decode(bytes, at, length - at, command, position);
+        command.requestId = requestId;
+        command.replyTo = replyTo;
+        command.requestTag = strings[0];
+        command.remoteAddress = strings[1];
+        command.keyId = strings[2];
+    }
+
+    private void putString(final String value) {
+        if (value == null) {
+            buffer.putShort((short) NONE);
+            return;
+        }
+        final byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length > 256) {
+            throw new IllegalArgumentException("a request's tag, address or key id of " + bytes.length + " bytes");
+        }
+        buffer.putShort((short) bytes.length).put(bytes);
+    }
+}

@@ -1,0 +1,249 @@
+package io.orderentry.cluster;
+
+import com.lmax.disruptor.EventHandler;
+import io.aeron.Publication;
+import io.aeron.cluster.client.AeronCluster;
+import io.aeron.cluster.client.EgressListener;
+import io.aeron.logbuffer.Header;
+import io.orderentry.pipeline.CommandType;
+import io.orderentry.pipeline.MatcherStage;
+import io.orderentry.pipeline.OrderCommand;
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * The input ring's consumer in cluster mode, in place of the journal and the matcher: it sends each command into the
+ * cluster's log through this member's cluster client, whichever member leads (Aeron's client follows the leader: a
+ * request that reaches a follower's HTTP port goes to the leader without the caller noticing). The answer comes back
+ * through this member's own {@link EngineService} once the command is committed and executed.
+ *
+ * <p>A command that cannot be sent (no leader: an election, or a majority of the members down; the leader pushing back
+ * for longer than {@link #OFFER_MILLIS} ms) is answered at once {@code 503 JOURNAL_UNAVAILABLE}, as when the journal
+ * cannot write: it was not sent, so it is certainly not executed. Edge refusals and ticks never go to the cluster: they
+ * are published into this member's output ring here.
+ *
+ * <p>Threads: {@link #onEvent} on the input ring's consumer thread ({@code oe-cluster}); a keeper thread
+ * ({@code oe-cluster-client}) connects the client, polls its egress (the leader's heartbeats and the news of a new
+ * leader) and connects again when the client was closed. The client is used under {@code clientLock}.
+ */
+public final class ClusterIngress implements EventHandler<OrderCommand>, AutoCloseable {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClusterIngress.class);
+    /** How long a command waits for the leader's back pressure to clear before it is answered 503. */
+    static final long OFFER_MILLIS = 20;
+    private static final long RECONNECT_LOG_EVERY_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /** A keepalive a second: the cluster closes a client session it has not heard from for 10 s. */
+    private static final long KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private final java.util.function.Supplier<AeronCluster.Context> contexts;
+    private final MatcherStage stage;
+    private final Lock outputLock;
+    private final ClusterCommands codec;
+    private final int member;
+    private final long incarnation;
+    private final Object clientLock = new Object();
+    private final UnsafeBuffer sendBuffer = new UnsafeBuffer(new byte[0]);
+    private final Thread keeper;
+
+    private AeronCluster client;   // guarded by clientLock
+    private volatile boolean connected;
+    private volatile boolean running = true;
+    private volatile long sent;
+    private volatile long refused;
+    private volatile long connects;
+
+    /**
+     * @param contexts makes a new client context for each connection attempt (a context is used once)
+     */
+    public ClusterIngress(final java.util.function.Supplier<AeronCluster.Context> contexts, final MatcherStage stage,
+                          final Lock outputLock, final ClusterCommands codec, final int member,
+                          final long incarnation) {
+        this.contexts = contexts;
+        this.stage = stage;
+        this.outputLock = outputLock;
+        this.codec = codec;
+        this.member = member;
+        this.incarnation = incarnation;
+        this.keeper = new Thread(this::keep, "oe-cluster-client");
+        this.keeper.setDaemon(true);
+    }
+
+    /** Starts connecting; {@link #connected()} says when commands can go. */
+    public void start() {
+        keeper.start();
+    }
+
+    @Override
+    public void onEvent(final OrderCommand command, final long sequence, final boolean endOfBatch) {
+        command.journalFailed = false;
+        if (command.type != CommandType.REJECTED && command.type != CommandType.TICK && !send(command)) {
+            command.journalFailed = true;
+            refused++;
+        }
+        if (command.type == CommandType.REJECTED || command.type == CommandType.TICK || command.journalFailed) {
+            outputLock.lock();
+            try {
+                stage.onEvent(command, sequence, endOfBatch);   // publishes the refusal, the tick or the 503
+            } finally {
+                outputLock.unlock();
+            }
+        } else {
+            command.releaseReferences();
+        }
+    }
+
+    /**
+     * Sends a command the engine must execute (a price band change, at start) as if a request had asked for it, with
+     * nobody waiting for its answer.
+     *
+     * @return whether it was sent
+     */
+    public boolean sendUnanswered(final OrderCommand command) {
+        command.requestId = 0;
+        command.replyTo = -1;
+        return send(command);
+    }
+
+    private boolean send(final OrderCommand command) {
+        if (!connected) {
+            return false;
+        }
+        final ByteBuffer message;
+        try {
+            message = codec.encode(command, member, incarnation);
+        } catch (final IllegalArgumentException e) {
+            LOG.error("cluster: a command could not be encoded and was answered 503: {}", e.getMessage());
+            return false;
+        }
+        sendBuffer.wrap(message.array(), 0, message.limit());
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OFFER_MILLIS);
+        synchronized (clientLock) {
+            while (client != null && !client.isClosed()) {
+                final long result = client.offer(sendBuffer, 0, message.limit());
+                if (result > 0) {
+                    sent++;
+                    return true;
+                }
+                if (result != Publication.BACK_PRESSURED && result != Publication.ADMIN_ACTION
+                        || System.nanoTime() - deadline > 0) {
+                    return false;   // NOT_CONNECTED (no leader), CLOSED, MAX_POSITION_EXCEEDED, or pushed back too long
+                }
+                client.pollEgress();
+                Thread.onSpinWait();
+            }
+        }
+        return false;
+    }
+
+    /** The keeper thread: connect, poll, and connect again when the client is closed. */
+    private void keep() {
+        long lastLog = System.nanoTime() - RECONNECT_LOG_EVERY_NANOS;
+        long lastKeepAlive = System.nanoTime();
+        while (running) {
+            final AeronCluster current;
+            synchronized (clientLock) {
+                current = client;
+            }
+            if (current == null || current.isClosed()) {
+                connected = false;
+                try {
+                    final AeronCluster fresh = AeronCluster.connect(contexts.get());
+                    synchronized (clientLock) {
+                        if (client != null) {
+                            client.close();
+                        }
+                        client = fresh;
+                    }
+                    connects++;
+                    connected = true;
+                    LOG.info("cluster: member {} connected to the cluster; leader is member {}", member,
+                            fresh.leaderMemberId());
+                } catch (final RuntimeException e) {
+                    if (!running) {
+                        return;
+                    }
+                    if (System.nanoTime() - lastLog >= RECONNECT_LOG_EVERY_NANOS) {
+                        lastLog = System.nanoTime();
+                        LOG.warn("cluster: member {} cannot reach a leader ({}); orders are answered 503 until it can,"
+                                + " tried again continuously, logged every 30 s", member, e.toString());
+                    }
+                    sleep(100);
+                }
+                continue;
+            }
+            int work;
+            synchronized (clientLock) {
+                work = current.isClosed() ? 0 : current.pollEgress();
+                if (!current.isClosed() && System.nanoTime() - lastKeepAlive >= KEEP_ALIVE_NANOS) {
+                    // the session lives as long as the leader hears from it: orders count, so do these
+                    current.sendKeepAlive();
+                    lastKeepAlive = System.nanoTime();
+                    work++;
+                }
+                connected = !current.isClosed();
+            }
+            if (work == 0) {
+                sleep(1);
+            }
+        }
+    }
+
+    private static void sleep(final long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** @return whether the client is connected to a leader now; any thread */
+    public boolean connected() {
+        return connected;
+    }
+
+    /** @return commands sent into the log, since start */
+    public long sent() {
+        return sent;
+    }
+
+    /** @return commands answered 503 because they could not be sent, since start */
+    public long refused() {
+        return refused;
+    }
+
+    /** @return connections made to the cluster (1 + reconnections), since start */
+    public long connects() {
+        return connects;
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        keeper.interrupt();
+        try {
+            keeper.join(5_000);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (clientLock) {
+            if (client != null) {
+                client.close();
+                client = null;
+            }
+            connected = false;
+        }
+    }
+
+    /** Ignores what the cluster sends this client: answers come through this member's own engine. */
+    public static final class IgnoreEgress implements EgressListener {
+        @Override
+        public void onMessage(final long clusterSessionId, final long timestamp, final DirectBuffer buffer,
+                              final int offset, final int length, final Header header) {
+            // the service sends nothing on egress
+        }
+    }
+}

@@ -1,0 +1,190 @@
+package io.orderentry.cluster;
+
+import io.aeron.archive.Archive;
+import io.aeron.archive.ArchiveThreadingMode;
+import io.aeron.archive.client.AeronArchive;
+import io.aeron.cluster.ClusterMember;
+import io.aeron.cluster.ClusteredMediaDriver;
+import io.aeron.cluster.ConsensusModule;
+import io.aeron.cluster.client.AeronCluster;
+import io.aeron.cluster.service.ClusterClock;
+import io.aeron.cluster.service.ClusteredService;
+import io.aeron.cluster.service.ClusteredServiceContainer;
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import org.agrona.CloseHelper;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NoOpLock;
+
+import java.io.File;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * One member of the cluster, in this process: Aeron's media driver, archive (which records the replicated log) and
+ * consensus module, and the service container that runs the {@link EngineService}. The log is under
+ * {@code directory/archive}, the cluster's own state under {@code directory/cluster}, Aeron's shared-memory files under
+ * {@code directory/aeron} (deleted at each start: they hold nothing durable).
+ *
+ * <p>Every agent shares one thread per component and backs off to a 1 ms park when idle: the members of a cluster on
+ * one small machine would otherwise spin its cores away from the HTTP side.
+ */
+public final class ClusterNode implements AutoCloseable {
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClusterNode.class);
+    /** How long Aeron's mark files stay "active" after their process is gone (its liveness timeout, 10 s). */
+    static final long STALE_MARK_MILLIS = 10_000;
+
+    private final ClusteredMediaDriver driver;
+    private final ClusteredServiceContainer container;
+    private final String aeronDirectory;
+    private final String ingressEndpoints;
+    private final String egressHost;
+
+    private ClusterNode(final ClusteredMediaDriver driver, final ClusteredServiceContainer container,
+                        final String aeronDirectory, final String ingressEndpoints, final String egressHost) {
+        this.driver = driver;
+        this.container = container;
+        this.aeronDirectory = aeronDirectory;
+        this.ingressEndpoints = ingressEndpoints;
+        this.egressHost = egressHost;
+    }
+
+    /** Starts this member; returns once its components run (the election and the log's replay go on after). */
+    public static ClusterNode launch(final ClusterSettings settings, final ClusteredService service,
+                                     final ErrorHandler errors) {
+        final ClusterMember[] members = settings.parsedMembers();
+        final ClusterMember self = settings.self();
+        final File base = settings.directory().toAbsolutePath().toFile();
+        final String aeronDirectory = new File(base, "aeron").getPath();
+        final String host = ClusterSettings.host(self.archiveEndpoint());
+        final Supplier<IdleStrategy> idle = ClusterNode::idle;
+
+        final MediaDriver.Context driverContext = new MediaDriver.Context()
+                .aeronDirectoryName(aeronDirectory)
+                .threadingMode(ThreadingMode.SHARED)
+                .sharedIdleStrategy(idle.get())
+                .termBufferSparseFile(true)
+                .dirDeleteOnStart(true)
+                .dirDeleteOnShutdown(true)
+                .errorHandler(errors);
+        final AeronArchive.Context replicationClient = new AeronArchive.Context()
+                .controlResponseChannel("aeron:udp?endpoint=" + host + ":0");
+        final Archive.Context archiveContext = new Archive.Context()
+                .aeronDirectoryName(aeronDirectory)
+                .archiveDir(new File(base, "archive"))
+                .archiveId(settings.memberId())
+                .controlChannel("aeron:udp?endpoint=" + self.archiveEndpoint())
+                .archiveClientContext(replicationClient)
+                .localControlChannel("aeron:ipc?term-length=64k")
+                .replicationChannel("aeron:udp?endpoint=" + host + ":0")
+                .recordingEventsEnabled(false)
+                .threadingMode(ArchiveThreadingMode.SHARED)
+                .idleStrategySupplier(idle)
+                .errorHandler(errors);
+        final AeronArchive.Context archiveClient = new AeronArchive.Context()
+                .lock(NoOpLock.INSTANCE)
+                .controlRequestChannel(archiveContext.localControlChannel())
+                .controlRequestStreamId(archiveContext.localControlStreamId())
+                .controlResponseChannel(archiveContext.localControlChannel())
+                .aeronDirectoryName(aeronDirectory);
+        final ConsensusModule.Context consensus = new ConsensusModule.Context()
+                .clusterMemberId(settings.memberId())
+                .clusterMembers(settings.members())
+                .clusterDir(new File(base, "cluster"))
+                .archiveContext(archiveClient.clone())
+                .serviceCount(1)
+                .ingressChannel("aeron:udp")
+                .replicationChannel("aeron:udp?endpoint=" + host + ":0")
+                .clusterClock(new MicrosecondClock())
+                .leaderHeartbeatTimeoutNs(TimeUnit.MILLISECONDS.toNanos(settings.leaderTimeoutMillis()))
+                .idleStrategySupplier(idle)
+                .errorHandler(errors);
+        ClusteredMediaDriver driver = null;
+        try {
+            driver = launchDriver(driverContext, archiveContext, consensus);
+            final ClusteredServiceContainer container = ClusteredServiceContainer.launch(
+                    new ClusteredServiceContainer.Context()
+                            .aeronDirectoryName(aeronDirectory)
+                            .archiveContext(archiveClient.clone())
+                            .clusterDir(new File(base, "cluster"))
+                            .clusteredService(service)
+                            .serviceId(0)
+                            .idleStrategySupplier(idle)
+                            .errorHandler(errors));
+            return new ClusterNode(driver, container, aeronDirectory, ClusterMember.ingressEndpoints(members), host);
+        } catch (final RuntimeException e) {
+            CloseHelper.quietClose(driver);
+            throw e;
+        }
+    }
+
+    /**
+     * Launches the driver, archive and consensus module. Aeron refuses to start while the mark files of the archive or
+     * the consensus module look active, which they do for {@value #STALE_MARK_MILLIS} ms after their process died
+     * (kill -9, a crash): the caller holds the directory's lock, so no live process owns them, and this waits for them
+     * to go stale instead of failing a restart that comes right after a crash.
+     */
+    private static ClusteredMediaDriver launchDriver(final MediaDriver.Context driver, final Archive.Context archive,
+                                                     final ConsensusModule.Context consensus) {
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STALE_MARK_MILLIS + 5_000);
+        boolean logged = false;
+        while (true) {
+            try {
+                return ClusteredMediaDriver.launch(driver.clone(), archive.clone(), consensus.clone());
+            } catch (final RuntimeException e) {
+                if (!String.valueOf(e.getMessage()).contains("active mark file detected")
+                        || System.nanoTime() - deadline > 0) {
+                    throw e;
+                }
+                if (!logged) {
+                    logged = true;
+                    LOG.warn("cluster: the mark file of the process that ran this member before is still fresh ({});"
+                            + " waiting for it to go stale (at most {} s)", e.getMessage(), STALE_MARK_MILLIS / 1000);
+                }
+                try {
+                    Thread.sleep(500);
+                } catch (final InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** @return a new context for this member's cluster client (each connection attempt takes a fresh one) */
+    public AeronCluster.Context clientContext() {
+        return new AeronCluster.Context()
+                .aeronDirectoryName(aeronDirectory)
+                .ingressChannel("aeron:udp")
+                .ingressEndpoints(ingressEndpoints)
+                .egressChannel("aeron:udp?endpoint=" + egressHost + ":0")
+                .egressListener(new ClusterIngress.IgnoreEgress())
+                .messageTimeoutNs(TimeUnit.SECONDS.toNanos(2));
+    }
+
+    private static IdleStrategy idle() {
+        return new BackoffIdleStrategy(10, 20, TimeUnit.MICROSECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(1));
+    }
+
+    /** Closes the service container, then the consensus module, archive and driver. */
+    @Override
+    public void close() {
+        CloseHelper.closeAll(container, driver);
+    }
+
+    /** The log's clock, in microseconds: the engine's timestamps are microseconds. */
+    static final class MicrosecondClock implements ClusterClock {
+        @Override
+        public TimeUnit timeUnit() {
+            return TimeUnit.MICROSECONDS;
+        }
+
+        @Override
+        public long time() {
+            return io.orderentry.journal.WallClock.currentTimeMicros();
+        }
+    }
+}

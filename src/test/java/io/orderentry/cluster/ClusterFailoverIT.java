@@ -1,0 +1,320 @@
+package io.orderentry.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.orderentry.testing.ApiClient;
+import io.orderentry.testing.FreePort;
+import io.orderentry.testing.ServiceProcess;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Three members of a cluster as child processes of the real jar, on loopback: every member serves HTTP and answers
+ * with the engine's real outcome once the command is committed; the leader killed with SIGKILL mid-load loses no
+ * answered order; the killed member rejoins and catches up; a majority down answers 503, never 201.
+ *
+ * <p>The tests share one cluster and run in order, each leaving all three members running for the next (three JVMs,
+ * each with its Aeron media driver, archive and consensus module, are what this two-core machine can start once).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterFailoverIT {
+
+    private static final int MEMBERS = 3;
+    private static final Duration START = Duration.ofSeconds(120);
+
+    @TempDir
+    static Path work;
+
+    private String members;
+    private final ServiceProcess[] nodes = new ServiceProcess[MEMBERS];
+
+    @BeforeAll
+    void startCluster() {
+        final StringBuilder list = new StringBuilder();
+        for (int id = 0; id < MEMBERS; id++) {
+            if (id > 0) {
+                list.append('|');
+            }
+            list.append(id);
+            for (int endpoint = 0; endpoint < 5; endpoint++) {
+                list.append(",127.0.0.1:").append(FreePort.pick());
+            }
+        }
+        members = list.toString();
+        for (int id = 0; id < MEMBERS; id++) {
+            nodes[id] = launch(id);
+        }
+        for (final ServiceProcess node : nodes) {
+            node.awaitReady(START);
+        }
+    }
+
+    @AfterAll
+    void stopCluster() {
+        for (final ServiceProcess node : nodes) {
+            if (node != null) {
+                node.close();
+            }
+        }
+    }
+
+    private ServiceProcess launch(final int id) {
+        final Path dir = work.resolve("member-" + id);
+        final Map<String, String> env = new HashMap<>();
+        env.put("ORDERS_CLUSTER_MEMBERS", members);
+        env.put("ORDERS_CLUSTER_MEMBER_ID", Integer.toString(id));
+        env.put("ORDERS_CLUSTER_DIR", dir.resolve("cluster").toString());
+        env.put("ORDERS_CLUSTER_LEADER_TIMEOUT_MILLIS", "2000");
+        env.put("ORDERS_CLUSTER_ANSWER_TIMEOUT_MILLIS", "5000");
+        env.put("ORDERS_JOURNAL_DIR", dir.resolve("journal").toString());
+        env.put("ORDERS_AUDIT_DIR", dir.resolve("audit").toString());
+        env.put("ORDERS_HTTP_INSTANCES", "1");
+        try {
+            java.nio.file.Files.createDirectories(dir);
+        } catch (final java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return ServiceProcess.launch(dir, env, "member-" + id);
+    }
+
+    private int leader() {
+        final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            for (int id = 0; id < MEMBERS; id++) {
+                try {
+                    if (nodes[id] != null && nodes[id].client().metric("orders_cluster_leader") == 1) {
+                        return id;
+                    }
+                } catch (final RuntimeException | AssertionError notNow) {
+                    // down, or not started yet
+                }
+            }
+            sleep(100);
+        }
+        throw new AssertionError("no member says it leads");
+    }
+
+    @Test
+    @Order(1)
+    void anOrderPlacedOnAnyMemberIsAnsweredWithTheEnginesOutcomeAndSeenByEveryMember() {
+        final ApiClient first = nodes[0].client();
+        final ApiClient second = nodes[1].client();
+        final ApiClient.Answer resting = first.post("/api/v1/orders", ApiClient.limit("maker", "c1-rest", "BTCUSD",
+                "SELL", "50000.00", "0.0100", null));
+        assertEquals(201, resting.status(), resting.body());
+        assertEquals("NEW", resting.json().get("status").asText());
+        final ApiClient.Answer taking = second.post("/api/v1/orders", ApiClient.limit("taker", "c1-take", "BTCUSD",
+                "BUY", "50000.00", "0.0040", null));
+        assertEquals(201, taking.status(), taking.body());
+        assertEquals("FILLED", taking.json().get("status").asText(), taking.body());
+        final long makerId = resting.json().get("orderId").asLong();
+        assertTrue(taking.json().get("orderId").asLong() > makerId, "ids increase across members");
+        for (final ServiceProcess node : nodes) {
+            final JsonNode maker = awaitOrder(node.client(), makerId, "PARTIALLY_FILLED");
+            assertEquals("0.0040", maker.get("filledQuantity").asText(), maker.toString());
+        }
+        // a retry by clientOrderId on another member is the same order, not a second one
+        final ApiClient.Answer retried = nodes[2].client().post("/api/v1/orders", ApiClient.limit("maker", "c1-rest",
+                "BTCUSD", "SELL", "50000.00", "0.0100", null));
+        assertEquals(makerId, retried.json().get("orderId").asLong(), retried.body());
+        assertTrue(retried.status() == 200 || retried.status() == 201, retried.body());
+    }
+
+    @Test
+    @Order(2)
+    void killingTheLeaderMidLoadLosesNoAnsweredOrderAndTheKilledMemberCatchesUp() throws Exception {
+        final int leader = leader();
+        final AtomicBoolean running = new AtomicBoolean(true);
+        final Map<String, Long> acknowledged = new ConcurrentHashMap<>();   // clientOrderId -> orderId
+        final ConcurrentLinkedQueue<long[]> answers = new ConcurrentLinkedQueue<>();   // {sent, answered, orderId}
+        final AtomicInteger unavailable = new AtomicInteger();
+        final AtomicInteger wrong = new AtomicInteger();
+        final List<Thread> clients = new ArrayList<>();
+        for (int t = 0; t < MEMBERS; t++) {
+            final int target = t;
+            if (target == leader) {
+                continue;   // the clients of the killed member would only see refused connections
+            }
+            final Thread client = new Thread(() -> {
+                final ApiClient api = nodes[target].client();
+                int n = 0;
+                while (running.get()) {
+                    final String clientOrderId = "f" + target + "-" + n++;
+                    final String side = n % 2 == 0 ? "BUY" : "SELL";
+                    final String price = side.equals("BUY") ? "49990.00" : "50010.00";
+                    try {
+                        final long sent = System.nanoTime();
+                        final ApiClient.Answer answer = api.post("/api/v1/orders", ApiClient.limit("acct-" + target,
+                                clientOrderId, "BTCUSD", side, price, "0.0010", null));
+                        if (answer.status() == 201) {
+                            final long orderId = answer.json().get("orderId").asLong();
+                            acknowledged.put(clientOrderId, orderId);
+                            answers.add(new long[] {sent, System.nanoTime(), orderId});
+                        } else if (answer.status() == 503) {
+                            if (answer.header("Retry-After") == null) {
+                                wrong.incrementAndGet();
+                            }
+                            unavailable.incrementAndGet();
+                            sleep(50);
+                        } else {
+                            wrong.incrementAndGet();
+                        }
+                    } catch (final RuntimeException e) {
+                        sleep(50);
+                    }
+                }
+            });
+            client.start();
+            clients.add(client);
+        }
+        sleep(3000);
+        final long beforeKill = maxOrderId(answers);
+        final long killedAt = System.nanoTime();
+        nodes[leader].kill9();
+        // availability again: the first 201 to a request sent after the kill, which only a new leader can commit
+        long firstAfter = 0;
+        final long deadline = killedAt + Duration.ofSeconds(60).toNanos();
+        while (firstAfter == 0 && System.nanoTime() < deadline) {
+            for (final long[] answer : answers) {
+                if (answer[0] > killedAt) {
+                    firstAfter = firstAfter == 0 ? answer[1] : Math.min(firstAfter, answer[1]);
+                }
+            }
+            sleep(20);
+        }
+        assertTrue(firstAfter > 0, "no order sent after the leader's kill was answered within 60 s");
+        System.out.printf("cluster failover: leader %d killed; the first order sent after it was answered 201 %d ms"
+                + " after the kill%n", leader, (firstAfter - killedAt) / 1_000_000);
+        for (final long[] answer : answers) {
+            if (answer[0] > killedAt) {
+                assertTrue(answer[2] > beforeKill, "ids keep increasing across the failover: " + answer[2]
+                        + " after " + beforeKill);
+            }
+        }
+        sleep(2000);
+        running.set(false);
+        for (final Thread client : clients) {
+            client.join();
+        }
+        assertEquals(0, wrong.get(), "answers other than 201 and 503 with Retry-After");
+        assertFalse(acknowledged.isEmpty());
+
+        nodes[leader] = launch(leader);
+        nodes[leader].awaitReady(START);
+        for (int id = 0; id < MEMBERS; id++) {
+            final ApiClient api = nodes[id].client();
+            for (final Map.Entry<String, Long> order : acknowledged.entrySet()) {
+                final JsonNode state = awaitOrder(api, order.getValue(), null);
+                assertEquals(order.getKey(), state.get("clientOrderId").asText(), state.toString());
+            }
+        }
+        assertSameOrders(acknowledged);
+    }
+
+    @Test
+    @Order(3)
+    void withOneFollowerDownTradingGoesOnAndWithAMajorityDownNothingIsAnswered201() {
+        final int leader = leader();
+        final int follower = (leader + 1) % MEMBERS;
+        final int other = (leader + 2) % MEMBERS;
+        nodes[follower].kill9();
+        final ApiClient.Answer stillTrading = nodes[leader].client().post("/api/v1/orders", ApiClient.limit("min",
+                "m-1", "ETHUSD", "BUY", "2990.00", "0.100", null));
+        assertEquals(201, stillTrading.status(), stillTrading.body());
+        final ApiClient.Answer viaFollower = nodes[other].client().post("/api/v1/orders", ApiClient.limit("min",
+                "m-2", "ETHUSD", "BUY", "2990.00", "0.100", null));
+        assertEquals(201, viaFollower.status(), viaFollower.body());
+
+        nodes[other].kill9();
+        for (int i = 0; i < 5; i++) {
+            final ApiClient.Answer answer = nodes[leader].client().post("/api/v1/orders", ApiClient.limit("min",
+                    "m-lost-" + i, "ETHUSD", "BUY", "2990.00", "0.100", null));
+            assertEquals(503, answer.status(), "a leader without a majority must not answer 201: " + answer.body());
+            assertNotNull(answer.header("Retry-After"), answer.body());
+        }
+        nodes[follower] = launch(follower);
+        nodes[other] = launch(other);
+        for (final ServiceProcess node : nodes) {
+            node.awaitReady(START);
+        }
+    }
+
+    private static long maxOrderId(final Iterable<long[]> answers) {
+        long max = 0;
+        for (final long[] answer : answers) {
+            max = Math.max(max, answer[2]);
+        }
+        return max;
+    }
+
+    /** Every member holds each acknowledged order in the same state, once their logs are applied alike. */
+    private void assertSameOrders(final Map<String, Long> acknowledged) {
+        final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        String difference = null;
+        while (System.nanoTime() < deadline) {
+            difference = null;
+            for (final long orderId : acknowledged.values()) {
+                final String expected = nodes[0].client().get("/api/v1/orders/" + orderId).body();
+                for (int id = 1; id < MEMBERS && difference == null; id++) {
+                    final String actual = nodes[id].client().get("/api/v1/orders/" + orderId).body();
+                    if (!expected.equals(actual)) {
+                        difference = "order " + orderId + ": member 0 " + expected + ", member " + id + " " + actual;
+                    }
+                }
+                if (difference != null) {
+                    break;
+                }
+            }
+            if (difference == null) {
+                return;
+            }
+            sleep(200);
+        }
+        fail(difference);
+    }
+
+    /** @param status the status to wait for, or null for any */
+    private static JsonNode awaitOrder(final ApiClient api, final long orderId, final String status) {
+        final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        ApiClient.Answer last = null;
+        while (System.nanoTime() < deadline) {
+            last = api.get("/api/v1/orders/" + orderId);
+            if (last.status() == 200 && (status == null || status.equals(last.json().get("status").asText()))) {
+                return last.json();
+            }
+            sleep(50);
+        }
+        throw new AssertionError("order " + orderId + " not as expected: " + (last == null ? "-" : last.body()));
+    }
+
+    private static void sleep(final long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (final InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

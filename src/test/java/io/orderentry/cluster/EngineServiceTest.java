@@ -1,0 +1,157 @@
+package io.orderentry.cluster;
+
+import io.aeron.logbuffer.Header;
+import io.orderentry.engine.CommandResult;
+import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.Matcher;
+import io.orderentry.engine.OrderType;
+import io.orderentry.engine.SelfTradePrevention;
+import io.orderentry.engine.Side;
+import io.orderentry.engine.TimeInForce;
+import io.orderentry.journal.JournalRecords;
+import io.orderentry.pipeline.CommandType;
+import io.orderentry.pipeline.EngineEvent;
+import io.orderentry.pipeline.EventOutput;
+import io.orderentry.pipeline.EventType;
+import io.orderentry.pipeline.MatcherMetrics;
+import io.orderentry.pipeline.MatcherStage;
+import io.orderentry.pipeline.OrderCommand;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The clustered service over a log given message by message, without Aeron's machinery. */
+class EngineServiceTest {
+
+    private static final String[] SYMBOLS = {"BTCUSD"};
+    private static final Map<String, Integer> INDEX = Map.of("BTCUSD", 0);
+    private static final long MINE = 42;
+
+    /** Collects what the stage publishes, copied out of reused slots. */
+    private static final class Collected implements EventOutput {
+        final List<EngineEvent> events = new ArrayList<>();
+        private final EngineEvent slot = new EngineEvent();
+
+        @Override
+        public long next() {
+            return events.size();
+        }
+
+        @Override
+        public EngineEvent get(final long sequence) {
+            return slot;
+        }
+
+        @Override
+        public void publish(final long sequence) {
+            final EngineEvent copy = new EngineEvent();
+            copy.type = slot.type;
+            copy.commandSequence = slot.commandSequence;
+            copy.replay = slot.replay;
+            copy.requestId = slot.requestId;
+            copy.replyTo = slot.replyTo;
+            copy.result = slot.result;
+            copy.orderId = slot.orderId;
+            copy.timestampMicros = slot.timestampMicros;
+            copy.keyId = slot.keyId;
+            events.add(copy);
+        }
+
+        List<EngineEvent> completions() {
+            return events.stream().filter(e -> e.type == EventType.COMMAND_COMPLETED).toList();
+        }
+    }
+
+    private final Collected output = new Collected();
+    private final MatcherStage stage = new MatcherStage(sink -> new Matcher(1, new EngineLimits(1000, 1000, 1000, 1000),
+            sink), output, new MatcherMetrics());
+    private final ClusterCommands codec = new ClusterCommands(new JournalRecords(SYMBOLS, INDEX, Path.of("log")));
+    private final EngineService service = new EngineService(stage, new ReentrantLock(),
+            new ClusterCommands(new JournalRecords(SYMBOLS, INDEX, Path.of("log"))), 1, MINE, () -> { });
+    private final Header header = new Header(0, 16).buffer(new UnsafeBuffer(new byte[64])).offset(0);
+
+    private static OrderCommand order(final String clientOrderId, final long requestId) {
+        final OrderCommand c = new OrderCommand();
+        c.reset();
+        c.type = CommandType.PLACE;
+        c.requestId = requestId;
+        c.replyTo = 0;
+        c.keyId = "k1";
+        c.accountId = "acct";
+        c.clientOrderId = clientOrderId;
+        c.symbol = 0;
+        c.side = Side.BUY;
+        c.orderType = OrderType.LIMIT;
+        c.timeInForce = TimeInForce.GTC;
+        c.selfTradePrevention = SelfTradePrevention.NONE;
+        c.price = 100;
+        c.quantity = 10;
+        return c;
+    }
+
+    private void deliver(final OrderCommand command, final int member, final long incarnation, final long timestamp) {
+        final ByteBuffer message = codec.encode(command, member, incarnation);
+        service.onSessionMessage(null, timestamp, new UnsafeBuffer(message.array(), 0, message.limit()), 0,
+                message.limit(), header);
+    }
+
+    @Test
+    void onlyTheCommandsThisMemberSentInThisIncarnationAreAnswered() {
+        service.onStart(null, null);
+        deliver(order("a", 7), 1, MINE, 1_000);
+        deliver(order("b", 8), 2, MINE, 1_001);          // another member's
+        deliver(order("c", 9), 1, MINE + 1, 1_002);      // this member's, before it restarted
+        final List<EngineEvent> done = output.completions();
+        assertEquals(3, done.size());
+        assertFalse(done.get(0).replay);
+        assertEquals(7, done.get(0).requestId);
+        assertEquals(0, done.get(0).replyTo);
+        assertEquals("k1", done.get(0).keyId);
+        for (final EngineEvent other : done.subList(1, 3)) {
+            assertTrue(other.replay, "nobody here waits for it");
+            assertEquals(-1, other.replyTo);
+            assertEquals(CommandResult.PLACED, other.result);
+        }
+    }
+
+    @Test
+    void commandsAreNumberedInLogOrderAndStampedWithTheLogsTimeNeverGoingBack() {
+        service.onStart(null, null);
+        deliver(order("a", 1), 1, MINE, 5_000);
+        deliver(order("b", 2), 1, MINE, 4_000);          // the log's clock stepped back (a new leader's)
+        deliver(order("c", 3), 1, MINE, 6_000);
+        final List<EngineEvent> done = output.completions();
+        assertEquals(List.of(1L, 2L, 3L), done.stream().map(e -> e.commandSequence).toList());
+        final List<EngineEvent> accepted = output.events.stream().filter(e -> e.type == EventType.ORDER_ACCEPTED)
+                .toList();
+        assertEquals(List.of(5_000L, 5_000L, 6_000L), accepted.stream().map(e -> e.timestampMicros).toList());
+        assertEquals(3, service.appliedCommands());
+    }
+
+    @Test
+    void aMessageThatCannotBeDecodedIsSkippedWithoutTakingASequence() {
+        service.onStart(null, null);
+        final byte[] garbage = {9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
+            24, 25, 26, 27, 28, 29, 30, 31};
+        service.onSessionMessage(null, 1, new UnsafeBuffer(garbage), 0, garbage.length, header);
+        deliver(order("a", 1), 1, MINE, 2);
+        assertEquals(1, service.undecodable());
+        assertEquals(1, output.completions().get(0).commandSequence);
+    }
+
+    @Test
+    void theStartTellsTheConsumersThatLiveCommandsFollow() {
+        service.onStart(null, null);
+        assertEquals(EventType.REPLAY_COMPLETED, output.events.get(0).type);
+    }
+}
