@@ -236,6 +236,66 @@ class ClusterFailoverIT {
 
     @Test
     @Order(3)
+    void aRollingRestartUnderLoadLosesNothingAndAnswersNothingTwice() throws Exception {
+        final AtomicBoolean running = new AtomicBoolean(true);
+        final Map<String, Long> acknowledged = new ConcurrentHashMap<>();   // clientOrderId -> orderId
+        final AtomicInteger twice = new AtomicInteger();
+        final AtomicInteger wrong = new AtomicInteger();
+        final List<Thread> clients = new ArrayList<>();
+        for (int t = 0; t < 2; t++) {
+            final int thread = t;
+            final Thread client = new Thread(() -> {
+                int n = 0;
+                while (running.get()) {
+                    final int target = n % MEMBERS;
+                    final String clientOrderId = "r" + thread + "-" + n++;
+                    final ServiceProcess node = nodes[target];
+                    try {
+                        final ApiClient.Answer answer = node.client().post("/api/v1/orders", ApiClient.limit(
+                                "roll-" + thread, clientOrderId, "ETHUSD", n % 2 == 0 ? "BUY" : "SELL",
+                                n % 2 == 0 ? "2900.00" : "3100.00", "0.010", null));
+                        if (answer.status() == 201) {
+                            if (acknowledged.put(clientOrderId, answer.json().get("orderId").asLong()) != null) {
+                                twice.incrementAndGet();
+                            }
+                        } else if (answer.status() != 503 || answer.header("Retry-After") == null) {
+                            wrong.incrementAndGet();
+                        }
+                    } catch (final RuntimeException downOrStopping) {
+                        sleep(20);
+                    }
+                }
+            });
+            client.start();
+            clients.add(client);
+        }
+        for (int id = 0; id < MEMBERS; id++) {
+            sleep(1500);
+            assertEquals(0, nodes[id].terminate(), "a graceful stop exits 0:\n" + nodes[id].log());
+            nodes[id] = launch(id);
+            nodes[id].awaitReady(START);
+        }
+        sleep(1500);
+        running.set(false);
+        for (final Thread client : clients) {
+            client.join();
+        }
+        assertEquals(0, wrong.get(), "answers other than 201 and 503 with Retry-After");
+        assertEquals(0, twice.get(), "a clientOrderId answered 201 twice");
+        assertTrue(acknowledged.size() > 10, "too few orders went through: " + acknowledged.size());
+        final java.util.Set<Long> distinct = new java.util.HashSet<>(acknowledged.values());
+        assertEquals(acknowledged.size(), distinct.size(), "two requests answered with the same order");
+        for (int id = 0; id < MEMBERS; id++) {
+            for (final Map.Entry<String, Long> order : acknowledged.entrySet()) {
+                final JsonNode state = awaitOrder(nodes[id].client(), order.getValue(), null);
+                assertEquals(order.getKey(), state.get("clientOrderId").asText(), state.toString());
+            }
+        }
+        assertSameOrders(acknowledged);
+    }
+
+    @Test
+    @Order(4)
     void withOneFollowerDownTradingGoesOnAndWithAMajorityDownNothingIsAnswered201() {
         final int leader = leader();
         final int follower = (leader + 1) % MEMBERS;
