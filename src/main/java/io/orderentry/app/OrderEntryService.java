@@ -134,6 +134,7 @@ public final class OrderEntryService {
     private io.orderentry.cluster.ClusterNode clusterNode;
     private io.orderentry.cluster.ClusterIngress clusterIngress;
     private io.orderentry.cluster.EngineService clusterService;
+    private volatile String clusterFailure;
     private PersistenceWiring persistence;
     private volatile boolean stopped;
 
@@ -249,9 +250,15 @@ public final class OrderEntryService {
         final long incarnation = new java.security.SecureRandom().nextLong();
         final java.util.concurrent.locks.ReentrantLock outputLock = new java.util.concurrent.locks.ReentrantLock();
         final java.util.concurrent.CountDownLatch engineStarted = new java.util.concurrent.CountDownLatch(1);
+        final Map<String, String> manifest = JournalManifest.entries(config.instruments(), config.engineLimits());
+        final ClusterSnapshots snapshots = new ClusterSnapshots(settings.directory().resolve("snapshot-staging"),
+                () -> new io.orderentry.snapshot.ServiceState(matcherStage.matcher(), view, marketData),
+                () -> matcherStage.matcher().lastEventSequence(), persistence::persistedSequence, symbols(), manifest,
+                recorded -> JournalManifest.differences(recorded, manifest));
         clusterService = new io.orderentry.cluster.EngineService(matcherStage, outputLock,
                 new io.orderentry.cluster.ClusterCommands(new io.orderentry.journal.JournalRecords(names, symbolIndex,
-                        logName)), settings.memberId(), incarnation, engineStarted::countDown);
+                        logName)), settings.memberId(), incarnation, engineStarted::countDown, snapshots,
+                () -> outputRing.remainingCapacity() == outputRing.getBufferSize());
         LOG.info("cluster: starting member {} of {} in {}", settings.memberId(), settings.members(),
                 settings.directory().toAbsolutePath().normalize());
         try {
@@ -264,8 +271,7 @@ public final class OrderEntryService {
             throw new IllegalStateException(e.getMessage(), e);
         }
         try {
-            clusterNode = io.orderentry.cluster.ClusterNode.launch(settings, clusterService,
-                    e -> LOG.error("cluster: {}", e.toString(), e));
+            clusterNode = io.orderentry.cluster.ClusterNode.launch(settings, clusterService, this::clusterError);
         } catch (final RuntimeException e) {
             status.fail("the cluster member could not start: " + e.getMessage());
             stop();
@@ -281,6 +287,11 @@ public final class OrderEntryService {
         while (!clusterIngress.connected() || engineStarted.getCount() > 0) {
             if (abortStart) {
                 throw new StoppedDuringStart();
+            }
+            if (clusterFailure != null) {
+                status.fail("the cluster member stopped: " + clusterFailure);
+                stop();
+                throw new IllegalStateException("the cluster member stopped: " + clusterFailure);
             }
             if (System.nanoTime() - nextLog > 0) {
                 nextLog = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -309,6 +320,22 @@ public final class OrderEntryService {
         status.phase(ServiceStatus.Phase.READY);
         LOG.info("ready: member {} accepting orders on {}:{} after {} ms", settings.memberId(), config.httpHost(),
                 config.httpPort(), (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /**
+     * Aeron's errors, logged; one that terminates the consensus module or the service container (its agent cannot go
+     * on: a snapshot that cannot be loaded, a log this member cannot follow) stops the process, as a failed stage does,
+     * rather than leaving a member that answers 503 for ever.
+     */
+    private void clusterError(final Throwable error) {
+        LOG.error("cluster: {}", error.toString(), error);
+        if (error instanceof org.agrona.concurrent.AgentTerminationException && clusterFailure == null) {
+            clusterFailure = error.getMessage() + (error.getCause() == null ? "" : " (" + error.getCause() + ")");
+            if (status.phase() == ServiceStatus.Phase.READY) {
+                status.fail("the cluster member stopped: " + clusterFailure);
+                stopFromFailure();
+            }
+        }
     }
 
     private void registerCluster(final io.orderentry.cluster.ClusterSettings settings) {
@@ -754,6 +781,9 @@ public final class OrderEntryService {
 
     /** What {@code POST /admin/snapshot} does. */
     private CompletionStage<Map<String, Object>> snapshotNow() {
+        if (config.cluster().isPresent()) {
+            return clusterSnapshotNow(config.cluster().get());
+        }
         final Snapshotter writer = snapshotter;
         if (writer == null) {
             return CompletableFuture.failedFuture(new IllegalStateException(config.snapshots().enabled()
@@ -768,6 +798,38 @@ public final class OrderEntryService {
             } catch (final IOException e) {
                 throw new UncheckedIOException(e);
             }
+            return body;
+        });
+    }
+
+    /**
+     * Cluster mode: asks the consensus module for a cluster snapshot (Aeron's control toggle, as its {@code ClusterTool
+     * snapshot} does), which every member then takes at the same log position; only the leader's toggle counts.
+     */
+    private CompletionStage<Map<String, Object>> clusterSnapshotNow(final io.orderentry.cluster.ClusterSettings settings) {
+        final io.orderentry.cluster.EngineService service = clusterService;
+        if (service == null || status.phase() != ServiceStatus.Phase.READY) {
+            return CompletableFuture.failedFuture(new IllegalStateException("the service is not ready"));
+        }
+        if (service.role() != io.aeron.cluster.service.Cluster.Role.LEADER) {
+            return CompletableFuture.failedFuture(new IllegalStateException("only the cluster's leader takes a snapshot:"
+                    + " ask the member whose /metrics has orders_cluster_leader 1"));
+        }
+        return CompletableFuture.supplyAsync(() -> {
+            final java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+            final boolean taken;
+            try (java.io.PrintStream out = new java.io.PrintStream(said, true, java.nio.charset.StandardCharsets.UTF_8)) {
+                taken = io.aeron.cluster.ClusterTool.snapshot(settings.directory().resolve("cluster").toAbsolutePath()
+                        .toFile(), out);
+            }
+            final String text = said.toString(java.nio.charset.StandardCharsets.UTF_8).strip();
+            if (!taken) {
+                throw new IllegalStateException("the cluster did not take the snapshot: " + text);
+            }
+            final Map<String, Object> body = new LinkedHashMap<>();
+            body.put("cluster", true);
+            body.put("commandSequence", service.appliedCommands());
+            body.put("detail", text);
             return body;
         });
     }

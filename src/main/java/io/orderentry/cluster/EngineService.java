@@ -13,7 +13,22 @@ import io.orderentry.pipeline.MatcherStage;
 import io.orderentry.pipeline.OrderCommand;
 import org.agrona.DirectBuffer;
 
+import io.aeron.Publication;
+import io.aeron.logbuffer.FragmentHandler;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.BooleanSupplier;
 import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
@@ -46,6 +61,8 @@ public final class EngineService implements ClusteredService {
     private final ByteBuffer scratch = ByteBuffer.allocate(ClusterCommands.maxMessageSize()).order(ByteOrder.LITTLE_ENDIAN);
     private final AtomicLong undecodable = new AtomicLong();
     private final Runnable onStarted;
+    private final StateSnapshots snapshots;
+    private final BooleanSupplier outputDrained;
 
     private long commandSequence;
     private long lastTimestampMicros;
@@ -53,10 +70,15 @@ public final class EngineService implements ClusteredService {
     private volatile long appliedCommands;
 
     /**
-     * @param onStarted called on the service's thread once it has started (the log replay, if any, follows)
+     * @param onStarted     called on the service's thread once it has started (the log replay, if any, follows)
+     * @param snapshots     writes and restores the state in the snapshot format
+     * @param outputDrained whether every consumer of the output ring has applied every published event
      */
     public EngineService(final MatcherStage stage, final Lock outputLock, final ClusterCommands codec, final int member,
-                         final long incarnation, final Runnable onStarted) {
+                         final long incarnation, final Runnable onStarted, final StateSnapshots snapshots,
+                         final BooleanSupplier outputDrained) {
+        this.snapshots = snapshots;
+        this.outputDrained = outputDrained;
         this.stage = stage;
         this.outputLock = outputLock;
         this.codec = codec;
@@ -68,19 +90,68 @@ public final class EngineService implements ClusteredService {
     @Override
     public void onStart(final Cluster cluster, final Image snapshotImage) {
         if (snapshotImage != null) {
-            // onTakeSnapshot refuses to write one (see there), so a log with a snapshot is not this version's
-            throw new IllegalStateException("the cluster's log has a snapshot, which this version cannot load: it"
-                    + " replays the whole log instead and never writes one");
+            loadSnapshot(snapshotImage);
         }
         outputLock.lock();
         try {
-            stage.replayCompleted(0);
+            stage.replayCompleted(commandSequence);
         } finally {
             outputLock.unlock();
         }
-        LOG.info("cluster: member {} (incarnation {}) started its engine; the log follows", member,
-                Long.toHexString(incarnation));
+        LOG.info("cluster: member {} (incarnation {}) started its engine at command {}; the log follows", member,
+                Long.toHexString(incarnation), commandSequence);
         onStarted.run();
+    }
+
+    /** Reads the snapshot's bytes into a file and restores the state from it (the log after it follows). */
+    private void loadSnapshot(final Image image) {
+        final long started = System.nanoTime();
+        final Path file;
+        try {
+            file = snapshots.receive();
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot make a file for the cluster's snapshot", e);
+        }
+        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+            final byte[] chunk = new byte[image.termBufferLength()];
+            final IOException[] failed = new IOException[1];
+            final FragmentHandler copy = (buffer, offset, length, header) -> {
+                buffer.getBytes(offset, chunk, 0, length);
+                try {
+                    out.write(chunk, 0, length);
+                } catch (final IOException e) {
+                    failed[0] = e;
+                }
+            };
+            final IdleStrategy idle = new BackoffIdleStrategy();
+            while (!image.isEndOfStream()) {
+                if (image.isClosed()) {
+                    throw new IllegalStateException("the cluster's snapshot ended before its end of stream");
+                }
+                idle.idle(image.poll(copy, 16));
+                if (failed[0] != null) {
+                    throw failed[0];
+                }
+            }
+        } catch (final IOException e) {
+            throw new UncheckedIOException("cannot write the cluster's snapshot to " + file, e);
+        }
+        try {
+            final long[] position = snapshots.restore(file);
+            commandSequence = position[0];
+            lastTimestampMicros = position[1];
+            appliedCommands = commandSequence;
+            LOG.info("cluster: member {} loaded the cluster's snapshot at command {} ({} bytes) in {} ms", member,
+                    commandSequence, Files.size(file), (System.nanoTime() - started) / 1_000_000);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("the cluster's snapshot cannot be restored: " + e.getMessage(), e);
+        } finally {
+            try {
+                Files.deleteIfExists(file);
+            } catch (final IOException e) {
+                LOG.warn("cluster: could not delete {}: {}", file, e.toString());
+            }
+        }
     }
 
     @Override
@@ -141,13 +212,56 @@ public final class EngineService implements ClusteredService {
     }
 
     /**
-     * Refuses: this version keeps no cluster snapshot (a restarted member replays the whole log). Throwing makes the
-     * consensus module report the snapshot as failed instead of recording one this version could not load.
+     * Writes the state in the snapshot format into the cluster's snapshot: first, under the output lock, waits for the
+     * output ring's consumers to apply every event (the order view and the market data are theirs), so the file holds
+     * the state after exactly {@code commandSequence} commands; then streams the file into the publication. Aeron takes
+     * it on every member at the same log position; a member that starts loads it and replays the log after it.
      */
     @Override
-    public void onTakeSnapshot(final ExclusivePublication snapshotPublication) {
-        throw new UnsupportedOperationException("cluster snapshots are not supported by this version: a member"
-                + " replays the whole log when it starts");
+    public void onTakeSnapshot(final ExclusivePublication publication) {
+        final long started = System.nanoTime();
+        final Path file;
+        outputLock.lock();
+        try {
+            while (!outputDrained.getAsBoolean()) {
+                Thread.onSpinWait();
+                Thread.yield();
+            }
+            file = snapshots.write(commandSequence, lastTimestampMicros);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("the cluster's snapshot could not be written: " + e.getMessage(), e);
+        } finally {
+            outputLock.unlock();
+        }
+        try {
+            final long bytes = Files.size(file);
+            final UnsafeBuffer chunk = new UnsafeBuffer(new byte[publication.maxPayloadLength()]);
+            final IdleStrategy idle = new BackoffIdleStrategy();
+            try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+                int read;
+                while ((read = in.readNBytes(chunk.byteArray(), 0, chunk.capacity())) > 0) {
+                    long result;
+                    while ((result = publication.offer(chunk, 0, read)) < 0) {
+                        if (result == Publication.CLOSED || result == Publication.NOT_CONNECTED
+                                || result == Publication.MAX_POSITION_EXCEEDED) {
+                            throw new IllegalStateException("the snapshot's publication refused it: " + result);
+                        }
+                        idle.idle();
+                    }
+                    idle.reset();
+                }
+            }
+            LOG.info("cluster: member {} wrote the cluster's snapshot at command {} ({} bytes) in {} ms", member,
+                    commandSequence, bytes, (System.nanoTime() - started) / 1_000_000);
+        } catch (final IOException e) {
+            throw new UncheckedIOException("the cluster's snapshot could not be sent: " + e.getMessage(), e);
+        } finally {
+            try {
+                Files.deleteIfExists(file);
+            } catch (final IOException e) {
+                LOG.warn("cluster: could not delete {}: {}", file, e.toString());
+            }
+        }
     }
 
     @Override

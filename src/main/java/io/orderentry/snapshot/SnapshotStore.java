@@ -288,7 +288,7 @@ public final class SnapshotStore {
         } catch (final IllegalArgumentException e) {
             throw new IOException(file.getFileName() + ": " + e.getMessage(), e);
         }
-        if (sequence != sequenceOf(file) && NAME.matcher(file.getFileName().toString()).matches()) {
+        if (NAME.matcher(file.getFileName().toString()).matches() && sequence != sequenceOf(file)) {
             throw new IOException(file.getFileName() + ": holds the state at journal sequence " + sequence
                     + ", not the one it is named for");
         }

@@ -296,6 +296,35 @@ class ClusterFailoverIT {
 
     @Test
     @Order(4)
+    void aMemberRestartedAfterAClusterSnapshotLoadsItAndReplaysOnlyTheLogAfterIt() {
+        final int leader = leader();
+        final ApiClient api = nodes[leader].client();
+        final ApiClient.Answer before = api.post("/api/v1/orders", ApiClient.limit("snap", "s-1", "BTCUSD", "SELL",
+                "50500.00", "0.0100", null));
+        assertEquals(201, before.status(), before.body());
+        final ApiClient.Answer snapshot = api.post("/admin/snapshot", "");
+        assertEquals(200, snapshot.status(), snapshot.body());
+        final ApiClient.Answer notLeader = nodes[(leader + 1) % MEMBERS].client().post("/admin/snapshot", "");
+        assertEquals(409, notLeader.status(), notLeader.body());
+        final ApiClient.Answer after = api.post("/api/v1/orders", ApiClient.limit("snap", "s-2", "BTCUSD", "BUY",
+                "50500.00", "0.0040", null));
+        assertEquals(201, after.status(), after.body());
+        assertEquals("FILLED", after.json().get("status").asText(), after.body());
+
+        final int follower = (leader + 1) % MEMBERS;
+        nodes[follower].kill9();
+        nodes[follower] = launch(follower);
+        nodes[follower].awaitReady(START);
+        assertTrue(nodes[follower].log().contains("loaded the cluster's snapshot"), nodes[follower].log());
+        // s-1 came before the snapshot, s-2 (which traded with the book) after it: the restarted member has both, in
+        // the same state as the members that never stopped
+        final long afterId = after.json().get("orderId").asLong();
+        assertEquals("FILLED", awaitOrder(nodes[follower].client(), afterId, null).get("status").asText());
+        assertSameOrders(Map.of("s-1", before.json().get("orderId").asLong(), "s-2", afterId));
+    }
+
+    @Test
+    @Order(5)
     void withOneFollowerDownTradingGoesOnAndWithAMajorityDownNothingIsAnswered201() {
         final int leader = leader();
         final int follower = (leader + 1) % MEMBERS;

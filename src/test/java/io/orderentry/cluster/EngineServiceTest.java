@@ -77,7 +77,8 @@ class EngineServiceTest {
             sink), output, new MatcherMetrics());
     private final ClusterCommands codec = new ClusterCommands(new JournalRecords(SYMBOLS, INDEX, Path.of("log")));
     private final EngineService service = new EngineService(stage, new ReentrantLock(),
-            new ClusterCommands(new JournalRecords(SYMBOLS, INDEX, Path.of("log"))), 1, MINE, () -> { });
+            new ClusterCommands(new JournalRecords(SYMBOLS, INDEX, Path.of("log"))), 1, MINE, () -> { }, null,
+            () -> true);
     private final Header header = new Header(0, 16).buffer(new UnsafeBuffer(new byte[64])).offset(0);
 
     private static OrderCommand order(final String clientOrderId, final long requestId) {
