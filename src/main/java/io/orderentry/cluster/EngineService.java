@@ -146,11 +146,15 @@ public final class EngineService implements ClusteredService {
         } catch (final IOException e) {
             throw new UncheckedIOException("the cluster's snapshot cannot be restored: " + e.getMessage(), e);
         } finally {
-            try {
-                Files.deleteIfExists(file);
-            } catch (final IOException e) {
-                LOG.warn("cluster: could not delete {}: {}", file, e.toString());
-            }
+            deleteStaging(file);
+        }
+    }
+
+    private static void deleteStaging(final Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (final IOException e) {
+            LOG.warn("cluster: could not delete the snapshot's staging file {}: {}", file, e.toString());
         }
     }
 
@@ -256,11 +260,7 @@ public final class EngineService implements ClusteredService {
         } catch (final IOException e) {
             throw new UncheckedIOException("the cluster's snapshot could not be sent: " + e.getMessage(), e);
         } finally {
-            try {
-                Files.deleteIfExists(file);
-            } catch (final IOException e) {
-                LOG.warn("cluster: could not delete {}: {}", file, e.toString());
-            }
+            deleteStaging(file);
         }
     }
 
