@@ -279,7 +279,7 @@ public final class OrderEntryService {
         }
         clusterIngress = new io.orderentry.cluster.ClusterIngress(clusterNode::clientContext, matcherStage, outputLock,
                 new io.orderentry.cluster.ClusterCommands(new io.orderentry.journal.JournalRecords(names, symbolIndex,
-                        logName)), settings.memberId(), incarnation);
+                        logName)), settings.memberId(), incarnation, clusterService);
         Pipeline.wireClusterInput(input, inputWait, clusterIngress);
         input.start();
         clusterIngress.start();
@@ -361,6 +361,8 @@ public final class OrderEntryService {
                 ingress::connects);
         metrics.gauge("orders_cluster_applied_commands", "Commands of the log this member's engine applied since start",
                 service::appliedCommands);
+        metrics.counter("orders_cluster_lost_commands_total", "Commands this member sent that a leader change lost"
+                + " before they were committed (answered 503 JOURNAL_UNAVAILABLE: not executed)", service::lostCommands);
         metrics.counter("orders_cluster_undecodable_total", "Log messages skipped because they could not be decoded",
                 service::undecodable);
         metrics.counter("orders_http_answers_timed_out_total", "Requests answered 503 OUTCOME_UNKNOWN because their"

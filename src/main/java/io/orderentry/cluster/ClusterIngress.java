@@ -48,6 +48,7 @@ public final class ClusterIngress implements EventHandler<OrderCommand>, AutoClo
     private final Object clientLock = new Object();
     private final UnsafeBuffer sendBuffer = new UnsafeBuffer(new byte[0]);
     private final Thread keeper;
+    private final InFlight inFlight;
 
     private AeronCluster client;   // guarded by clientLock
     private volatile boolean connected;
@@ -61,7 +62,8 @@ public final class ClusterIngress implements EventHandler<OrderCommand>, AutoClo
      */
     public ClusterIngress(final java.util.function.Supplier<AeronCluster.Context> contexts, final MatcherStage stage,
                           final Lock outputLock, final ClusterCommands codec, final int member,
-                          final long incarnation) {
+                          final long incarnation, final EngineService service) {
+        this.inFlight = service.inFlight();
         this.contexts = contexts;
         this.stage = stage;
         this.outputLock = outputLock;
@@ -126,6 +128,9 @@ public final class ClusterIngress implements EventHandler<OrderCommand>, AutoClo
                 final long result = client.offer(sendBuffer, 0, message.limit());
                 if (result > 0) {
                     sent++;
+                    if (command.replyTo >= 0) {
+                        inFlight.sent(command.requestId, command.replyTo, client.leadershipTermId(), command.type);
+                    }
                     return true;
                 }
                 if (result != Publication.BACK_PRESSURED && result != Publication.ADMIN_ACTION

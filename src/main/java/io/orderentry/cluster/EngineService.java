@@ -30,6 +30,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.BooleanSupplier;
 import java.nio.ByteOrder;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 
@@ -60,6 +61,9 @@ public final class EngineService implements ClusteredService {
     private final ClusterCommands.Origin origin = new ClusterCommands.Origin();
     private final ByteBuffer scratch = ByteBuffer.allocate(ClusterCommands.maxMessageSize()).order(ByteOrder.LITTLE_ENDIAN);
     private final AtomicLong undecodable = new AtomicLong();
+    private final AtomicLong lostCommands = new AtomicLong();
+    private final InFlight inFlight = new InFlight();
+    private final OrderCommand failed = new OrderCommand();
     private final Runnable onStarted;
     private final StateSnapshots snapshots;
     private final BooleanSupplier outputDrained;
@@ -189,6 +193,9 @@ public final class EngineService implements ClusteredService {
         outputLock.lock();
         try {
             if (mine) {
+                if (command.replyTo >= 0) {
+                    inFlight.seen(command.requestId, command.replyTo, this::notExecuted);
+                }
                 stage.onEvent(command, commandSequence, true);
             } else {
                 stage.replay(command);
@@ -262,6 +269,43 @@ public final class EngineService implements ClusteredService {
         } finally {
             deleteStaging(file);
         }
+    }
+
+    /**
+     * A new leadership term starts in the log: what this member sent in an earlier term and has not seen is not in the
+     * log, and never will be. Its requests are answered now, as not executed ({@code 503 JOURNAL_UNAVAILABLE}).
+     */
+    @Override
+    public void onNewLeadershipTermEvent(final long leadershipTermId, final long logPosition, final long timestamp,
+                                         final long termBaseLogPosition, final int leaderMemberId,
+                                         final int logSessionId, final TimeUnit timeUnit, final int appVersion) {
+        outputLock.lock();
+        try {
+            inFlight.newTerm(leadershipTermId, this::notExecuted);
+        } finally {
+            outputLock.unlock();
+        }
+    }
+
+    /** Answers a request whose command did not reach the log: not executed. Under the output lock. */
+    private void notExecuted(final InFlight.Sent sent) {
+        lostCommands.incrementAndGet();
+        failed.reset();
+        failed.type = sent.type();
+        failed.requestId = sent.requestId();
+        failed.replyTo = sent.replyTo();
+        failed.journalFailed = true;
+        stage.onEvent(failed, 0, true);
+    }
+
+    /** @return this member's sent commands that are not yet back from the log; for the ingress */
+    InFlight inFlight() {
+        return inFlight;
+    }
+
+    /** @return commands this member sent that a leader change lost (their requests answered 503), since start */
+    public long lostCommands() {
+        return lostCommands.get();
     }
 
     @Override

@@ -312,6 +312,13 @@ class ClusterFailoverIT {
         assertEquals("FILLED", after.json().get("status").asText(), after.body());
 
         final int follower = (leader + 1) % MEMBERS;
+        // every member takes the snapshot at the same log position, each in its own time
+        final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!nodes[follower].log().contains("wrote the cluster's snapshot") && System.nanoTime() < deadline) {
+            sleep(100);
+        }
+        assertTrue(nodes[follower].log().contains("wrote the cluster's snapshot"), nodes[follower].log());
+        sleep(2000);   // and Aeron records that it has it (in the recording log, after the service sent it)
         nodes[follower].kill9();
         nodes[follower] = launch(follower);
         nodes[follower].awaitReady(START);

@@ -64,6 +64,7 @@ class EngineServiceTest {
             copy.orderId = slot.orderId;
             copy.timestampMicros = slot.timestampMicros;
             copy.keyId = slot.keyId;
+            copy.journalFailed = slot.journalFailed;
             events.add(copy);
         }
 
@@ -148,6 +149,23 @@ class EngineServiceTest {
         deliver(order("a", 1), 1, MINE, 2);
         assertEquals(1, service.undecodable());
         assertEquals(1, output.completions().get(0).commandSequence);
+    }
+
+    @Test
+    void aRequestWhoseCommandANewLeaderDoesNotHaveIsAnsweredAsNotExecuted() {
+        service.onStart(null, null);
+        service.inFlight().sent(7, 0, 3, CommandType.PLACE);    // sent to the leader of term 3, which died
+        service.inFlight().sent(8, 0, 4, CommandType.PLACE);    // sent to the new one
+        service.onNewLeadershipTermEvent(4, 0, 0, 0, 1, 0, java.util.concurrent.TimeUnit.MICROSECONDS, 0);
+        final List<EngineEvent> done = output.completions();
+        assertEquals(1, done.size());
+        assertEquals(7, done.get(0).requestId);
+        assertTrue(output.events.stream().anyMatch(e -> e.type == EventType.COMMAND_COMPLETED && e.requestId == 7));
+        assertEquals(1, service.lostCommands());
+        deliver(order("b", 8), 1, MINE, 10);
+        assertEquals(2, output.completions().size());
+        assertEquals(CommandResult.PLACED, output.completions().get(1).result);
+        assertEquals(1, service.lostCommands());
     }
 
     @Test

@@ -1,0 +1,60 @@
+package io.orderentry.cluster;
+
+import io.orderentry.pipeline.CommandType;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
+
+/**
+ * The commands this member sent into the log and has not seen come back yet, in the order sent, with the leadership
+ * term they were sent in. One member's commands travel through one client session, so those that reach the log do so
+ * in the order they were sent; a command that is passed over (a later one of this member's came back first), or that
+ * was sent in a term that has ended when the log starts a new one, will never be in the log: the leader it went to
+ * died or stepped down before it was committed, and the new leader's log, which is final up to the new term, does not
+ * have it. Its request can then be answered at once that it was not executed, instead of waiting for the answer
+ * timeout.
+ *
+ * <p>Threads: {@link #sent} on the ingress thread, the others on the service thread.
+ */
+final class InFlight {
+
+    /** One command sent and not yet seen. */
+    record Sent(long requestId, int replyTo, long term, CommandType type) {
+    }
+
+    private final ConcurrentLinkedQueue<Sent> queue = new ConcurrentLinkedQueue<>();
+
+    /** A command that someone waits for went into the log in leadership term {@code term}. */
+    void sent(final long requestId, final int replyTo, final long term, final CommandType type) {
+        queue.add(new Sent(requestId, replyTo, term, type));
+    }
+
+    /**
+     * This member's command ({@code requestId}, {@code replyTo}) came back from the log; every one sent before it that
+     * has not come back is lost, and given to {@code lost}.
+     */
+    void seen(final long requestId, final int replyTo, final Consumer<Sent> lost) {
+        Sent head;
+        while ((head = queue.peek()) != null) {
+            queue.poll();
+            if (head.requestId() == requestId && head.replyTo() == replyTo) {
+                return;
+            }
+            lost.accept(head);
+        }
+    }
+
+    /** The log starts leadership term {@code term}: every command sent in an earlier one and not seen is lost. */
+    void newTerm(final long term, final Consumer<Sent> lost) {
+        Sent head;
+        while ((head = queue.peek()) != null && head.term() < term) {
+            queue.poll();
+            lost.accept(head);
+        }
+    }
+
+    /** @return commands sent and not yet seen */
+    int size() {
+        return queue.size();
+    }
+}
