@@ -51,6 +51,8 @@ public final class ClusterIngress implements EventHandler<OrderCommand>, AutoClo
     private final InFlight inFlight;
 
     private AeronCluster client;   // guarded by clientLock
+    /** The last {@link #send} failed after the service had answered the command as lost; ingress thread only. */
+    private boolean answeredMeanwhile;
     private volatile boolean connected;
     private volatile boolean running = true;
     private volatile long sent;
@@ -82,11 +84,15 @@ public final class ClusterIngress implements EventHandler<OrderCommand>, AutoClo
     @Override
     public void onEvent(final OrderCommand command, final long sequence, final boolean endOfBatch) {
         command.journalFailed = false;
+        answeredMeanwhile = false;
         if (command.type != CommandType.REJECTED && command.type != CommandType.TICK && !send(command)) {
             command.journalFailed = true;
             refused++;
         }
-        if (command.type == CommandType.REJECTED || command.type == CommandType.TICK || command.journalFailed) {
+        if (answeredMeanwhile) {
+            command.releaseReferences();
+        } else if (command.type == CommandType.REJECTED || command.type == CommandType.TICK
+                || command.journalFailed) {
             outputLock.lock();
             try {
                 stage.onEvent(command, sequence, endOfBatch);   // publishes the refusal, the tick or the 503
@@ -124,22 +130,26 @@ public final class ClusterIngress implements EventHandler<OrderCommand>, AutoClo
         sendBuffer.wrap(message.array(), 0, message.limit());
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OFFER_MILLIS);
         synchronized (clientLock) {
+            InFlight.Sent tracked = null;
             while (client != null && !client.isClosed()) {
+                if (tracked == null && command.replyTo >= 0) {
+                    tracked = inFlight.sent(command.requestId, command.replyTo, client.leadershipTermId(),
+                            command.type);
+                }
                 final long result = client.offer(sendBuffer, 0, message.limit());
                 if (result > 0) {
                     sent++;
-                    if (command.replyTo >= 0) {
-                        inFlight.sent(command.requestId, command.replyTo, client.leadershipTermId(), command.type);
-                    }
                     return true;
                 }
                 if (result != Publication.BACK_PRESSURED && result != Publication.ADMIN_ACTION
                         || System.nanoTime() - deadline > 0) {
-                    return false;   // NOT_CONNECTED (no leader), CLOSED, MAX_POSITION_EXCEEDED, or pushed back too long
+                    break;   // NOT_CONNECTED (no leader), CLOSED, MAX_POSITION_EXCEEDED, or pushed back too long
                 }
                 client.pollEgress();
                 Thread.onSpinWait();
             }
+            // not sent; unless a new term already answered it as lost (it was tracked), the caller answers it
+            answeredMeanwhile = tracked != null && !inFlight.withdraw(tracked);
         }
         return false;
     }

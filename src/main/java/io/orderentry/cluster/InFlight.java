@@ -18,15 +18,58 @@ import java.util.function.Consumer;
  */
 final class InFlight {
 
-    /** One command sent and not yet seen. */
-    record Sent(long requestId, int replyTo, long term, CommandType type) {
+    /** One command sent and not yet seen; compared by identity, as each send is one. */
+    static final class Sent {
+        private final long requestId;
+        private final int replyTo;
+        private final long term;
+        private final CommandType type;
+
+        Sent(final long requestId, final int replyTo, final long term, final CommandType type) {
+            this.requestId = requestId;
+            this.replyTo = replyTo;
+            this.term = term;
+            this.type = type;
+        }
+
+        long requestId() {
+            return requestId;
+        }
+
+        int replyTo() {
+            return replyTo;
+        }
+
+        long term() {
+            return term;
+        }
+
+        CommandType type() {
+            return type;
+        }
     }
 
     private final ConcurrentLinkedQueue<Sent> queue = new ConcurrentLinkedQueue<>();
 
-    /** A command that someone waits for went into the log in leadership term {@code term}. */
-    void sent(final long requestId, final int replyTo, final long term, final CommandType type) {
-        queue.add(new Sent(requestId, replyTo, term, type));
+    /**
+     * A command that someone waits for is about to go into the log in leadership term {@code term}: tracked before it
+     * is offered, so that it is in the queue before it can come back.
+     *
+     * @return the entry, for {@link #withdraw} if the offer fails
+     */
+    Sent sent(final long requestId, final int replyTo, final long term, final CommandType type) {
+        final Sent sent = new Sent(requestId, replyTo, term, type);
+        queue.add(sent);
+        return sent;
+    }
+
+    /**
+     * Takes back a command whose offer failed.
+     *
+     * @return false when the service thread already took it as lost and answered its request
+     */
+    boolean withdraw(final Sent sent) {
+        return queue.remove(sent);
     }
 
     /**

@@ -33,6 +33,17 @@ class InFlightTest {
     }
 
     @Test
+    void aCommandWhoseOfferFailedIsTakenBackUnlessANewTermAnsweredItFirst() {
+        final InFlight.Sent refused = inFlight.sent(1, 0, 5, CommandType.PLACE);
+        assertEquals(true, inFlight.withdraw(refused));
+        assertEquals(0, inFlight.size());
+        final InFlight.Sent overtaken = inFlight.sent(2, 0, 5, CommandType.PLACE);
+        inFlight.newTerm(6, s -> lost.add(s.requestId()));
+        assertEquals(false, inFlight.withdraw(overtaken), "already answered: the ingress must not answer it again");
+        assertEquals(List.of(2L), lost);
+    }
+
+    @Test
     void aNewTermLosesWhatWasSentInEarlierTermsOnly() {
         inFlight.sent(1, 0, 5, CommandType.PLACE);
         inFlight.sent(2, 0, 5, CommandType.PLACE);
