@@ -135,6 +135,7 @@ public final class OrderEntryService {
     private io.orderentry.cluster.ClusterIngress clusterIngress;
     private io.orderentry.cluster.EngineService clusterService;
     private volatile String clusterFailure;
+    private java.util.concurrent.ScheduledExecutorService clusterSnapshotTimer;
     private PersistenceWiring persistence;
     private volatile boolean stopped;
 
@@ -314,12 +315,59 @@ public final class OrderEntryService {
             }
         }
         startAuditArchiving();
+        startClusterSnapshots(settings);
         registerCluster(settings);
         registerHealthAndMetrics(outputRing);
         streamMetrics.register(metrics, marketData.view(), marketData.subscribers(), orderFeeds);
         status.phase(ServiceStatus.Phase.READY);
         LOG.info("ready: member {} accepting orders on {}:{} after {} ms", settings.memberId(), config.httpHost(),
                 config.httpPort(), (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /**
+     * Snapshots by count and by time, as a single node writes them ({@code ORDERS_SNAPSHOT_EVERY_COMMANDS},
+     * {@code ORDERS_SNAPSHOT_INTERVAL_SECONDS}): each member checks once a second, and the one that leads asks the
+     * cluster for one, which every member then takes at the same log position.
+     */
+    private void startClusterSnapshots(final io.orderentry.cluster.ClusterSettings settings) {
+        final SnapshotConfig snapshots = config.snapshots();
+        if (!snapshots.enabled() || snapshots.everyCommands() == 0 && snapshots.intervalMillis() == 0) {
+            LOG.info("cluster: no periodic snapshots ({}); POST /admin/snapshot on the leader takes one",
+                    snapshots.enabled() ? "every.commands and interval.seconds are 0" : "ORDERS_SNAPSHOT_ENABLED=false");
+            return;
+        }
+        final io.orderentry.cluster.EngineService service = clusterService;
+        final java.util.concurrent.atomic.AtomicBoolean asked = new java.util.concurrent.atomic.AtomicBoolean();
+        final long[] lastAskedNanos = {System.nanoTime()};
+        clusterSnapshotTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            final Thread thread = new Thread(r, "oe-cluster-snapshots");
+            thread.setDaemon(true);
+            return thread;
+        });
+        clusterSnapshotTimer.scheduleWithFixedDelay(() -> {
+            if (service.role() != io.aeron.cluster.service.Cluster.Role.LEADER || asked.get()) {
+                return;
+            }
+            final long since = service.appliedCommands() - service.snapshotCommand();
+            final boolean byCount = snapshots.everyCommands() > 0 && since >= snapshots.everyCommands();
+            final boolean byTime = snapshots.intervalMillis() > 0 && since > 0
+                    && System.nanoTime() - lastAskedNanos[0] >= TimeUnit.MILLISECONDS.toNanos(snapshots.intervalMillis());
+            if (!byCount && !byTime) {
+                return;
+            }
+            asked.set(true);
+            lastAskedNanos[0] = System.nanoTime();
+            clusterSnapshotNow(settings).whenComplete((details, failure) -> {
+                asked.set(false);
+                if (failure != null) {
+                    LOG.warn("cluster: the periodic snapshot ({} commands since the last) failed: {}", since,
+                            failure.toString());
+                }
+            });
+        }, 1, 1, TimeUnit.SECONDS);
+        LOG.info("cluster: the leader asks for a snapshot every {} commands{}",
+                snapshots.everyCommands() == 0 ? "(off)" : snapshots.everyCommands(),
+                snapshots.intervalMillis() == 0 ? "" : " or " + snapshots.intervalMillis() / 1000 + " s");
     }
 
     /**
@@ -441,6 +489,9 @@ public final class OrderEntryService {
         if (input != null && input.hasStarted()) {
             stagesStopped = RingShutdown.drainOrHalt(input, "input", inputThreads,
                     millisLeft(deadline, STOP_STEP_MILLIS), millisLeft(deadline, STAGE_JOIN_MILLIS));
+        }
+        if (clusterSnapshotTimer != null) {
+            clusterSnapshotTimer.shutdownNow();
         }
         if (clusterNode != null) {
             // what the input ring sent is answered through the log: wait for it, then stop taking part in the cluster

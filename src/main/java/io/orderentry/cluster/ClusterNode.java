@@ -104,16 +104,18 @@ public final class ClusterNode implements AutoCloseable {
                 .errorHandler(errors);
         ClusteredMediaDriver driver = null;
         try {
-            driver = launchDriver(driverContext, archiveContext, consensus);
-            final ClusteredServiceContainer container = ClusteredServiceContainer.launch(
-                    new ClusteredServiceContainer.Context()
-                            .aeronDirectoryName(aeronDirectory)
-                            .archiveContext(archiveClient.clone())
-                            .clusterDir(new File(base, "cluster"))
-                            .clusteredService(service)
-                            .serviceId(0)
-                            .idleStrategySupplier(idle)
-                            .errorHandler(errors));
+            driver = onceMarkFilesAreStale(() -> ClusteredMediaDriver.launch(driverContext.clone(),
+                    archiveContext.clone(), consensus.clone()));
+            final ClusteredServiceContainer.Context containerContext = new ClusteredServiceContainer.Context()
+                    .aeronDirectoryName(aeronDirectory)
+                    .archiveContext(archiveClient.clone())
+                    .clusterDir(new File(base, "cluster"))
+                    .clusteredService(service)
+                    .serviceId(0)
+                    .idleStrategySupplier(idle)
+                    .errorHandler(errors);
+            final ClusteredServiceContainer container = onceMarkFilesAreStale(
+                    () -> ClusteredServiceContainer.launch(containerContext.clone()));
             return new ClusterNode(driver, container, aeronDirectory, ClusterMember.ingressEndpoints(members), host);
         } catch (final RuntimeException e) {
             CloseHelper.quietClose(driver);
@@ -122,18 +124,18 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     /**
-     * Launches the driver, archive and consensus module. Aeron refuses to start while the mark files of the archive or
-     * the consensus module look active, which they do for {@value #STALE_MARK_MILLIS} ms after their process died
+     * Launches Aeron components ({@code launch}: the driver, archive and consensus module; then the service container).
+     * Aeron refuses to start while the mark files of the archive, the consensus module or the service container look
+     * active, which they do for {@value #STALE_MARK_MILLIS} ms after their process died
      * (kill -9, a crash): the caller holds the directory's lock, so no live process owns them, and this waits for them
      * to go stale instead of failing a restart that comes right after a crash.
      */
-    private static ClusteredMediaDriver launchDriver(final MediaDriver.Context driver, final Archive.Context archive,
-                                                     final ConsensusModule.Context consensus) {
+    private static <T> T onceMarkFilesAreStale(final Supplier<T> launch) {
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STALE_MARK_MILLIS + 5_000);
         boolean logged = false;
         while (true) {
             try {
-                return ClusteredMediaDriver.launch(driver.clone(), archive.clone(), consensus.clone());
+                return launch.get();
             } catch (final RuntimeException e) {
                 if (!String.valueOf(e.getMessage()).contains("active mark file detected")
                         || System.nanoTime() - deadline > 0) {

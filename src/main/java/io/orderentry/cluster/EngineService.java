@@ -72,6 +72,7 @@ public final class EngineService implements ClusteredService {
     private long lastTimestampMicros;
     private volatile Cluster.Role role = Cluster.Role.FOLLOWER;
     private volatile long appliedCommands;
+    private volatile long snapshotCommand;
 
     /**
      * @param onStarted     called on the service's thread once it has started (the log replay, if any, follows)
@@ -145,6 +146,7 @@ public final class EngineService implements ClusteredService {
             commandSequence = position[0];
             lastTimestampMicros = position[1];
             appliedCommands = commandSequence;
+            snapshotCommand = commandSequence;
             LOG.info("cluster: member {} loaded the cluster's snapshot at command {} ({} bytes) in {} ms", member,
                     commandSequence, Files.size(file), (System.nanoTime() - started) / 1_000_000);
         } catch (final IOException e) {
@@ -239,6 +241,7 @@ public final class EngineService implements ClusteredService {
                 Thread.yield();
             }
             file = snapshots.write(commandSequence, lastTimestampMicros);
+            snapshotCommand = commandSequence;
         } catch (final IOException e) {
             throw new UncheckedIOException("the cluster's snapshot could not be written: " + e.getMessage(), e);
         } finally {
@@ -322,6 +325,11 @@ public final class EngineService implements ClusteredService {
     /** @return this member's role in the cluster; any thread */
     public Cluster.Role role() {
         return role;
+    }
+
+    /** @return the command sequence of the newest snapshot this member wrote or loaded, 0 for none; any thread */
+    public long snapshotCommand() {
+        return snapshotCommand;
     }
 
     /** @return commands applied from the log since start; any thread */

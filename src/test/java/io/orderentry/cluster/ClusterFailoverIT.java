@@ -92,6 +92,8 @@ class ClusterFailoverIT {
         env.put("ORDERS_JOURNAL_DIR", dir.resolve("journal").toString());
         env.put("ORDERS_AUDIT_DIR", dir.resolve("audit").toString());
         env.put("ORDERS_HTTP_INSTANCES", "1");
+        // a snapshot every 500 commands: the load of the tests takes several, the restarts load them
+        env.put("ORDERS_SNAPSHOT_EVERY_COMMANDS", "500");
         try {
             java.nio.file.Files.createDirectories(dir);
         } catch (final java.io.IOException e) {
@@ -222,6 +224,8 @@ class ClusterFailoverIT {
         assertEquals(0, wrong.get(), "answers other than 201 and 503 with Retry-After");
         assertFalse(acknowledged.isEmpty());
 
+        assertTrue(nodes[(leader + 1) % MEMBERS].log().contains("wrote the cluster's snapshot"),
+                "the load took more than 500 commands: a periodic snapshot");
         nodes[leader] = launch(leader);
         nodes[leader].awaitReady(START);
         for (int id = 0; id < MEMBERS; id++) {
