@@ -104,18 +104,6 @@ public final class ClusterIngress implements EventHandler<OrderCommand>, AutoClo
         }
     }
 
-    /**
-     * Sends a command the engine must execute (a price band change, at start) as if a request had asked for it, with
-     * nobody waiting for its answer.
-     *
-     * @return whether it was sent
-     */
-    public boolean sendUnanswered(final OrderCommand command) {
-        command.requestId = 0;
-        command.replyTo = -1;
-        return send(command);
-    }
-
     private boolean send(final OrderCommand command) {
         if (!connected) {
             return false;
