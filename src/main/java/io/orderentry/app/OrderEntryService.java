@@ -306,6 +306,7 @@ public final class OrderEntryService {
                 throw new StoppedDuringStart();
             }
         }
+        recoveredFromSnapshot = clusterService.snapshotCommand();   // the one onStart loaded, if any
         // the configured bands, as commands in the log: every member sends its own (the same, when the members are
         // configured alike, as they must be), so the log says from which command on a band applies
         for (int symbol = 0; symbol < config.instruments().size(); symbol++) {
@@ -761,11 +762,19 @@ public final class OrderEntryService {
     }
 
     private void registerSnapshots() {
+        final io.orderentry.cluster.EngineService cluster = clusterService;
+        if (cluster != null) {
+            // the cluster's snapshots live in Aeron's archive; this member knows the newest it wrote or loaded
+            status.addComponent(() -> HealthComponent.informational("snapshots", true,
+                    Map.of("kind", "cluster", "lastCommandSequence", cluster.snapshotCommand())));
+            metrics.gauge("orders_snapshot_last_sequence", "Command sequence of the newest cluster snapshot this member"
+                    + " wrote or loaded (0: none)", cluster::snapshotCommand);
+            return;
+        }
         final Snapshotter writer = snapshotter;
         if (writer == null) {
             status.addComponent(() -> HealthComponent.informational("snapshots", false,
-                    Map.of("state", "DISABLED", "reason", config.cluster().isPresent()
-                            ? "cluster mode: a member replays the cluster's log" : "ORDERS_SNAPSHOT_ENABLED=false")));
+                    Map.of("state", "DISABLED", "reason", "ORDERS_SNAPSHOT_ENABLED=false")));
             return;
         }
         status.addComponent(() -> {

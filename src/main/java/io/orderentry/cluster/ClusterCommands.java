@@ -29,6 +29,8 @@ public final class ClusterCommands {
 
     static final byte VERSION = 1;
     private static final int NONE = 0xFFFF;
+    /** What error messages name as the file of a bad message. */
+    private static final java.nio.file.Path LOG = java.nio.file.Path.of("cluster log");
     /** The header before the strings. */
     private static final int HEADER = 25;
     /** What the three strings may take at most: each is at most a few dozen characters (request ids, keys, addresses). */
@@ -88,33 +90,45 @@ public final class ClusterCommands {
                        final long position) throws JournalCorruptedException, UnknownSymbolException {
         bytes.order(ByteOrder.LITTLE_ENDIAN);
         if (length < HEADER + 6 || bytes.get(0) != VERSION) {
-            throw new JournalCorruptedException(java.nio.file.Path.of("cluster log"), position, "message of "
+            throw new JournalCorruptedException(LOG, position, "message of "
                     + length + " bytes, version " + (length > 0 ? bytes.get(0) : -1) + " (expected " + VERSION + ")");
         }
         origin.member = bytes.getInt(1);
         origin.incarnation = bytes.getLong(5);
         final long requestId = bytes.getLong(13);
         final int replyTo = bytes.getInt(21);
-        int at = HEADER;
-        final String[] strings = new String[3];
-        for (int i = 0; i < 3; i++) {
-            final int n = bytes.getShort(at) & 0xFFFF;
-            at += 2;
-            if (n != NONE) {
-                if (at + n > length) {
-                    throw new JournalCorruptedException(java.nio.file.Path.of("cluster log"), position,
-                            "a string runs past the message's end");
-                }
-                strings[i] = new String(bytes.array(), at, n, StandardCharsets.UTF_8);
-                at += n;
-            }
-        }
-        records.decode(bytes, at, length - at, command, position);
+        final String requestTag = string(bytes, HEADER, length, position);
+        final String remoteAddress = string(bytes, next, length, position);
+        final String keyId = string(bytes, next, length, position);
+        records.decode(bytes, next, length - next, command, position);
         command.requestId = requestId;
         command.replyTo = replyTo;
-        command.requestTag = strings[0];
-        command.remoteAddress = strings[1];
-        command.keyId = strings[2];
+        command.requestTag = requestTag;
+        command.remoteAddress = remoteAddress;
+        command.keyId = keyId;
+    }
+
+    /** Where the string {@link #string} read last ends; decoding thread only. */
+    private int next;
+
+    /** @return the string at {@code at} (null for none); sets {@link #next} to where it ends */
+    private String string(final ByteBuffer bytes, final int at, final int length, final long position)
+            throws JournalCorruptedException {
+        if (at + 2 > length) {
+            throw new JournalCorruptedException(LOG, position,
+                    "the message ends inside its header");
+        }
+        final int n = bytes.getShort(at) & 0xFFFF;
+        if (n == NONE) {
+            next = at + 2;
+            return null;
+        }
+        if (at + 2 + n > length) {
+            throw new JournalCorruptedException(LOG, position,
+                    "a string runs past the message's end");
+        }
+        next = at + 2 + n;
+        return new String(bytes.array(), at + 2, n, StandardCharsets.UTF_8);
     }
 
     private void putString(final String value) {

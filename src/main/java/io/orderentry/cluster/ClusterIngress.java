@@ -51,8 +51,6 @@ public final class ClusterIngress implements EventHandler<OrderCommand>, AutoClo
     private final InFlight inFlight;
 
     private AeronCluster client;   // guarded by clientLock
-    /** The last {@link #send} failed after the service had answered the command as lost; ingress thread only. */
-    private boolean answeredMeanwhile;
     private volatile boolean connected;
     private volatile boolean running = true;
     private volatile long sent;
@@ -84,36 +82,43 @@ public final class ClusterIngress implements EventHandler<OrderCommand>, AutoClo
     @Override
     public void onEvent(final OrderCommand command, final long sequence, final boolean endOfBatch) {
         command.journalFailed = false;
-        answeredMeanwhile = false;
-        if (command.type != CommandType.REJECTED && command.type != CommandType.TICK && !send(command)) {
+        if (command.type != CommandType.REJECTED && command.type != CommandType.TICK) {
+            final Sent outcome = send(command);
+            if (outcome != Sent.REFUSED) {
+                command.releaseReferences();   // in the log, or already answered as lost by a new term
+                return;
+            }
             command.journalFailed = true;
             refused++;
         }
-        if (answeredMeanwhile) {
-            command.releaseReferences();
-        } else if (command.type == CommandType.REJECTED || command.type == CommandType.TICK
-                || command.journalFailed) {
-            outputLock.lock();
-            try {
-                stage.onEvent(command, sequence, endOfBatch);   // publishes the refusal, the tick or the 503
-            } finally {
-                outputLock.unlock();
-            }
-        } else {
-            command.releaseReferences();
+        outputLock.lock();
+        try {
+            stage.onEvent(command, sequence, endOfBatch);   // publishes the refusal, the tick or the 503
+        } finally {
+            outputLock.unlock();
         }
     }
 
-    private boolean send(final OrderCommand command) {
+    /** What became of a command {@link #send} was given. */
+    private enum Sent {
+        /** It is in the leader's log (its answer comes through the engine). */
+        SENT,
+        /** It was not sent: the caller answers 503. */
+        REFUSED,
+        /** It was not sent, but a new term already answered it as lost (see {@link InFlight#withdraw}). */
+        ANSWERED
+    }
+
+    private Sent send(final OrderCommand command) {
         if (!connected) {
-            return false;
+            return Sent.REFUSED;
         }
         final ByteBuffer message;
         try {
             message = codec.encode(command, member, incarnation);
         } catch (final IllegalArgumentException e) {
             LOG.error("cluster: a command could not be encoded and was answered 503: {}", e.getMessage());
-            return false;
+            return Sent.REFUSED;
         }
         sendBuffer.wrap(message.array(), 0, message.limit());
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OFFER_MILLIS);
@@ -127,7 +132,7 @@ public final class ClusterIngress implements EventHandler<OrderCommand>, AutoClo
                 final long result = client.offer(sendBuffer, 0, message.limit());
                 if (result > 0) {
                     sent++;
-                    return true;
+                    return Sent.SENT;
                 }
                 if (result != Publication.BACK_PRESSURED && result != Publication.ADMIN_ACTION
                         || System.nanoTime() - deadline > 0) {
@@ -137,9 +142,8 @@ public final class ClusterIngress implements EventHandler<OrderCommand>, AutoClo
                 Thread.onSpinWait();
             }
             // not sent; unless a new term already answered it as lost (it was tracked), the caller answers it
-            answeredMeanwhile = tracked != null && !inFlight.withdraw(tracked);
+            return tracked != null && !inFlight.withdraw(tracked) ? Sent.ANSWERED : Sent.REFUSED;
         }
-        return false;
     }
 
     /** The keeper thread: connect, poll, and connect again when the client is closed. */

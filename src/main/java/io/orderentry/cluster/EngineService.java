@@ -68,10 +68,10 @@ public final class EngineService implements ClusteredService {
     private final StateSnapshots snapshots;
     private final BooleanSupplier outputDrained;
 
-    private long commandSequence;
+    /** Commands applied, in log order (the journal's sequence); written by the service thread only, read by any. */
+    private volatile long commandSequence;
     private long lastTimestampMicros;
     private volatile Cluster.Role role = Cluster.Role.FOLLOWER;
-    private volatile long appliedCommands;
     private volatile long snapshotCommand;
 
     /**
@@ -145,7 +145,6 @@ public final class EngineService implements ClusteredService {
             final long[] position = snapshots.restore(file);
             commandSequence = position[0];
             lastTimestampMicros = position[1];
-            appliedCommands = commandSequence;
             snapshotCommand = commandSequence;
             LOG.info("cluster: member {} loaded the cluster's snapshot at command {} ({} bytes) in {} ms", member,
                     commandSequence, Files.size(file), (System.nanoTime() - started) / 1_000_000);
@@ -206,7 +205,6 @@ public final class EngineService implements ClusteredService {
         } finally {
             outputLock.unlock();
         }
-        appliedCommands = commandSequence;
     }
 
     /**
@@ -334,7 +332,7 @@ public final class EngineService implements ClusteredService {
 
     /** @return commands applied from the log since start; any thread */
     public long appliedCommands() {
-        return appliedCommands;
+        return commandSequence;
     }
 
     /** @return messages skipped as undecodable; any thread */

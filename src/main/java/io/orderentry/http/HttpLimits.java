@@ -25,8 +25,8 @@ public record HttpLimits(int idleTimeoutSeconds, int maxConnections, int refusal
     public HttpLimits {
         if (idleTimeoutSeconds < 0 || maxConnections < 1 || refusalsAuditedPerSecond < 1 || bodyTimeoutSeconds < 0
                 || answerTimeoutMillis < 0) {
-            throw new IllegalArgumentException("idleTimeoutSeconds and bodyTimeoutSeconds must be >= 0, maxConnections"
-                    + " and refusalsAuditedPerSecond >= 1");
+            throw new IllegalArgumentException("idleTimeoutSeconds, bodyTimeoutSeconds and answerTimeoutMillis must be"
+                    + " >= 0, maxConnections and refusalsAuditedPerSecond >= 1");
         }
     }
 }

@@ -81,6 +81,13 @@ class ClusterFailoverIT {
         }
     }
 
+    /** One client per member process: each {@code ApiClient} has an HttpClient, its selector thread and connections. */
+    private final Map<ServiceProcess, ApiClient> clients = new ConcurrentHashMap<>();
+
+    private ApiClient api(final ServiceProcess node) {
+        return clients.computeIfAbsent(node, ServiceProcess::client);
+    }
+
     private ServiceProcess launch(final int id) {
         final Path dir = work.resolve("member-" + id);
         final Map<String, String> env = new HashMap<>();
@@ -107,7 +114,7 @@ class ClusterFailoverIT {
         while (System.nanoTime() < deadline) {
             for (int id = 0; id < MEMBERS; id++) {
                 try {
-                    if (nodes[id] != null && nodes[id].client().metric("orders_cluster_leader") == 1) {
+                    if (nodes[id] != null && api(nodes[id]).metric("orders_cluster_leader") == 1) {
                         return id;
                     }
                 } catch (final RuntimeException | AssertionError notNow) {
@@ -122,8 +129,8 @@ class ClusterFailoverIT {
     @Test
     @Order(1)
     void anOrderPlacedOnAnyMemberIsAnsweredWithTheEnginesOutcomeAndSeenByEveryMember() {
-        final ApiClient first = nodes[0].client();
-        final ApiClient second = nodes[1].client();
+        final ApiClient first = api(nodes[0]);
+        final ApiClient second = api(nodes[1]);
         final ApiClient.Answer resting = first.post("/api/v1/orders", ApiClient.limit("maker", "c1-rest", "BTCUSD",
                 "SELL", "50000.00", "0.0100", null));
         assertEquals(201, resting.status(), resting.body());
@@ -135,11 +142,11 @@ class ClusterFailoverIT {
         final long makerId = resting.json().get("orderId").asLong();
         assertTrue(taking.json().get("orderId").asLong() > makerId, "ids increase across members");
         for (final ServiceProcess node : nodes) {
-            final JsonNode maker = awaitOrder(node.client(), makerId, "PARTIALLY_FILLED");
+            final JsonNode maker = awaitOrder(api(node), makerId, "PARTIALLY_FILLED");
             assertEquals("0.0040", maker.get("filledQuantity").asText(), maker.toString());
         }
         // a retry by clientOrderId on another member is the same order, not a second one
-        final ApiClient.Answer retried = nodes[2].client().post("/api/v1/orders", ApiClient.limit("maker", "c1-rest",
+        final ApiClient.Answer retried = api(nodes[2]).post("/api/v1/orders", ApiClient.limit("maker", "c1-rest",
                 "BTCUSD", "SELL", "50000.00", "0.0100", null));
         assertEquals(makerId, retried.json().get("orderId").asLong(), retried.body());
         assertTrue(retried.status() == 200 || retried.status() == 201, retried.body());
@@ -161,7 +168,7 @@ class ClusterFailoverIT {
                 continue;   // the clients of the killed member would only see refused connections
             }
             final Thread client = new Thread(() -> {
-                final ApiClient api = nodes[target].client();
+                final ApiClient api = api(nodes[target]);
                 int n = 0;
                 while (running.get()) {
                     final String clientOrderId = "f" + target + "-" + n++;
@@ -229,7 +236,7 @@ class ClusterFailoverIT {
         nodes[leader] = launch(leader);
         nodes[leader].awaitReady(START);
         for (int id = 0; id < MEMBERS; id++) {
-            final ApiClient api = nodes[id].client();
+            final ApiClient api = api(nodes[id]);
             for (final Map.Entry<String, Long> order : acknowledged.entrySet()) {
                 final JsonNode state = awaitOrder(api, order.getValue(), null);
                 assertEquals(order.getKey(), state.get("clientOrderId").asText(), state.toString());
@@ -245,6 +252,7 @@ class ClusterFailoverIT {
         final Map<String, Long> acknowledged = new ConcurrentHashMap<>();   // clientOrderId -> orderId
         final AtomicInteger twice = new AtomicInteger();
         final AtomicInteger wrong = new AtomicInteger();
+        final ConcurrentLinkedQueue<String> wrongAnswers = new ConcurrentLinkedQueue<>();
         final List<Thread> clients = new ArrayList<>();
         for (int t = 0; t < 2; t++) {
             final int thread = t;
@@ -255,7 +263,7 @@ class ClusterFailoverIT {
                     final String clientOrderId = "r" + thread + "-" + n++;
                     final ServiceProcess node = nodes[target];
                     try {
-                        final ApiClient.Answer answer = node.client().post("/api/v1/orders", ApiClient.limit(
+                        final ApiClient.Answer answer = api(node).post("/api/v1/orders", ApiClient.limit(
                                 "roll-" + thread, clientOrderId, "ETHUSD", n % 2 == 0 ? "BUY" : "SELL",
                                 n % 2 == 0 ? "2900.00" : "3100.00", "0.010", null));
                         if (answer.status() == 201) {
@@ -263,7 +271,9 @@ class ClusterFailoverIT {
                                 twice.incrementAndGet();
                             }
                         } else if (answer.status() != 503 || answer.header("Retry-After") == null) {
-                            wrong.incrementAndGet();
+                            if (wrong.incrementAndGet() <= 5) {
+                                wrongAnswers.add(answer.status() + " " + answer.body());
+                            }
                         }
                     } catch (final RuntimeException downOrStopping) {
                         sleep(20);
@@ -284,14 +294,14 @@ class ClusterFailoverIT {
         for (final Thread client : clients) {
             client.join();
         }
-        assertEquals(0, wrong.get(), "answers other than 201 and 503 with Retry-After");
+        assertEquals(0, wrong.get(), "answers other than 201 and 503 with Retry-After: " + wrongAnswers);
         assertEquals(0, twice.get(), "a clientOrderId answered 201 twice");
         assertTrue(acknowledged.size() > 10, "too few orders went through: " + acknowledged.size());
         final java.util.Set<Long> distinct = new java.util.HashSet<>(acknowledged.values());
         assertEquals(acknowledged.size(), distinct.size(), "two requests answered with the same order");
         for (int id = 0; id < MEMBERS; id++) {
             for (final Map.Entry<String, Long> order : acknowledged.entrySet()) {
-                final JsonNode state = awaitOrder(nodes[id].client(), order.getValue(), null);
+                final JsonNode state = awaitOrder(api(nodes[id]), order.getValue(), null);
                 assertEquals(order.getKey(), state.get("clientOrderId").asText(), state.toString());
             }
         }
@@ -302,13 +312,13 @@ class ClusterFailoverIT {
     @Order(4)
     void aMemberRestartedAfterAClusterSnapshotLoadsItAndReplaysOnlyTheLogAfterIt() {
         final int leader = leader();
-        final ApiClient api = nodes[leader].client();
+        final ApiClient api = api(nodes[leader]);
         final ApiClient.Answer before = api.post("/api/v1/orders", ApiClient.limit("snap", "s-1", "BTCUSD", "SELL",
                 "50500.00", "0.0100", null));
         assertEquals(201, before.status(), before.body());
         final ApiClient.Answer snapshot = api.post("/admin/snapshot", "");
         assertEquals(200, snapshot.status(), snapshot.body());
-        final ApiClient.Answer notLeader = nodes[(leader + 1) % MEMBERS].client().post("/admin/snapshot", "");
+        final ApiClient.Answer notLeader = api(nodes[(leader + 1) % MEMBERS]).post("/admin/snapshot", "");
         assertEquals(409, notLeader.status(), notLeader.body());
         final ApiClient.Answer after = api.post("/api/v1/orders", ApiClient.limit("snap", "s-2", "BTCUSD", "BUY",
                 "50500.00", "0.0040", null));
@@ -330,7 +340,7 @@ class ClusterFailoverIT {
         // s-1 came before the snapshot, s-2 (which traded with the book) after it: the restarted member has both, in
         // the same state as the members that never stopped
         final long afterId = after.json().get("orderId").asLong();
-        assertEquals("FILLED", awaitOrder(nodes[follower].client(), afterId, null).get("status").asText());
+        assertEquals("FILLED", awaitOrder(api(nodes[follower]), afterId, null).get("status").asText());
         assertSameOrders(Map.of("s-1", before.json().get("orderId").asLong(), "s-2", afterId));
     }
 
@@ -341,16 +351,16 @@ class ClusterFailoverIT {
         final int follower = (leader + 1) % MEMBERS;
         final int other = (leader + 2) % MEMBERS;
         nodes[follower].kill9();
-        final ApiClient.Answer stillTrading = nodes[leader].client().post("/api/v1/orders", ApiClient.limit("min",
+        final ApiClient.Answer stillTrading = api(nodes[leader]).post("/api/v1/orders", ApiClient.limit("min",
                 "m-1", "ETHUSD", "BUY", "2990.00", "0.100", null));
         assertEquals(201, stillTrading.status(), stillTrading.body());
-        final ApiClient.Answer viaFollower = nodes[other].client().post("/api/v1/orders", ApiClient.limit("min",
+        final ApiClient.Answer viaFollower = api(nodes[other]).post("/api/v1/orders", ApiClient.limit("min",
                 "m-2", "ETHUSD", "BUY", "2990.00", "0.100", null));
         assertEquals(201, viaFollower.status(), viaFollower.body());
 
         nodes[other].kill9();
         for (int i = 0; i < 5; i++) {
-            final ApiClient.Answer answer = nodes[leader].client().post("/api/v1/orders", ApiClient.limit("min",
+            final ApiClient.Answer answer = api(nodes[leader]).post("/api/v1/orders", ApiClient.limit("min",
                     "m-lost-" + i, "ETHUSD", "BUY", "2990.00", "0.100", null));
             assertEquals(503, answer.status(), "a leader without a majority must not answer 201: " + answer.body());
             assertNotNull(answer.header("Retry-After"), answer.body());
@@ -377,9 +387,9 @@ class ClusterFailoverIT {
         while (System.nanoTime() < deadline) {
             difference = null;
             for (final long orderId : acknowledged.values()) {
-                final String expected = nodes[0].client().get("/api/v1/orders/" + orderId).body();
+                final String expected = api(nodes[0]).get("/api/v1/orders/" + orderId).body();
                 for (int id = 1; id < MEMBERS && difference == null; id++) {
-                    final String actual = nodes[id].client().get("/api/v1/orders/" + orderId).body();
+                    final String actual = api(nodes[id]).get("/api/v1/orders/" + orderId).body();
                     if (!expected.equals(actual)) {
                         difference = "order " + orderId + ": member 0 " + expected + ", member " + id + " " + actual;
                     }
