@@ -3,6 +3,7 @@
 
 Run through bench/ab.sh, which builds the jar first. Usage:
     python3 bench/ab.py [a=keys] [b=none] [rounds=10] [window=10] [warmup=60] [mode=memory] [wrk=2x64]
+                        [jar_a=JAR] [jar_b=JAR]   (two builds: e.g. a=keys b=keys jar_a=/tmp/old/order-entry.jar)
 
 Why: on this machine (a VM on shared hardware) the same run gives 22k or 33k orders a second from one minute to the
 next (loadtest/RESULTS.md, "Issue 14"), far more than the few percent an A/B is meant to see; runs of a few minutes
@@ -33,17 +34,21 @@ WRK_THREADS, WRK_CONNECTIONS = arg("wrk", "2x64").split("x")
 JAVA = os.environ.get("JAVA", "java")
 JAVA_OPTS = os.environ.get("JAVA_OPTS", DOCKERFILE_OPTS).split()
 JAR = os.environ.get("ORDERS_JAR", os.path.join(ROOT, "target", "order-entry.jar"))
+# two builds instead of two settings: jar_a=/path/to/old.jar (b runs JAR unless jar_b= names another)
+JAR_A = arg("jar_a", JAR)
+JAR_B = arg("jar_b", JAR)
 
 
 class Service:
-    def __init__(self, label, auth):
+    def __init__(self, label, auth, jar):
         self.label = label
-        self.keys = Keys(auth, jar=JAR)
+        self.jar = jar
+        self.keys = Keys(auth, jar=jar)
         self.work = tempfile.mkdtemp(prefix=f"ab-{label}-")
         self.port = free_port()
         self.db = f"oe_ab_{label}_{os.getpid()}"
         env = self.keys.service(service_env(self.work, self.port, MODE, self.db))
-        self.proc = subprocess.Popen([JAVA] + JAVA_OPTS + ["-jar", JAR], env=env,
+        self.proc = subprocess.Popen([JAVA] + JAVA_OPTS + ["-jar", jar], env=env,
                                      stdout=open(os.path.join(self.work, "service.log"), "w"),
                                      stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{self.port}"
@@ -91,7 +96,7 @@ class Service:
 def main():
     services = []
     try:
-        services = [Service("a", A), Service("b", B)]
+        services = [Service("a", A, JAR_A), Service("b", B, JAR_B)]
         for s in services:
             wait_http(s.url, s.proc)
         for s in services:
@@ -107,7 +112,7 @@ def main():
             rows.append((r, order[0].label, got["a"], got["b"]))
             print(f"== round {r}: a {got['a']['rps']:,.0f} req/s {got['a']['cpu']:.1f} µs, b {got['b']['rps']:,.0f}"
                   f" req/s {got['b']['cpu']:.1f} µs", file=sys.stderr)
-        print(f"# A/B in turns: a = {a.keys.describe()}; b = {b.keys.describe()}; mode {MODE}; {ROUNDS} rounds of"
+        print(f"# A/B in turns: a = {a.keys.describe()}, {a.jar}; b = {b.keys.describe()}, {b.jar}; mode {MODE}; {ROUNDS} rounds of"
               f" {WINDOW} s each, wrk -t{WRK_THREADS} -c{WRK_CONNECTIONS} loadtest/order-submission.lua, {WARMUP} s"
               f" warm-up each; JVM {' '.join(JAVA_OPTS)}\n")
         print("| round | first | a req/s | b req/s | a/b req/s | a CPU µs/order | b CPU µs/order | a/b CPU | a wrk µs | b wrk µs |")

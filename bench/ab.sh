@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/ab.sh [a=keys] [b=none] [rounds=10] [window=10] [warmup=60] [mode=memory] [wrk=2x64]
+# bench/ab.sh [a=keys] [b=none] [rounds=10] [window=10] [warmup=60] [mode=memory] [wrk=2x64] [jar_a=JAR] [jar_b=JAR]
 # Two configurations of the service measured in turns, both running side by side, so that the machine's drift (2x
 # between sessions, 30% between minutes here) cancels out of their ratio; see bench/ab.py.
 set -euo pipefail
