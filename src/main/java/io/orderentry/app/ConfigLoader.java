@@ -147,11 +147,6 @@ public final class ConfigLoader {
                     + ") must be at least " + envName("ws.max.connections") + " (" + config.marketData().maxConnections()
                     + ") + 100, so that stream subscribers can never take every connection from order entry");
         }
-        if (config.cluster().isPresent() && config.database().isPresent()) {
-            throw new ConfigException("cluster mode (" + envName("cluster.members") + ") does not write to PostgreSQL"
-                    + " yet: set " + envName("db.url") + " to empty (every member keeps the orders, the order view and"
-                    + " the audit trail; README, \"Cluster mode\")");
-        }
         return config;
     }
 

@@ -63,6 +63,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -260,6 +261,8 @@ public final class OrderEntryService {
                 new io.orderentry.cluster.ClusterCommands(new io.orderentry.journal.JournalRecords(names, symbolIndex,
                         logName)), settings.memberId(), incarnation, engineStarted::countDown, snapshots,
                 () -> outputRing.remainingCapacity() == outputRing.getBufferSize());
+        // PostgreSQL: every member spools the same events; the leader's writer writes them, the others follow its mark
+        clusterService.onRole(role -> persistence.lead(role == io.aeron.cluster.service.Cluster.Role.LEADER));
         LOG.info("cluster: starting member {} of {} in {}", settings.memberId(), settings.members(),
                 settings.directory().toAbsolutePath().normalize());
         try {
@@ -307,6 +310,8 @@ public final class OrderEntryService {
             }
         }
         recoveredFromSnapshot = clusterService.snapshotCommand();   // the one onStart loaded, if any
+        // the log's end is not known here (the members replay it as it comes); the writer compares the spool's progress
+        persistence.start(0);
         // the configured bands, as commands in the log: every member sends its own (the same, when the members are
         // configured alike, as they must be), so the log says from which command on a band applies
         for (int symbol = 0; symbol < config.instruments().size(); symbol++) {
@@ -340,6 +345,7 @@ public final class OrderEntryService {
         final io.orderentry.cluster.EngineService service = clusterService;
         final java.util.concurrent.atomic.AtomicBoolean asked = new java.util.concurrent.atomic.AtomicBoolean();
         final long[] lastAskedNanos = {System.nanoTime()};
+        final String[] held = {null};
         clusterSnapshotTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
             final Thread thread = new Thread(r, "oe-cluster-snapshots");
             thread.setDaemon(true);
@@ -356,6 +362,15 @@ public final class OrderEntryService {
             if (!byCount && !byTime) {
                 return;
             }
+            final String hold = persistence.snapshotHold();
+            if (hold != null) {
+                if (!hold.equals(held[0])) {
+                    LOG.info("cluster: the periodic snapshot waits: {}", hold);
+                }
+                held[0] = hold;
+                return;
+            }
+            held[0] = null;
             asked.set(true);
             lastAskedNanos[0] = System.nanoTime();
             clusterSnapshotNow(settings).whenComplete((details, failure) -> {
@@ -878,6 +893,18 @@ public final class OrderEntryService {
                     + " ask the member whose /metrics has orders_cluster_leader 1"));
         }
         return CompletableFuture.supplyAsync(() -> {
+            // the database's next batch is at most 100 ms away: wait for it a little before refusing
+            final long holdDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
+            String hold = persistence.snapshotHold();
+            while (hold != null && System.nanoTime() < holdDeadline) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+                hold = persistence.snapshotHold();
+            }
+            if (hold != null) {
+                throw new IllegalStateException("not now: " + hold + ". A member restarted from a cluster snapshot"
+                        + " replays only the log after it, so the database must hold the events before it; try again"
+                        + " once /ready's persistence lag is small");
+            }
             final java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
             final boolean taken;
             try (java.io.PrintStream out = new java.io.PrintStream(said, true, java.nio.charset.StandardCharsets.UTF_8)) {

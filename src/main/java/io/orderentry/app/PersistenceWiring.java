@@ -42,7 +42,8 @@ final class PersistenceWiring {
                     Map.of("state", "DISABLED", "reason", "db.url is empty")));
             return new PersistenceWiring(null);
         }
-        final PersistenceService persistence = PersistenceService.open(config.database().get(), config.instruments());
+        final PersistenceService persistence = PersistenceService.open(config.database().get(), config.instruments(),
+                config.cluster().isPresent());
         register(persistence, status, metrics);
         return new PersistenceWiring(persistence);
     }
@@ -73,7 +74,36 @@ final class PersistenceWiring {
         }
     }
 
-    /** Writes what is spooled (bounded) and stops; call after the output ring has drained. */
+    /** Cluster mode: this member leads (its writer writes) or follows (its writer follows the database's mark). */
+    void lead(final boolean leads) {
+        if (persistence != null) {
+            persistence.lead(leads);
+        }
+    }
+
+    /**
+     * Cluster mode: why a cluster snapshot must wait. Every member loads the newest snapshot and replays only the log
+     * after it, so a member restarted from a snapshot newer than the database's high-water mark has no events for the
+     * rows in between; the database must hold (nearly) everything when the snapshot is taken.
+     *
+     * @return null when the database is disabled, or UP and at most {@link #SNAPSHOT_LAG_MILLIS} behind; else why not
+     */
+    String snapshotHold() {
+        if (persistence == null) {
+            return null;
+        }
+        if (persistence.state() != PersistenceWriter.State.UP) {
+            return "the database is " + persistence.state() + (persistence.lastError() == null ? ""
+                    : " (" + persistence.lastError() + ")");
+        }
+        final long lag = persistence.lagMillis();
+        return lag <= SNAPSHOT_LAG_MILLIS ? null : "the database is " + lag + " ms (" + persistence.lagEvents()
+                + " events) behind the engine";
+    }
+
+    /** The most a cluster snapshot lets the database lag behind: a few of its 100 ms batches. */
+    static final long SNAPSHOT_LAG_MILLIS = 1_000;
+
     /** Stops persistence, waiting at most {@code waitMillis} for its writer (see {@link PersistenceService#stop(long)}). */
     void stop(final long waitMillis) {
         if (persistence != null) {
@@ -98,6 +128,7 @@ final class PersistenceWiring {
             details.put("lagEvents", p.lagEvents());
             details.put("lagMillis", p.lagMillis());
             details.put("spoolBytes", p.spoolBytes());
+            details.put("writing", p.writing());
             if (p.spoolFailure() != null) {
                 details.put("spoolFailure", p.spoolFailure() + "; events after it reach PostgreSQL after the next"
                         + " start, which rebuilds the spool from the journal");
@@ -110,6 +141,8 @@ final class PersistenceWiring {
                 () -> p.state() == PersistenceWriter.State.UP ? 1 : 0);
         metrics.gauge("orders_persistence_failed", "1 once persistence stopped on an error until restart",
                 () -> p.state() == PersistenceWriter.State.FAILED ? 1 : 0);
+        metrics.gauge("orders_persistence_writing", "1 while this service's writer writes to PostgreSQL (cluster mode:"
+                + " the leader only; the others follow the high-water mark)", () -> p.writing() ? 1 : 0);
         metrics.gauge("orders_persistence_persisted_sequence", "High-water mark: last engine event in PostgreSQL",
                 p::persistedSequence);
         metrics.gauge("orders_persistence_lag_events", "Engine events not yet in PostgreSQL", p::lagEvents);

@@ -73,6 +73,7 @@ public final class EngineService implements ClusteredService {
     private long lastTimestampMicros;
     private volatile Cluster.Role role = Cluster.Role.FOLLOWER;
     private volatile long snapshotCommand;
+    private volatile java.util.function.Consumer<Cluster.Role> roleListener = role -> { };
 
     /**
      * @param onStarted     called on the service's thread once it has started (the log replay, if any, follows)
@@ -92,8 +93,18 @@ public final class EngineService implements ClusteredService {
         this.onStarted = onStarted;
     }
 
+    /**
+     * @param listener told of this member's role on the service's thread: the role it starts in, then every change
+     *                 (PostgreSQL persistence writes on the leader only). Set before the member is launched.
+     */
+    public void onRole(final java.util.function.Consumer<Cluster.Role> listener) {
+        this.roleListener = listener;
+    }
+
     @Override
     public void onStart(final Cluster cluster, final Image snapshotImage) {
+        role = cluster.role();
+        roleListener.accept(role);
         if (snapshotImage != null) {
             loadSnapshot(snapshotImage);
         }
@@ -313,6 +324,7 @@ public final class EngineService implements ClusteredService {
     public void onRoleChange(final Cluster.Role newRole) {
         role = newRole;
         LOG.info("cluster: member {} is now {}", member, newRole);
+        roleListener.accept(newRole);
     }
 
     @Override

@@ -26,6 +26,16 @@ interface BatchSink {
     long persistedSequence();
 
     /**
+     * Reads the stored high-water mark again, which another writer may have moved (cluster mode: whichever member
+     * leads writes). By default by reconnecting.
+     *
+     * @throws SQLException when the store cannot be reached or used
+     */
+    default void refresh() throws SQLException {
+        connect();
+    }
+
+    /**
      * Stores every event of {@code batch} and moves the high-water mark to its last event, all or
      * nothing. The batch must start right after the batch before it, which may still be being written on
      * another connection: the sink claims the mark only in its {@code turn} (see {@link ClaimTurn}), and the

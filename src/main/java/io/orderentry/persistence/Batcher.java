@@ -28,6 +28,7 @@ final class Batcher {
     private final Lanes.Committed onCommitted;
     private EventBatch filling;
 
+    private boolean submitting = true;
     private long firstEventNanos;
     private long lastWrittenMicros;
     private Lanes.Committed listener = (batch, nanos) -> { };
@@ -70,6 +71,19 @@ final class Batcher {
     }
 
     /**
+     * Cluster mode, on a member that does not lead: {@code false} stops submitting batches. {@link #poll} then only
+     * collects what is in flight and reads the source past the events stored, so that its spool can be deleted.
+     */
+    void submitting(final boolean submit) {
+        this.submitting = submit;
+    }
+
+    /** @return true when no batch is in flight or kept to be written again */
+    boolean idle() {
+        return retry.isEmpty() && lanes.inFlightEvents() == 0;
+    }
+
+    /**
      * Collects finished batches, offers failed ones again, takes what the source has now and submits the
      * batch if it is full or due and a lane is free.
      *
@@ -84,7 +98,8 @@ final class Batcher {
         }
         filling.dropThrough(lanes.persistedSequence());
         fill();
-        if (!filling.isEmpty() && (force || filling.isFull() || nanosUntilDue() == 0) && lanes.canSubmit()) {
+        if (submitting && !filling.isEmpty() && (force || filling.isFull() || nanosUntilDue() == 0)
+                && lanes.canSubmit()) {
             final EventBatch submitted = filling;
             filling = spare.isEmpty() ? new EventBatch(maxEvents) : spare.removeFirst();
             lanes.submit(submitted);
@@ -102,7 +117,7 @@ final class Batcher {
                 spare.addLast(retry.removeFirst());
                 continue;
             }
-            if (!lanes.canSubmit()) {
+            if (!submitting || !lanes.canSubmit()) {
                 return false;
             }
             lanes.submit(retry.removeFirst());

@@ -171,6 +171,34 @@ final class Lanes implements AutoCloseable {
         }
     }
 
+    /**
+     * Rereads the high-water mark on every lane's connection, which another writer may have moved (cluster mode).
+     * Only when nothing is in flight.
+     *
+     * @throws SQLException when a lane cannot read it; the caller disconnects
+     */
+    void refresh() throws SQLException {
+        requireSettled("refresh");
+        long mark = -1;
+        for (final Lane lane : lanes) {
+            lane.sink.refresh();
+            mark = Math.max(mark, lane.sink.persistedSequence());
+        }
+        persisted = mark;
+        lastSubmitted = mark;
+        turn.reset(mark);
+    }
+
+    /** @return true when no batch is being written */
+    boolean settled() {
+        for (final Job job : inFlight) {
+            if (!job.done) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** @return true while every lane holds a connection (which may still turn out to be broken) */
     boolean connected() {
         return threaded ? connected : lanes[0].sink.connected();
@@ -307,10 +335,8 @@ final class Lanes implements AutoCloseable {
     }
 
     private void requireSettled(final String what) {
-        for (final Job job : inFlight) {
-            if (!job.done) {
-                throw new IllegalStateException("cannot " + what + " while a batch is being written");
-            }
+        if (!settled()) {
+            throw new IllegalStateException("cannot " + what + " while a batch is being written");
         }
     }
 

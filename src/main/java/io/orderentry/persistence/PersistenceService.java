@@ -68,8 +68,19 @@ public final class PersistenceService {
      * @throws UncheckedIOException if the spool directory cannot be created or emptied
      */
     public static PersistenceService open(final Config.Database config, final List<Instrument> instruments) {
+        return open(config, instruments, false);
+    }
+
+    /**
+     * As {@link #open(Config.Database, List)}, for a member of a cluster when {@code shared}: every member spools the
+     * same events, only the one that leads writes ({@link #lead}), and a member that takes over goes on from the
+     * database's high-water mark, whoever moved it.
+     */
+    public static PersistenceService open(final Config.Database config, final List<Instrument> instruments,
+                                          final boolean shared) {
         final java.util.concurrent.atomic.AtomicLong uncertainThrough = new java.util.concurrent.atomic.AtomicLong(-1);
-        return open(config, instruments, (pool, columns) -> new PostgresSink(pool, columns, uncertainThrough));
+        return open(config, instruments, (pool, columns) -> new PostgresSink(pool, columns, uncertainThrough, shared),
+                shared);
     }
 
     /**
@@ -79,6 +90,12 @@ public final class PersistenceService {
      */
     static PersistenceService open(final Config.Database config, final List<Instrument> instruments,
                                    final BiFunction<DataSource, List<Instrument>, BatchSink> sinkFactory) {
+        return open(config, instruments, sinkFactory, false);
+    }
+
+    private static PersistenceService open(final Config.Database config, final List<Instrument> instruments,
+                                           final BiFunction<DataSource, List<Instrument>, BatchSink> sinkFactory,
+                                           final boolean shared) {
         final JdbcUrl url = new JdbcUrl(config.url());
         try {
             final long removed = SpoolFiles.reset(config.spoolDir());
@@ -100,7 +117,7 @@ public final class PersistenceService {
         final PersistenceMetrics metrics = new PersistenceMetrics();
         final PersistenceWriter writer = new PersistenceWriter(url, config.user(), pool,
                 new DatabaseBootstrap(url, driverProperties(config)), sinks, reader,
-                config.batchSize(), config.batchMillis(), config.retryMaxMillis(), metrics);
+                config.batchSize(), config.batchMillis(), config.retryMaxMillis(), metrics, shared);
         final Thread thread = new Thread(writer, "persistence-writer");
         thread.setDaemon(true);
         thread.start();
@@ -131,6 +148,16 @@ public final class PersistenceService {
      */
     public void start(final long journalLastEventSequence) {
         writer.start(stage, journalLastEventSequence);
+    }
+
+    /** Cluster mode: this member now leads (it writes) or no longer does (it follows the mark); see PersistenceWriter. */
+    public void lead(final boolean lead) {
+        writer.lead(lead);
+    }
+
+    /** @return true while this service's writer writes: always on a single node, on the leader in cluster mode */
+    public boolean writing() {
+        return writer.writing();
     }
 
     /** Writes what was spooled (at most 10 s), stops the writer and closes the pool. Call after the rings drained. */

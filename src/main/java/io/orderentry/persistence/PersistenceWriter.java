@@ -51,6 +51,10 @@ public final class PersistenceWriter implements Runnable {
      * second (2.3% of a core with no order coming in) and under load read the spool in smaller pieces.
      */
     private static final long IDLE_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** Cluster mode: how often a member that does not lead rereads the database's high-water mark. */
+    private static final long FOLLOW_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** Cluster mode: how long a member that does not lead sleeps between looks at its spool; leadership wakes it. */
+    private static final long FOLLOW_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long NOT_STARTED_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
     private static final long STILL_DOWN_LOG_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final long STOP_FLUSH_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -72,11 +76,15 @@ public final class PersistenceWriter implements Runnable {
     private volatile boolean stopRequested;
     private volatile Thread thread;
     private volatile State state = State.CONNECTING;
+    private volatile boolean leading;
     private volatile String lastError;
     private volatile long persisted = -1;
     private volatile long oldestPendingMicros;
     private volatile long lastPersistedMicros;
 
+    private final boolean shared;
+    private boolean writing;
+    private long nextRefreshNanos;
     private boolean migrated;
     private boolean everUp;
     private boolean started;
@@ -91,7 +99,10 @@ public final class PersistenceWriter implements Runnable {
 
     PersistenceWriter(final JdbcUrl url, final String user, final DataSource pool, final DatabaseBootstrap bootstrap,
                       final List<BatchSink> sinks, final SpoolReader reader, final int batchSize,
-                      final long batchMillis, final long retryMaxMillis, final PersistenceMetrics metrics) {
+                      final long batchMillis, final long retryMaxMillis, final PersistenceMetrics metrics,
+                      final boolean shared) {
+        this.shared = shared;
+        this.writing = !shared;
         this.url = url;
         this.user = user;
         this.pool = pool;
@@ -136,6 +147,23 @@ public final class PersistenceWriter implements Runnable {
     }
 
     /**
+     * Cluster mode: whether this member leads the cluster. Only the leader's writer writes; the others spool the same
+     * events, follow the database's high-water mark once a second and delete the spool it covers, so that whichever
+     * member leads next goes on from the mark. Does nothing on a single node, whose writer always writes.
+     */
+    void lead(final boolean lead) {
+        if (shared) {
+            leading = lead;
+            wake();
+        }
+    }
+
+    /** @return true while this writer writes: always on a single node, on the leader in cluster mode */
+    boolean writing() {
+        return !shared || leading;
+    }
+
+    /**
      * Asks the writer to write what the stage has spooled (bounded by 10 s) and to stop, and waits for it.
      * Call it after the output ring has drained.
      */
@@ -172,8 +200,12 @@ public final class PersistenceWriter implements Runnable {
                 } else if (!started) {
                     started = true;
                     onStartedOrConnected("startup");
-                } else {
+                } else if (shared && leading != writing) {
+                    changeRole();
+                } else if (writing) {
                     step();
+                } else {
+                    follow();
                 }
             }
             flushOnStop();
@@ -232,14 +264,96 @@ public final class PersistenceWriter implements Runnable {
                 pause(Math.min(IDLE_PAUSE_NANOS, batcher.nanosToSleep()));
             }
         } catch (final SQLException e) {
+            if (shared && PostgresSink.MARK_MOVED.equals(e.getSQLState())) {
+                markMoved(e);
+                return;
+            }
             onDatabaseDown(e);
             lanes.disconnect();
             pause(nextRetryNanos());
         } catch (final IOException e) {
             fail("reading the spool failed", e);
         } catch (final IllegalStateException e) {
-            fail("the database contradicts the journal", e);
+            fail(shared ? "the database contradicts the cluster's log (a member whose snapshot is newer than the"
+                    + " database's high-water mark has no spool for the events between them; see docs/cluster.md)"
+                    : "the database contradicts the journal", e);
         }
+    }
+
+    /** Cluster mode: another member stored the events this writer was writing; it goes on after them. */
+    private void markMoved(final SQLException e) {
+        LOG.info("persistence: {}", e.getMessage());
+        try {
+            lanes.refresh();
+            persisted = lanes.persistedSequence();
+        } catch (final SQLException down) {
+            onDatabaseDown(down);
+            lanes.disconnect();
+            pause(nextRetryNanos());
+        }
+    }
+
+    /**
+     * Cluster mode: starts writing when this member became the leader, from the database's high-water mark as it is
+     * now (the previous leader's last batches included), or stops when it no longer leads. Batches in flight when it
+     * stops finish; those that fail are left to the next leader.
+     */
+    private void changeRole() {
+        final boolean lead = leading;
+        batcher.submitting(lead);
+        if (!lead) {
+            writing = false;
+            LOG.info("persistence: this member no longer leads; it stops writing at high-water mark {} and follows"
+                    + " the database's", persisted);
+            return;
+        }
+        try {
+            if (!lanes.settled()) {
+                batcher.poll(false);
+                pause(IDLE_PAUSE_NANOS);
+                return;
+            }
+            lanes.refresh();
+            persisted = lanes.persistedSequence();
+            writing = true;
+            LOG.info("persistence: this member leads; it writes after the database's high-water mark {} (engine at {})",
+                    persisted, stage.lastSeenSequence());
+            onStartedOrConnected("leadership change");
+        } catch (final SQLException e) {
+            onDatabaseDown(e);
+            lanes.disconnect();
+            pause(nextRetryNanos());
+        } catch (final IOException e) {
+            fail("reading the spool failed", e);
+        }
+    }
+
+    /**
+     * Cluster mode, on a member that does not lead: collects batches still in flight from its leadership, rereads the
+     * high-water mark once a second, reads its spool past the events stored and deletes the segments they fill.
+     */
+    private void follow() {
+        try {
+            batcher.poll(false);
+            final long now = System.nanoTime();
+            if (now - nextRefreshNanos >= 0 && lanes.settled()) {
+                nextRefreshNanos = now + FOLLOW_REFRESH_NANOS;
+                lanes.refresh();
+                batcher.poll(false);
+            }
+            persisted = lanes.persistedSequence();
+            oldestPendingMicros = batcher.oldestPendingMicros();
+            reader.deleteThrough(persisted);
+        } catch (final SQLException e) {
+            onDatabaseDown(e);
+            lanes.disconnect();
+            pause(nextRetryNanos());
+            return;
+        } catch (final IOException e) {
+            fail("reading the spool failed", e);
+            return;
+        }
+        pause(FOLLOW_PAUSE_NANOS);
     }
 
     private boolean connect() {
@@ -274,6 +388,9 @@ public final class PersistenceWriter implements Runnable {
 
     private void onStartedOrConnected(final String cause) {
         final long seen = Math.max(journalLastSequence, stage.lastSeenSequence());
+        if (shared && (!writing || persisted >= seen)) {
+            return;   // a member that follows, or one still replaying the log the leader has written
+        }
         if (persisted > seen) {
             fail("the database holds events up to " + persisted + " but the journal ends at " + seen
                     + ": it belongs to another journal. Point db.url/ORDERS_DB_URL at a fresh database or restore"
@@ -357,8 +474,8 @@ public final class PersistenceWriter implements Runnable {
      * connection attempt, so that stopping is not held up by an outage: the journal still has the events.
      */
     private void flushOnStop() {
-        if (stage == null || state == State.FAILED) {
-            return;
+        if (stage == null || state == State.FAILED || !writing) {
+            return;   // in cluster mode only the leader writes: a follower leaves its events to it
         }
         final long target = stage.spooledSequence();
         final long before = Math.max(stage.skipThrough(), persisted);
@@ -390,6 +507,10 @@ public final class PersistenceWriter implements Runnable {
                     LockSupport.parkNanos(this, IDLE_PAUSE_NANOS);
                 }
             } catch (final SQLException e) {
+                if (shared && PostgresSink.MARK_MOVED.equals(e.getSQLState())) {
+                    markMoved(e);
+                    continue;
+                }
                 onDatabaseDown(e);
                 lanes.disconnect();
             } catch (final IOException e) {

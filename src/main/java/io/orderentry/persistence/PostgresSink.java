@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyIn;
@@ -62,6 +63,12 @@ final class PostgresSink implements BatchSink {
     private static final String UNIQUE_VIOLATION = "23505";
     /** Our own SQL state for "the previous batch's transaction did not commit": class 40, transaction rollback. */
     static final String PREDECESSOR_FAILED = "40P99";
+    /**
+     * Our own SQL state for "another writer stored these events first", in cluster mode only: every member derives the
+     * same events from the same log, so the rows are the ones this writer would have written; it rereads the mark and
+     * goes on after it.
+     */
+    static final String MARK_MOVED = "40P98";
     private static final String READ_MARK = "SELECT last_sequence FROM high_water_mark WHERE id = 1";
     /**
      * Locks the mark's row, waiting for a transaction that holds it, and reads the newest committed value. A plain
@@ -108,6 +115,9 @@ final class PostgresSink implements BatchSink {
     private final OrderFold fold = new OrderFold();
     private final CopyBinary out = new CopyBinary();
 
+    private final AtomicLong uncertainThrough;
+    private final boolean shared;
+
     private Connection connection;
     private CopyManager copy;
     private long persisted = -1;
@@ -116,21 +126,23 @@ final class PostgresSink implements BatchSink {
      * @param pool        connections to a migrated database
      * @param instruments the configured instruments, indexed by their engine symbol number
      */
-    private final java.util.concurrent.atomic.AtomicLong uncertainThrough;
-
     PostgresSink(final DataSource pool, final List<Instrument> instruments) {
-        this(pool, instruments, new java.util.concurrent.atomic.AtomicLong(-1));
+        this(pool, instruments, new AtomicLong(-1), false);
     }
 
     /**
      * @param uncertainThrough shared by the sinks of one writer: the last event of a batch whose attempt ended after
      *                         its claim with an error, so that its COMMIT may have landed on the server anyway
+     * @param shared           the database is written by the members of a cluster, one at a time but with overlaps
+     *                         when leadership moves: a mark past this writer's is another member's progress
+     *                         ({@link #MARK_MOVED}), not a second service writing into the wrong database
      */
-    PostgresSink(final DataSource pool, final List<Instrument> instruments,
-                 final java.util.concurrent.atomic.AtomicLong uncertainThrough) {
+    PostgresSink(final DataSource pool, final List<Instrument> instruments, final AtomicLong uncertainThrough,
+                 final boolean shared) {
         this.pool = pool;
         this.instruments = new InstrumentColumns(instruments);
         this.uncertainThrough = uncertainThrough;
+        this.shared = shared;
     }
 
     /** Takes a connection, prepares the staging table and reads the high-water mark. */
@@ -159,6 +171,20 @@ final class PostgresSink implements BatchSink {
     @Override
     public boolean connected() {
         return connection != null;
+    }
+
+    /** Rereads the high-water mark on the connection held, or connects if there is none. */
+    @Override
+    public void refresh() throws SQLException {
+        if (connection == null) {
+            connect();
+            return;
+        }
+        try {
+            persisted = readMark(connection, READ_MARK);
+        } finally {
+            connection.rollback();
+        }
     }
 
     /** Gives the connection back to the pool, which discards it if it is broken. */
@@ -217,6 +243,9 @@ final class PostgresSink implements BatchSink {
                 if (committedBefore(batch, turn)) {
                     return;
                 }
+                if (shared) {
+                    throw markMovedIfStored(batch, e);
+                }
                 throw new IllegalStateException("rows for events " + batch.firstSequence() + ".." + batch.lastSequence()
                         + " already exist: another writer (a second service on the same database?) is writing to it",
                         e);
@@ -264,6 +293,27 @@ final class PostgresSink implements BatchSink {
     }
 
     /**
+     * Cluster mode: a key violation means another member committed some of these events first, which its mark then
+     * covers (rows and mark commit together). A mark below the batch's first event would mean rows without a mark:
+     * a database that contradicts the log.
+     */
+    private SQLException markMovedIfStored(final EventBatch batch, final SQLException violation) throws SQLException {
+        final long mark;
+        try {
+            mark = readMark(connection, READ_MARK);
+        } finally {
+            connection.rollback();
+        }
+        if (mark < batch.firstSequence()) {
+            throw new IllegalStateException("rows for events " + batch.firstSequence() + ".." + batch.lastSequence()
+                    + " already exist but the high-water mark is " + mark + ": the database contradicts the log",
+                    violation);
+        }
+        return new SQLException("another member stored events up to " + mark + " (this one was to write "
+                + batch.firstSequence() + ".." + batch.lastSequence() + "); going on after them", MARK_MOVED, violation);
+    }
+
+    /**
      * Moves the mark from {@code expected} to {@code last}; waits while another transaction holds the row.
      *
      * @throws SQLException when the previous batch did not commit (its transaction failed): retryable
@@ -275,6 +325,10 @@ final class PostgresSink implements BatchSink {
             throw new SQLException("the batch before events " + (expected + 1) + ".." + last + " was not committed "
                     + "(the database holds events up to " + stored + "); writing again from there",
                     PREDECESSOR_FAILED);
+        }
+        if (stored > expected && shared) {
+            throw new SQLException("another member stored events up to " + stored + " (this one was to write "
+                    + (expected + 1) + ".." + last + "); going on after them", MARK_MOVED);
         }
         if (stored > expected) {
             throw new IllegalStateException("the database high-water mark is " + stored + " but this writer expected "

@@ -2,7 +2,9 @@ package io.orderentry.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.orderentry.testing.ApiClient;
+import io.orderentry.testing.DatabaseVersusApi;
 import io.orderentry.testing.FreePort;
+import io.orderentry.testing.PostgresFixture;
 import io.orderentry.testing.ServiceProcess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -11,6 +13,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
@@ -41,6 +44,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterFailoverIT {
+
+    /** One database for the three members: the leader writes it, the others follow its high-water mark. */
+    @RegisterExtension
+    static final PostgresFixture DB = new PostgresFixture();
 
     private static final int MEMBERS = 3;
     private static final Duration START = Duration.ofSeconds(120);
@@ -90,7 +97,7 @@ class ClusterFailoverIT {
 
     private ServiceProcess launch(final int id) {
         final Path dir = work.resolve("member-" + id);
-        final Map<String, String> env = new HashMap<>();
+        final Map<String, String> env = new HashMap<>(DB.env());
         env.put("ORDERS_CLUSTER_MEMBERS", members);
         env.put("ORDERS_CLUSTER_MEMBER_ID", Integer.toString(id));
         env.put("ORDERS_CLUSTER_DIR", dir.resolve("cluster").toString());
@@ -243,6 +250,7 @@ class ClusterFailoverIT {
             }
         }
         assertSameOrders(acknowledged);
+        assertTheDatabaseMatchesTheApiAndOnlyTheLeaderWritesIt();
     }
 
     @Test
@@ -306,6 +314,7 @@ class ClusterFailoverIT {
             }
         }
         assertSameOrders(acknowledged);
+        assertTheDatabaseMatchesTheApiAndOnlyTheLeaderWritesIt();
     }
 
     @Test
@@ -378,6 +387,25 @@ class ClusterFailoverIT {
             max = Math.max(max, answer[2]);
         }
         return max;
+    }
+
+    /**
+     * The existing DB-vs-API check, after leadership moved: every member reports the database caught up with its
+     * engine, only the leader's writer writes, the database holds every order and trade as the API shows them, and
+     * each event once.
+     */
+    private void assertTheDatabaseMatchesTheApiAndOnlyTheLeaderWritesIt() throws Exception {
+        final int leader = leader();
+        for (int id = 0; id < MEMBERS; id++) {
+            DatabaseVersusApi.awaitCaughtUp(api(nodes[id]), Duration.ofSeconds(60));
+            assertEquals(id == leader ? 1 : 0, api(nodes[id]).metric("orders_persistence_writing"),
+                    "member " + id + " writes the database, leader " + leader);
+        }
+        final DatabaseVersusApi.Summary compared = DatabaseVersusApi.assertSame(api(nodes[leader]), DB);
+        assertTrue(compared.orders() > 100, compared.toString());
+        final long mark = DB.number("SELECT last_sequence FROM high_water_mark");
+        assertEquals(mark, DB.number("SELECT count(*) FROM order_events"), "one row per event");
+        assertEquals(mark, DB.number("SELECT count(DISTINCT sequence) FROM order_events"), "no event twice");
     }
 
     /** Every member holds each acknowledged order in the same state, once their logs are applied alike. */

@@ -107,9 +107,33 @@ class EngineServiceTest {
                 message.limit(), header);
     }
 
+    /** A cluster that only says which role this member has: all the service asks of it at start. */
+    private static io.aeron.cluster.service.Cluster inRole(final io.aeron.cluster.service.Cluster.Role role) {
+        return (io.aeron.cluster.service.Cluster) java.lang.reflect.Proxy.newProxyInstance(
+                EngineServiceTest.class.getClassLoader(), new Class<?>[] {io.aeron.cluster.service.Cluster.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("role")) {
+                        return role;
+                    }
+                    throw new UnsupportedOperationException(method.getName());
+                });
+    }
+
+    @Test
+    void theRoleListenerHearsTheRoleAtStartAndEveryChange() {
+        final List<io.aeron.cluster.service.Cluster.Role> heard = new ArrayList<>();
+        service.onRole(heard::add);
+        service.onStart(inRole(io.aeron.cluster.service.Cluster.Role.FOLLOWER), null);
+        service.onRoleChange(io.aeron.cluster.service.Cluster.Role.LEADER);
+        service.onRoleChange(io.aeron.cluster.service.Cluster.Role.FOLLOWER);
+        assertEquals(List.of(io.aeron.cluster.service.Cluster.Role.FOLLOWER, io.aeron.cluster.service.Cluster.Role.LEADER,
+                io.aeron.cluster.service.Cluster.Role.FOLLOWER), heard);
+        assertEquals(io.aeron.cluster.service.Cluster.Role.FOLLOWER, service.role());
+    }
+
     @Test
     void onlyTheCommandsThisMemberSentInThisIncarnationAreAnswered() {
-        service.onStart(null, null);
+        service.onStart(inRole(io.aeron.cluster.service.Cluster.Role.FOLLOWER), null);
         deliver(order("a", 7), 1, MINE, 1_000);
         deliver(order("b", 8), 2, MINE, 1_001);          // another member's
         deliver(order("c", 9), 1, MINE + 1, 1_002);      // this member's, before it restarted
@@ -128,7 +152,7 @@ class EngineServiceTest {
 
     @Test
     void commandsAreNumberedInLogOrderAndStampedWithTheLogsTimeNeverGoingBack() {
-        service.onStart(null, null);
+        service.onStart(inRole(io.aeron.cluster.service.Cluster.Role.FOLLOWER), null);
         deliver(order("a", 1), 1, MINE, 5_000);
         deliver(order("b", 2), 1, MINE, 4_000);          // the log's clock stepped back (a new leader's)
         deliver(order("c", 3), 1, MINE, 6_000);
@@ -142,7 +166,7 @@ class EngineServiceTest {
 
     @Test
     void aMessageThatCannotBeDecodedIsSkippedWithoutTakingASequence() {
-        service.onStart(null, null);
+        service.onStart(inRole(io.aeron.cluster.service.Cluster.Role.FOLLOWER), null);
         final byte[] garbage = {9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23,
             24, 25, 26, 27, 28, 29, 30, 31};
         service.onSessionMessage(null, 1, new UnsafeBuffer(garbage), 0, garbage.length, header);
@@ -153,7 +177,7 @@ class EngineServiceTest {
 
     @Test
     void aRequestWhoseCommandANewLeaderDoesNotHaveIsAnsweredAsNotExecuted() {
-        service.onStart(null, null);
+        service.onStart(inRole(io.aeron.cluster.service.Cluster.Role.FOLLOWER), null);
         service.inFlight().sent(7, 0, 3, CommandType.PLACE);    // sent to the leader of term 3, which died
         service.inFlight().sent(8, 0, 4, CommandType.PLACE);    // sent to the new one
         service.onNewLeadershipTermEvent(4, 0, 0, 0, 1, 0, java.util.concurrent.TimeUnit.MICROSECONDS, 0);
@@ -170,7 +194,7 @@ class EngineServiceTest {
 
     @Test
     void theStartTellsTheConsumersThatLiveCommandsFollow() {
-        service.onStart(null, null);
+        service.onStart(inRole(io.aeron.cluster.service.Cluster.Role.FOLLOWER), null);
         assertEquals(EventType.REPLAY_COMPLETED, output.events.get(0).type);
     }
 }

@@ -32,6 +32,23 @@ class BatcherTest {
     }
 
     @Test
+    void aBatcherThatDoesNotSubmitSkipsWhatAnotherWriterStoredAndWritesOnFromTheMarkWhenItSubmitsAgain()
+            throws Exception {
+        batcher.submitting(false);   // a cluster member that follows
+        assertEquals(0, batcher.poll(false));
+        assertTrue(sink.batches.isEmpty());
+        assertEquals(1_000, batcher.pendingEvents(), "it reads ahead one batch, no more");
+        sink.storedElsewhereThrough(1_500);   // the leader wrote
+        now += 10 * DELAY;
+        assertEquals(0, batcher.poll(false));
+        assertTrue(sink.batches.isEmpty(), "nothing is written while it follows, even when due");
+        assertEquals(1_000, batcher.pendingEvents(), "events 1,501..2,500: what the mark covers is dropped");
+        batcher.submitting(true);   // it leads now
+        assertEquals(1_000, batcher.poll(false));
+        assertEquals(List.of(range(1_501, 2_500)), sink.batches);
+    }
+
+    @Test
     void aPartialBatchIsWrittenOnceItsFirstEventHasWaitedTheDelayAndNotBefore() throws Exception {
         source.availableUpTo(10);
         assertEquals(0, batcher.poll(false));

@@ -191,13 +191,44 @@ class PostgresSinkIT {
     }
 
     @Test
+    void inClusterModeAWriterWhoseEventsAnotherMemberStoredFirstGoesOnAfterTheMarkAndStoresEachEventOnce()
+            throws Exception {
+        final List<EngineEvent> events = GeneratedEvents.generate(5, 3_000);
+        final PostgresSink oldLeader = new PostgresSink(pool, GeneratedEvents.INSTRUMENTS,
+                new java.util.concurrent.atomic.AtomicLong(-1), true);
+        final PostgresSink newLeader = new PostgresSink(pool, GeneratedEvents.INSTRUMENTS,
+                new java.util.concurrent.atomic.AtomicLong(-1), true);
+        oldLeader.connect();
+        newLeader.connect();
+        oldLeader.write(batch(events, 0, 1_000), ClaimTurn.NONE);   // the old leader's last batch
+        // the new leader read the mark before it: the same events (every member derives them from the same log),
+        // in other batch boundaries; the keys or the mark refuse them, and it is told to go on after the mark
+        final SQLException moved = assertThrows(SQLException.class,
+                () -> newLeader.write(batch(events, 0, 1_500), ClaimTurn.NONE));
+        assertEquals(PostgresSink.MARK_MOVED, moved.getSQLState(), moved.getMessage());
+        assertStored(1_000);
+        newLeader.refresh();
+        assertEquals(1_000, newLeader.persistedSequence());
+        newLeader.write(batch(events, 1_000, 3_000), ClaimTurn.NONE);
+        assertStored(3_000);
+        assertOrdersAsTheQueryViewShows(events);
+        // and the old leader, back with its stale mark, is told the same instead of failing for good
+        final SQLException stale = assertThrows(SQLException.class,
+                () -> oldLeader.write(batch(events, 1_000, 2_000), ClaimTurn.NONE));
+        assertEquals(PostgresSink.MARK_MOVED, stale.getSQLState(), stale.getMessage());
+        assertStored(3_000);
+        oldLeader.disconnect();
+        newLeader.disconnect();
+    }
+
+    @Test
     void aBatchWhoseCommitLandedAfterTheWriterGaveUpIsNotWrittenAgainNorTakenForAnotherWriter() throws Exception {
         final List<EngineEvent> events = GeneratedEvents.generate(6, 2_000);
         final java.util.concurrent.atomic.AtomicLong uncertain = new java.util.concurrent.atomic.AtomicLong(-1);
-        final PostgresSink retrying = new PostgresSink(pool, GeneratedEvents.INSTRUMENTS, uncertain);
+        final PostgresSink retrying = new PostgresSink(pool, GeneratedEvents.INSTRUMENTS, uncertain, false);
         retrying.connect();   // reads the mark before the late commit: 0
         // the earlier attempt: its COMMIT reached the server, its answer did not (a socket timeout)
-        final PostgresSink earlier = new PostgresSink(pool, GeneratedEvents.INSTRUMENTS, uncertain);
+        final PostgresSink earlier = new PostgresSink(pool, GeneratedEvents.INSTRUMENTS, uncertain, false);
         earlier.connect();
         earlier.write(batch(events, 0, 1_000), ClaimTurn.NONE);
         earlier.disconnect();

@@ -31,6 +31,11 @@ final class RecordingSink implements BatchSink {
         storeDespiteFailure = true;
     }
 
+    /** Another writer (a cluster's leader) stored every event up to {@code mark}. */
+    void storedElsewhereThrough(final long mark) {
+        persisted = mark;
+    }
+
     @Override
     public void connect() {
     }
