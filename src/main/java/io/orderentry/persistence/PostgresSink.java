@@ -69,16 +69,17 @@ final class PostgresSink implements BatchSink {
      * goes on after it.
      */
     static final String MARK_MOVED = "40P98";
-    private static final String READ_MARK = "SELECT last_sequence FROM high_water_mark WHERE id = 1";
+    private static final String READ_MARK = "SELECT last_sequence, written_by FROM high_water_mark WHERE id = 1";
     /**
      * Locks the mark's row, waiting for a transaction that holds it, and reads the newest committed value. A plain
      * {@code UPDATE ... WHERE last_sequence = <expected>} would not do: in READ COMMITTED it waits only for rows
      * whose version visible to it already matches, so it would miss a predecessor that has claimed but not yet
      * committed.
      */
-    private static final String LOCK_MARK = "SELECT last_sequence FROM high_water_mark WHERE id = 1 FOR UPDATE";
-    private static final String MOVE_MARK = "UPDATE high_water_mark SET last_sequence = ?, updated_at = now()"
-            + " WHERE id = 1";
+    private static final String LOCK_MARK = "SELECT last_sequence, written_by FROM high_water_mark WHERE id = 1"
+            + " FOR UPDATE";
+    private static final String MOVE_MARK = "UPDATE high_water_mark SET last_sequence = ?, written_by = ?,"
+            + " updated_at = now() WHERE id = 1";
     /**
      * Binary COPY: the server parses no decimal or timestamp text. Measured against text COPY with the same
      * rows: about a quarter less server time for {@code order_events} (docs/persistence.md).
@@ -336,6 +337,7 @@ final class PostgresSink implements BatchSink {
         }
         try (PreparedStatement move = connection.prepareStatement(MOVE_MARK)) {
             move.setLong(1, last);
+            move.setString(2, shared ? CLUSTER : JOURNAL);
             move.executeUpdate();
         }
     }
@@ -484,15 +486,30 @@ final class PostgresSink implements BatchSink {
         return reason == RejectReason.NONE ? null : reason;
     }
 
-    /** @return the stored mark, read with {@code sql} ({@link #READ_MARK} or {@link #LOCK_MARK}) */
-    private static long readMark(final Connection c, final String sql) throws SQLException {
+    /**
+     * @return the stored mark, read with {@code sql} ({@link #READ_MARK} or {@link #LOCK_MARK})
+     * @throws IllegalStateException when the other kind of writer wrote the database (see V4__written_by.sql)
+     */
+    private long readMark(final Connection c, final String sql) throws SQLException {
         try (Statement statement = c.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
             if (!rs.next()) {
                 throw new SQLException("high_water_mark has no row: the schema was not migrated", "55000");
             }
-            return rs.getLong(1);
+            final long mark = rs.getLong(1);
+            final String writtenBy = rs.getString(2);
+            if (shared ? JOURNAL.equals(writtenBy) || writtenBy == null && mark > 0 : CLUSTER.equals(writtenBy)) {
+                throw new IllegalStateException("the database holds events up to " + mark + " written by "
+                        + (shared ? "a single node from its journal" : "a cluster") + ", and this is "
+                        + (shared ? "a member of a cluster" : "a single node") + ": both number their events from 1,"
+                        + " so neither can continue the other's. Point db.url/ORDERS_DB_URL at a fresh database");
+            }
+            return mark;
         }
     }
+
+    /** {@code high_water_mark.written_by}: a single node writing from its journal, or the members of a cluster. */
+    private static final String JOURNAL = "journal";
+    private static final String CLUSTER = "cluster";
 
     private void rollbackQuietly(final Exception cause) {
         try {

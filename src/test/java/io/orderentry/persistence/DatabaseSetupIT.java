@@ -43,7 +43,7 @@ class DatabaseSetupIT {
                     ApiClient.limit("a", "x", "BTCUSD", "BUY", "100.00", "1", null)).status());
             DatabaseVersusApi.awaitCaughtUp(service.client(), Duration.ofSeconds(30));
             assertTrue(service.log().contains("created database '" + name + "'"), service.log());
-            assertTrue(service.log().contains("applied 3 migration(s)"), service.log());
+            assertTrue(service.log().contains("applied 4 migration(s)"), service.log());
         } finally {
             DB.dropDatabase(name);
         }

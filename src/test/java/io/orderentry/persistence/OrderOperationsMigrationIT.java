@@ -44,7 +44,7 @@ class OrderOperationsMigrationIT {
             final Properties login = new Properties();
             login.setProperty("user", DB.user());
             login.setProperty("password", DB.password());
-            assertEquals("3", new DatabaseBootstrap(new JdbcUrl(DB.url()), login).run(pool));
+            assertEquals("4", new DatabaseBootstrap(new JdbcUrl(DB.url()), login).run(pool));
 
             assertEquals(List.of(List.of("1", "NONE", "100.00")),
                     DB.rows("SELECT order_id, self_trade_prevention, price FROM orders"), "an order of before: NONE");

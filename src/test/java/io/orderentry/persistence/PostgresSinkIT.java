@@ -54,7 +54,7 @@ class PostgresSinkIT {
         login.setProperty("user", DB.user());
         login.setProperty("password", DB.password());
         new DatabaseBootstrap(new JdbcUrl(DB.url()), login).run(pool);
-        DB.execute("TRUNCATE order_events, trades, orders; UPDATE high_water_mark SET last_sequence = 0");
+        DB.execute("TRUNCATE order_events, trades, orders; UPDATE high_water_mark SET last_sequence = 0, written_by = NULL");
     }
 
     @AfterEach
@@ -103,7 +103,7 @@ class PostgresSinkIT {
     void amendedCanceledAllAndSelfTradeStoppedOrdersEndAsTheQueryViewShowsWhateverTheBatchBoundaries()
             throws Exception {
         for (final int batchSize : new int[] {7, 1_000}) {
-            DB.execute("TRUNCATE order_events, trades, orders; UPDATE high_water_mark SET last_sequence = 0");
+            DB.execute("TRUNCATE order_events, trades, orders; UPDATE high_water_mark SET last_sequence = 0, written_by = NULL");
             final List<EngineEvent> events = GeneratedEvents.generateWithOperations(2, 6_000);
             final PostgresSink sink = connectedSink();
             final Batcher batcher = new Batcher(new Events.ListSource(events), sink, batchSize, DELAY, () -> now);
@@ -219,6 +219,32 @@ class PostgresSinkIT {
         assertStored(3_000);
         oldLeader.disconnect();
         newLeader.disconnect();
+    }
+
+    @Test
+    void aClusterRefusesADatabaseASingleNodeWroteAndASingleNodeRefusesAClustersDatabase() throws Exception {
+        final List<EngineEvent> events = GeneratedEvents.generate(8, 1_000);
+        final PostgresSink single = connectedSink();
+        single.write(batch(events, 0, 1_000), ClaimTurn.NONE);
+        single.disconnect();
+        assertEquals("journal", DB.rows("SELECT written_by FROM high_water_mark").get(0).get(0));
+        final PostgresSink member = new PostgresSink(pool, GeneratedEvents.INSTRUMENTS,
+                new java.util.concurrent.atomic.AtomicLong(-1), true);
+        final IllegalStateException refused = assertThrows(IllegalStateException.class, member::connect);
+        assertTrue(refused.getMessage().contains("written by a single node"), refused.getMessage());
+        // a database of before V4 (no writer named) that holds events is a single node's too
+        DB.execute("UPDATE high_water_mark SET written_by = NULL");
+        assertThrows(IllegalStateException.class, member::connect);
+
+        DB.execute("TRUNCATE order_events, trades, orders; UPDATE high_water_mark SET last_sequence = 0,"
+                + " written_by = NULL");
+        member.connect();   // a fresh database: the cluster takes it
+        member.write(batch(events, 0, 1_000), ClaimTurn.NONE);
+        member.disconnect();
+        assertEquals("cluster", DB.rows("SELECT written_by FROM high_water_mark").get(0).get(0));
+        final IllegalStateException clusters = assertThrows(IllegalStateException.class, this::connectedSink);
+        assertTrue(clusters.getMessage().contains("written by a cluster"), clusters.getMessage());
+        assertStored(1_000);
     }
 
     @Test
