@@ -14,7 +14,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends curl \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --create-home --home-dir /app orders \
- && mkdir -p /app/data/journal /app/data/audit /app/data/spool /app/data/snapshots /app/data/keys \
+ && mkdir -p /app/data/journal /app/data/audit /app/data/spool /app/data/snapshots /app/data/keys /app/data/cluster \
  && chown -R orders:orders /app/data \
  && chmod 700 /app/data/keys
 WORKDIR /app
@@ -48,7 +48,8 @@ USER orders
 # the API keys on a volume of their own: a new container keeps them (a first start without the file creates it with
 # one key for account demo and prints its secret in the container log once; more keys:
 # docker compose exec app java -jar /app/order-entry.jar keys create --account ACCOUNT)
-VOLUME ["/app/data/journal", "/app/data/audit", "/app/data/snapshots", "/app/data/spool", "/app/data/keys"]
+# /app/data/cluster: a cluster member's log, snapshots and Aeron files (ORDERS_CLUSTER_DIR; docker-compose.cluster.yml)
+VOLUME ["/app/data/journal", "/app/data/audit", "/app/data/snapshots", "/app/data/spool", "/app/data/keys", "/app/data/cluster"]
 EXPOSE 8080
 # /ready answers its status without a key even with ORDERS_AUTH_OPS=admin; with ORDERS_TLS_CERT set, check https
 HEALTHCHECK --interval=5s --timeout=3s --start-period=60s --retries=3 \

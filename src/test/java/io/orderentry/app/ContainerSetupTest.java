@@ -177,4 +177,61 @@ class ContainerSetupTest {
         assertTrue(volume.group(1).contains("\"" + variables.get("ORDERS_JOURNAL_DIR") + "\""));
         assertTrue(volume.group(1).contains("\"" + variables.get("ORDERS_AUDIT_DIR") + "\""));
     }
+
+    @Test
+    void theClusterComposeRunsThreeMembersOfOneClusterOnOneDatabaseEachWithItsOwnState() throws Exception {
+        final JsonNode root = YAML.readTree(Path.of("docker-compose.cluster.yml").toFile());
+        final JsonNode services = root.get("services");
+        final Map<String, String> db = environment(services.get("postgres"));
+        assertTrue(services.get("postgres").get("image").asText().startsWith("postgres:16"));
+        final Set<String> known = knownVariables();
+        final Set<String> ports = new HashSet<>();
+        final Set<String> ownVolumes = new HashSet<>();
+        String memberList = null;
+        for (int id = 0; id < 3; id++) {
+            final String name = "member" + id;
+            final JsonNode member = services.get(name);
+            assertNotNull(member, name);
+            final Map<String, String> env = environment(member);
+            for (final String variable : env.keySet()) {
+                assertTrue(known.contains(variable), variable + " is not a setting the service reads");
+            }
+            final Config config = ConfigLoader.load(env);
+            final io.orderentry.cluster.ClusterSettings cluster = config.cluster().orElseThrow();
+            assertEquals(id, cluster.memberId());
+            assertEquals(3, cluster.parsedMembers().length);
+            assertTrue(cluster.self().consensusEndpoint().startsWith(name + ":"),
+                    "each member's endpoints are its own service name: " + cluster.self().consensusEndpoint());
+            memberList = memberList == null ? env.get("ORDERS_CLUSTER_MEMBERS") : memberList;
+            assertEquals(memberList, env.get("ORDERS_CLUSTER_MEMBERS"), "one member list for all");
+            assertEquals("jdbc:postgresql://postgres:5432/" + db.get("POSTGRES_DB"), env.get("ORDERS_DB_URL"));
+            assertEquals(db.get("POSTGRES_PASSWORD"), env.get("ORDERS_DB_PASSWORD"));
+            assertTrue(config.auth().enabled(), "API keys by default");
+            assertEquals("service_healthy", member.get("depends_on").get("postgres").get("condition").asText());
+            assertEquals("service_completed_successfully",
+                    member.get("depends_on").get("keys").get("condition").asText(),
+                    "the shared keys file exists before any member starts, so no two members create it");
+            assertTrue(member.get("healthcheck").get("test").toString().contains("/ready"));
+            assertTrue(ports.add(member.get("ports").get(0).asText().split(":")[0]), "a host port per member");
+            final Map<String, String> mounts = new HashMap<>();
+            for (final JsonNode volume : member.get("volumes")) {
+                final String[] parts = volume.asText().split(":");
+                mounts.put(parts[1], parts[0]);
+                assertNotNull(root.get("volumes").get(parts[0]), parts[0] + " is not a declared named volume");
+            }
+            for (final String own : List.of(env.get("ORDERS_CLUSTER_DIR"), env.get("ORDERS_AUDIT_DIR"),
+                    env.get("ORDERS_PERSISTENCE_SPOOL_DIR"))) {
+                assertNotNull(mounts.get(own), own + " is on a volume");
+                assertTrue(ownVolumes.add(mounts.get(own)), mounts.get(own) + " belongs to one member only");
+            }
+            assertEquals("keys", mounts.get(Path.of(env.get("ORDERS_AUTH_KEYS_FILE")).getParent().toString()),
+                    "one keys file for all members");
+        }
+        final JsonNode keys = services.get("keys");
+        assertEquals("/app/data/keys/keys", environment(keys).get("ORDERS_AUTH_KEYS_FILE"));
+        assertTrue(keys.get("entrypoint").toString().contains("keys create --account demo"));
+        final String dockerfile = Files.readString(Path.of("Dockerfile"));
+        assertTrue(dockerfile.contains(" /app/data/cluster"), "the image creates the cluster directory, so its"
+                + " volume starts owned by the service's user");
+    }
 }
