@@ -111,6 +111,7 @@ public final class PersistenceWriter implements Runnable {
         this.reader = reader;
         this.batcher = new Batcher(reader, lanes, batchSize, TimeUnit.MILLISECONDS.toNanos(batchMillis), System::nanoTime);
         this.batcher.onCommitted((batch, nanos) -> metrics.recordBatch(batch.size(), nanos));
+        this.batcher.submitting(!shared);   // a cluster member writes only once it is told it leads
         this.retryMaxNanos = TimeUnit.MILLISECONDS.toNanos(retryMaxMillis);
         this.metrics = metrics;
     }
