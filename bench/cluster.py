@@ -2,7 +2,7 @@
 """Cluster mode against a single node, in one session: throughput and the latency of a committed order.
 
 Run through bench/cluster.sh, which builds the jar and the test classes first. Usage:
-    python3 bench/cluster.py [seconds=30] [warmup=30] [rate=2000] [members=3] [target=follower|leader]
+    python3 bench/cluster.py [seconds=30] [warmup=30] [rate=2000] [members=3] [target=follower|leader] [db=no|yes]
 
 For each configuration (a 3-member cluster on loopback, then one node with its journal at sync none, then one node
 with fsync) it starts the service, warms it up with wrk, measures the maximum with `wrk -t2 -c64` of varied orders
@@ -22,6 +22,24 @@ WARMUP = int(arg("warmup", "30"))
 RATE = int(arg("rate", "2000"))
 MEMBERS = int(arg("members", "3"))
 TARGET = arg("target", "follower")
+# db=yes: every configuration writes PostgreSQL (127.0.0.1:5432, user postgres), each into a new database of its own
+DB = arg("db", "no") == "yes"
+DATABASES = []
+
+
+def database(name):
+    """@return the JDBC URL of a new database for one configuration (the service creates it), or "" with db=no"""
+    if not DB:
+        return ""
+    full = f"bench_{name}_{os.getpid()}"
+    DATABASES.append(full)
+    return f"jdbc:postgresql://127.0.0.1:5432/{full}"
+
+
+def drop_databases():
+    for name in DATABASES:
+        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", f"DROP DATABASE IF EXISTS {name}"],
+                       capture_output=True)
 JAVA = os.environ.get("JAVA", "java")
 # three JVMs share the machine: a third of the single node's heap each
 CLUSTER_OPTS = "-Xms1g -Xmx1g -XX:+UseG1GC -XX:+PerfDisableSharedMem".split()
@@ -30,7 +48,8 @@ JAR = os.path.join(ROOT, "target", "order-entry.jar")
 
 def start(work, env, opts, name):
     os.makedirs(work, exist_ok=True)
-    env = dict(env, ORDERS_AUTH="none", ORDERS_DB_URL="")
+    env = dict(env, ORDERS_AUTH="none")
+    env.setdefault("ORDERS_DB_URL", "")
     return subprocess.Popen([JAVA] + opts + ["-jar", JAR], env=env, cwd=work,
                             stdout=open(os.path.join(work, name + ".log"), "w"), stderr=subprocess.STDOUT)
 
@@ -81,13 +100,15 @@ def metric_of(url, name):
 def cluster(root):
     members = "|".join(f"{i}," + ",".join(f"127.0.0.1:{free_port()}" for _ in range(5)) for i in range(MEMBERS))
     procs, urls = [], []
+    url_of_db = database("cluster")
     try:
         for i in range(MEMBERS):
             port = free_port()
             work = os.path.join(root, f"member-{i}")
             env = service_env(work, port, "memory", None)
             env.update(ORDERS_CLUSTER_MEMBERS=members, ORDERS_CLUSTER_MEMBER_ID=str(i),
-                       ORDERS_CLUSTER_DIR=os.path.join(work, "cluster"))
+                       ORDERS_CLUSTER_DIR=os.path.join(work, "cluster"), ORDERS_DB_URL=url_of_db,
+                       ORDERS_PERSISTENCE_SPOOL_DIR=os.path.join(work, "spool"))
             procs.append(start(work, env, CLUSTER_OPTS, f"member-{i}"))
             urls.append(f"http://127.0.0.1:{port}")
         for url, proc in zip(urls, procs):
@@ -105,6 +126,7 @@ def single(root, sync):
     work = os.path.join(root, f"single-{sync}")
     env = service_env(work, port, "memory", None)
     env["ORDERS_JOURNAL_SYNC"] = sync
+    env["ORDERS_DB_URL"] = database("single_" + sync)
     proc = start(work, env, DOCKERFILE_OPTS.split(), "single")
     try:
         url = f"http://127.0.0.1:{port}"
@@ -120,8 +142,10 @@ def main():
         results = [cluster(root), single(root, "none"), single(root, "fsync")]
     finally:
         shutil.rmtree(root, ignore_errors=True)
+        drop_databases()
     print(f"# Cluster against one node: wrk -t2 -c64 -d{SECONDS}s loadtest/order-submission.lua after {WARMUP} s, then"
-          f" FixedRateLoad at {RATE}/s for {SECONDS} s (64 connections); authentication off; no database\n")
+          f" FixedRateLoad at {RATE}/s for {SECONDS} s (64 connections); authentication off; "
+          f"{'PostgreSQL on (a database per configuration)' if DB else 'no database'}\n")
     print("| configuration | req/s (wrk) | non-2xx | p50 µs | p99 µs | p99.9 µs | max µs | fixed-rate non-2xx |")
     print("|---|---|---|---|---|---|---|---|")
     for r in results:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/cluster.sh [seconds=30] [warmup=30] [rate=2000] [members=3] [target=follower|leader]
+# bench/cluster.sh [seconds=30] [warmup=30] [rate=2000] [members=3] [target=follower|leader] [db=no|yes]
 # A cluster of three members on this machine against one node, in one session: wrk's maximum and the latency of a
 # committed order at a fixed rate (see bench/cluster.py).
 set -euo pipefail

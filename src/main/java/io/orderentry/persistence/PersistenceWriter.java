@@ -24,8 +24,13 @@ import org.slf4j.LoggerFactory;
  * A contradiction (a gap, a database ahead of the journal, a second writer) or an unreadable spool
  * stops persistence for good ({@link State#FAILED}); trading goes on and a restart rebuilds the spool.
  *
+ * <p>Cluster mode ({@code shared}): every member's writer runs, but only the leader's writes ({@link #lead}); the
+ * others reread the high-water mark once a second and delete the spool it covers. A mark moved by another member (the
+ * previous leader finishing a batch) is where it goes on from, not a contradiction: the members' events are the same.
+ *
  * <p>Threads: {@link #run} is the writer thread. {@link #awaitFirstAttempt}, {@link #start} and
- * {@link #stop} are called by the service's main thread; the state accessors by any thread.
+ * {@link #stop} are called by the service's main thread, {@link #lead} by the cluster's service thread; the state
+ * accessors by any thread.
  */
 public final class PersistenceWriter implements Runnable {
 
