@@ -156,14 +156,7 @@ final class Lanes implements AutoCloseable {
         requireSettled("connect");
         disconnect();
         try {
-            long mark = -1;
-            for (final Lane lane : lanes) {
-                lane.sink.connect();
-                mark = Math.max(mark, lane.sink.persistedSequence());
-            }
-            persisted = mark;
-            lastSubmitted = mark;
-            turn.reset(mark);
+            readMarks(true);
             connected = true;
         } catch (final SQLException | RuntimeException e) {
             disconnect();
@@ -179,9 +172,18 @@ final class Lanes implements AutoCloseable {
      */
     void refresh() throws SQLException {
         requireSettled("refresh");
+        readMarks(false);
+    }
+
+    /** Connects every lane's sink (or rereads its mark) and starts over from the highest mark they read. */
+    private void readMarks(final boolean connect) throws SQLException {
         long mark = -1;
         for (final Lane lane : lanes) {
-            lane.sink.refresh();
+            if (connect) {
+                lane.sink.connect();
+            } else {
+                lane.sink.refresh();
+            }
             mark = Math.max(mark, lane.sink.persistedSequence());
         }
         persisted = mark;

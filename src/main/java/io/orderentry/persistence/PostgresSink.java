@@ -181,8 +181,13 @@ final class PostgresSink implements BatchSink {
             connect();
             return;
         }
+        persisted = readMarkAndEnd();
+    }
+
+    /** @return the stored mark, read in a transaction of its own on the connection held, ended at once */
+    private long readMarkAndEnd() throws SQLException {
         try {
-            persisted = readMark(connection, READ_MARK);
+            return readMark(connection, READ_MARK);
         } finally {
             connection.rollback();
         }
@@ -276,12 +281,7 @@ final class PostgresSink implements BatchSink {
         if (batch.lastSequence() > uncertainThrough.get()) {
             return false;   // this writer never attempted it with an unknown outcome: someone else wrote it
         }
-        final long mark;
-        try {
-            mark = readMark(connection, READ_MARK);
-        } finally {
-            connection.rollback();
-        }
+        final long mark = readMarkAndEnd();
         if (mark < batch.lastSequence()) {
             return false;
         }
@@ -299,12 +299,7 @@ final class PostgresSink implements BatchSink {
      * a database that contradicts the log.
      */
     private SQLException markMovedIfStored(final EventBatch batch, final SQLException violation) throws SQLException {
-        final long mark;
-        try {
-            mark = readMark(connection, READ_MARK);
-        } finally {
-            connection.rollback();
-        }
+        final long mark = readMarkAndEnd();
         if (mark < batch.firstSequence()) {
             throw new IllegalStateException("rows for events " + batch.firstSequence() + ".." + batch.lastSequence()
                     + " already exist but the high-water mark is " + mark + ": the database contradicts the log",
