@@ -326,6 +326,10 @@ public final class PersistenceWriter implements Runnable {
                     persisted, stage.lastSeenSequence());
             onStartedOrConnected("leadership change");
         } catch (final SQLException e) {
+            if (PostgresSink.MARK_MOVED.equals(e.getSQLState())) {
+                markMoved(e);
+                return;
+            }
             onDatabaseDown(e);
             lanes.disconnect();
             pause(nextRetryNanos());
@@ -351,6 +355,10 @@ public final class PersistenceWriter implements Runnable {
             oldestPendingMicros = batcher.oldestPendingMicros();
             reader.deleteThrough(persisted);
         } catch (final SQLException e) {
+            if (PostgresSink.MARK_MOVED.equals(e.getSQLState())) {
+                markMoved(e);   // a batch of its leadership that the new leader stored first
+                return;
+            }
             onDatabaseDown(e);
             lanes.disconnect();
             pause(nextRetryNanos());
