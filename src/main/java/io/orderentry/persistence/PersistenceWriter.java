@@ -270,13 +270,7 @@ public final class PersistenceWriter implements Runnable {
                 pause(Math.min(IDLE_PAUSE_NANOS, batcher.nanosToSleep()));
             }
         } catch (final SQLException e) {
-            if (shared && PostgresSink.MARK_MOVED.equals(e.getSQLState())) {
-                markMoved(e);
-                return;
-            }
-            onDatabaseDown(e);
-            lanes.disconnect();
-            pause(nextRetryNanos());
+            onWriteFailure(e, true);
         } catch (final IOException e) {
             fail("reading the spool failed", e);
         } catch (final IllegalStateException e) {
@@ -286,15 +280,26 @@ public final class PersistenceWriter implements Runnable {
         }
     }
 
-    /** Cluster mode: another member stored the events this writer was writing; it goes on after them. */
-    private void markMoved(final SQLException e) {
-        LOG.info("persistence: {}", e.getMessage());
-        try {
-            lanes.refresh();
-            persisted = lanes.persistedSequence();
-        } catch (final SQLException down) {
-            onDatabaseDown(down);
-            lanes.disconnect();
+    /**
+     * A batch, or a read of the mark, failed with {@code e}. In cluster mode that may be another member that stored the
+     * events first ({@link PostgresSink#MARK_MOVED}): the writer rereads the mark and goes on after it. Otherwise the
+     * database is down: the writer disconnects and, if {@code pauseIfDown}, waits before it tries again.
+     */
+    private void onWriteFailure(final SQLException e, final boolean pauseIfDown) {
+        if (shared && PostgresSink.MARK_MOVED.equals(e.getSQLState())) {
+            LOG.info("persistence: {}", e.getMessage());
+            try {
+                lanes.refresh();
+                persisted = lanes.persistedSequence();
+                return;
+            } catch (final SQLException down) {
+                onWriteFailure(down, pauseIfDown);   // a reread of the mark is never MARK_MOVED: the database is down
+                return;
+            }
+        }
+        onDatabaseDown(e);
+        lanes.disconnect();
+        if (pauseIfDown) {
             pause(nextRetryNanos());
         }
     }
@@ -326,13 +331,7 @@ public final class PersistenceWriter implements Runnable {
                     persisted, stage.lastSeenSequence());
             onStartedOrConnected("leadership change");
         } catch (final SQLException e) {
-            if (PostgresSink.MARK_MOVED.equals(e.getSQLState())) {
-                markMoved(e);
-                return;
-            }
-            onDatabaseDown(e);
-            lanes.disconnect();
-            pause(nextRetryNanos());
+            onWriteFailure(e, true);
         } catch (final IOException e) {
             fail("reading the spool failed", e);
         }
@@ -355,13 +354,7 @@ public final class PersistenceWriter implements Runnable {
             oldestPendingMicros = batcher.oldestPendingMicros();
             reader.deleteThrough(persisted);
         } catch (final SQLException e) {
-            if (PostgresSink.MARK_MOVED.equals(e.getSQLState())) {
-                markMoved(e);   // a batch of its leadership that the new leader stored first
-                return;
-            }
-            onDatabaseDown(e);
-            lanes.disconnect();
-            pause(nextRetryNanos());
+            onWriteFailure(e, true);   // also a batch of its leadership that the new leader stored first
             return;
         } catch (final IOException e) {
             fail("reading the spool failed", e);
@@ -521,12 +514,7 @@ public final class PersistenceWriter implements Runnable {
                     LockSupport.parkNanos(this, IDLE_PAUSE_NANOS);
                 }
             } catch (final SQLException e) {
-                if (shared && PostgresSink.MARK_MOVED.equals(e.getSQLState())) {
-                    markMoved(e);
-                    continue;
-                }
-                onDatabaseDown(e);
-                lanes.disconnect();
+                onWriteFailure(e, false);
             } catch (final IOException e) {
                 fail("reading the spool failed", e);
             }
