@@ -33,6 +33,8 @@ import java.nio.ByteOrder;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * The engine as Aeron Cluster's clustered service: every member runs it over the same committed log, so every member's
@@ -73,7 +75,7 @@ public final class EngineService implements ClusteredService {
     private long lastTimestampMicros;
     private volatile Cluster.Role role = Cluster.Role.FOLLOWER;
     private volatile long snapshotCommand;
-    private volatile java.util.function.Consumer<Cluster.Role> roleListener = role -> { };
+    private volatile Consumer<Cluster.Role> roleListener = role -> { };
 
     /**
      * @param onStarted     called on the service's thread once it has started (the log replay, if any, follows)
@@ -97,7 +99,7 @@ public final class EngineService implements ClusteredService {
      * @param listener told of this member's role on the service's thread: the role it starts in, then every change
      *                 (PostgreSQL persistence writes on the leader only). Set before the member is launched.
      */
-    public void onRole(final java.util.function.Consumer<Cluster.Role> listener) {
+    public void onRole(final Consumer<Cluster.Role> listener) {
         this.roleListener = listener;
     }
 
@@ -246,8 +248,8 @@ public final class EngineService implements ClusteredService {
         outputLock.lock();
         try {
             while (!outputDrained.getAsBoolean()) {
-                Thread.onSpinWait();
-                Thread.yield();
+                // the consumers need the cores this thread would spin on (three members share two here)
+                LockSupport.parkNanos(50_000);
             }
             file = snapshots.write(commandSequence, lastTimestampMicros);
             snapshotCommand = commandSequence;
