@@ -68,6 +68,32 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.aeron.cluster.ClusterTool;
+import io.aeron.cluster.service.Cluster;
+import io.orderentry.account.DeadMansSwitch;
+import io.orderentry.cluster.ClusterCommands;
+import io.orderentry.cluster.ClusterIngress;
+import io.orderentry.cluster.ClusterNode;
+import io.orderentry.cluster.ClusterSettings;
+import io.orderentry.cluster.EngineService;
+import io.orderentry.engine.RejectReason;
+import io.orderentry.http.ConnectionLimit;
+import io.orderentry.journal.JournalRecords;
+import io.orderentry.marketdata.MarketDataConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import org.agrona.concurrent.AgentTerminationException;
 
 /**
  * Wires the pipeline and owns its life: startup, recovery and shutdown, in that order.
@@ -95,12 +121,12 @@ public final class OrderEntryService {
     static final int STOP_STEPS = 7;
     /** How long a halted ring's stage threads may take to leave their batch. */
     private static final long STAGE_JOIN_MILLIS = 5_000;
-    private final List<Thread> inputThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Thread> inputThreads = new CopyOnWriteArrayList<>();
     private volatile boolean starting;
     private volatile boolean abortStart;
     private volatile Thread startThread;
-    private final java.util.concurrent.CountDownLatch startEnded = new java.util.concurrent.CountDownLatch(1);
-    private final List<Thread> outputThreads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final CountDownLatch startEnded = new CountDownLatch(1);
+    private final List<Thread> outputThreads = new CopyOnWriteArrayList<>();
     /** Longest a graceful stop waits for the final snapshot. */
     private static final long SNAPSHOT_STOP_MILLIS = 20_000;
 
@@ -120,23 +146,23 @@ public final class OrderEntryService {
     private AuditHandler audit;
     private AuditTrail auditTrail;
     private InputGateway gateway;
-    private io.orderentry.account.DeadMansSwitch deadMansSwitch;
+    private DeadMansSwitch deadMansSwitch;
     private MarketDataStage marketData;
     private AccountFeeds orderFeeds;
     private StreamFanOut streamFanOut;
     private Snapshotter snapshotter;
-    private java.util.concurrent.ScheduledExecutorService auditArchiving;
-    private final java.util.concurrent.atomic.AtomicLong auditFilesArchived = new java.util.concurrent.atomic.AtomicLong();
-    private final java.util.concurrent.atomic.AtomicLong auditArchiveFailures = new java.util.concurrent.atomic.AtomicLong();
+    private ScheduledExecutorService auditArchiving;
+    private final AtomicLong auditFilesArchived = new AtomicLong();
+    private final AtomicLong auditArchiveFailures = new AtomicLong();
     private Map<String, Integer> symbolIndex;
     private volatile long recoveredFromSnapshot;
     private volatile long replayedRecords;
     private MatcherStage matcherStage;
-    private io.orderentry.cluster.ClusterNode clusterNode;
-    private io.orderentry.cluster.ClusterIngress clusterIngress;
-    private io.orderentry.cluster.EngineService clusterService;
+    private ClusterNode clusterNode;
+    private ClusterIngress clusterIngress;
+    private EngineService clusterService;
     private volatile String clusterFailure;
-    private java.util.concurrent.ScheduledExecutorService clusterSnapshotTimer;
+    private ScheduledExecutorService clusterSnapshotTimer;
     private PersistenceWiring persistence;
     private volatile boolean stopped;
 
@@ -239,30 +265,30 @@ public final class OrderEntryService {
 
     /**
      * Cluster mode: this member's part of the cluster instead of the journal. The engine runs as the clustered service
-     * ({@link io.orderentry.cluster.EngineService}) on the log the cluster replicates and replays; the input ring's
-     * one consumer sends each command into that log ({@link io.orderentry.cluster.ClusterIngress}). READY once the
+     * ({@link EngineService}) on the log the cluster replicates and replays; the input ring's
+     * one consumer sends each command into that log ({@link ClusterIngress}). READY once the
      * member's client reaches a leader, which needs a majority of the members running.
      */
-    private void startCluster(final io.orderentry.cluster.ClusterSettings settings,
+    private void startCluster(final ClusterSettings settings,
                               final RingBuffer<EngineEvent> outputRing, final WaitStrategy inputWait,
                               final long started) {
         symbolIndex = symbolIndex(config);
         final String[] names = config.instruments().stream().map(Instrument::symbol).toArray(String[]::new);
-        final java.nio.file.Path logName = java.nio.file.Path.of("cluster log");
-        final long incarnation = new java.security.SecureRandom().nextLong();
-        final java.util.concurrent.locks.ReentrantLock outputLock = new java.util.concurrent.locks.ReentrantLock();
-        final java.util.concurrent.CountDownLatch engineStarted = new java.util.concurrent.CountDownLatch(1);
+        final long incarnation = new SecureRandom().nextLong();
+        final ReentrantLock outputLock = new ReentrantLock();
+        final CountDownLatch engineStarted = new CountDownLatch(1);
         final Map<String, String> manifest = JournalManifest.entries(config.instruments(), config.engineLimits());
         final ClusterSnapshots snapshots = new ClusterSnapshots(settings.directory().resolve("snapshot-staging"),
-                () -> new io.orderentry.snapshot.ServiceState(matcherStage.matcher(), view, marketData),
+                () -> new ServiceState(matcherStage.matcher(), view, marketData),
                 () -> matcherStage.matcher().lastEventSequence(), persistence::persistedSequence, symbols(), manifest,
                 recorded -> JournalManifest.differences(recorded, manifest));
-        clusterService = new io.orderentry.cluster.EngineService(matcherStage, outputLock,
-                new io.orderentry.cluster.ClusterCommands(new io.orderentry.journal.JournalRecords(names, symbolIndex,
-                        logName)), settings.memberId(), incarnation, engineStarted::countDown, snapshots,
-                () -> outputRing.remainingCapacity() == outputRing.getBufferSize());
+        // one codec per thread (the service's decodes, the ingress's encodes): each keeps its own buffers
+        final Supplier<ClusterCommands> codec = () -> new ClusterCommands(new JournalRecords(names, symbolIndex,
+                Path.of("cluster log")));
+        clusterService = new EngineService(matcherStage, outputLock, codec.get(), settings.memberId(), incarnation,
+                engineStarted::countDown, snapshots, () -> outputRing.remainingCapacity() == outputRing.getBufferSize());
         // PostgreSQL: every member spools the same events; the leader's writer writes them, the others follow its mark
-        clusterService.onRole(role -> persistence.lead(role == io.aeron.cluster.service.Cluster.Role.LEADER));
+        clusterService.onRole(role -> persistence.lead(role == Cluster.Role.LEADER));
         LOG.info("cluster: starting member {} of {} in {}", settings.memberId(), settings.members(),
                 settings.directory().toAbsolutePath().normalize());
         try {
@@ -275,15 +301,14 @@ public final class OrderEntryService {
             throw new IllegalStateException(e.getMessage(), e);
         }
         try {
-            clusterNode = io.orderentry.cluster.ClusterNode.launch(settings, clusterService, this::clusterError);
+            clusterNode = ClusterNode.launch(settings, clusterService, this::clusterError);
         } catch (final RuntimeException e) {
             status.fail("the cluster member could not start: " + e.getMessage());
             stop();
             throw e;
         }
-        clusterIngress = new io.orderentry.cluster.ClusterIngress(clusterNode::clientContext, matcherStage, outputLock,
-                new io.orderentry.cluster.ClusterCommands(new io.orderentry.journal.JournalRecords(names, symbolIndex,
-                        logName)), settings.memberId(), incarnation, clusterService);
+        clusterIngress = new ClusterIngress(clusterNode::clientContext, matcherStage, outputLock, codec.get(),
+                settings.memberId(), incarnation, clusterService);
         Pipeline.wireClusterInput(input, inputWait, clusterIngress);
         input.start();
         clusterIngress.start();
@@ -335,24 +360,24 @@ public final class OrderEntryService {
      * {@code ORDERS_SNAPSHOT_INTERVAL_SECONDS}): each member checks once a second, and the one that leads asks the
      * cluster for one, which every member then takes at the same log position.
      */
-    private void startClusterSnapshots(final io.orderentry.cluster.ClusterSettings settings) {
+    private void startClusterSnapshots(final ClusterSettings settings) {
         final SnapshotConfig snapshots = config.snapshots();
         if (!snapshots.enabled() || snapshots.everyCommands() == 0 && snapshots.intervalMillis() == 0) {
             LOG.info("cluster: no periodic snapshots ({}); POST /admin/snapshot on the leader takes one",
                     snapshots.enabled() ? "every.commands and interval.seconds are 0" : "ORDERS_SNAPSHOT_ENABLED=false");
             return;
         }
-        final io.orderentry.cluster.EngineService service = clusterService;
-        final java.util.concurrent.atomic.AtomicBoolean asked = new java.util.concurrent.atomic.AtomicBoolean();
+        final EngineService service = clusterService;
+        final AtomicBoolean asked = new AtomicBoolean();
         final long[] lastAskedNanos = {System.nanoTime()};
         final String[] held = {null};
-        clusterSnapshotTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        clusterSnapshotTimer = Executors.newSingleThreadScheduledExecutor(r -> {
             final Thread thread = new Thread(r, "oe-cluster-snapshots");
             thread.setDaemon(true);
             return thread;
         });
         clusterSnapshotTimer.scheduleWithFixedDelay(() -> {
-            if (service.role() != io.aeron.cluster.service.Cluster.Role.LEADER || asked.get()) {
+            if (service.role() != Cluster.Role.LEADER || asked.get()) {
                 return;
             }
             final long since = service.appliedCommands() - service.snapshotCommand();
@@ -393,7 +418,7 @@ public final class OrderEntryService {
      */
     private void clusterError(final Throwable error) {
         LOG.error("cluster: {}", error.toString(), error);
-        if (error instanceof org.agrona.concurrent.AgentTerminationException && clusterFailure == null) {
+        if (error instanceof AgentTerminationException && clusterFailure == null) {
             clusterFailure = error.getMessage() + (error.getCause() == null ? "" : " (" + error.getCause() + ")");
             if (status.phase() == ServiceStatus.Phase.READY) {
                 status.fail("the cluster member stopped: " + clusterFailure);
@@ -402,9 +427,9 @@ public final class OrderEntryService {
         }
     }
 
-    private void registerCluster(final io.orderentry.cluster.ClusterSettings settings) {
-        final io.orderentry.cluster.ClusterIngress ingress = clusterIngress;
-        final io.orderentry.cluster.EngineService service = clusterService;
+    private void registerCluster(final ClusterSettings settings) {
+        final ClusterIngress ingress = clusterIngress;
+        final EngineService service = clusterService;
         status.addComponent(() -> {
             final Map<String, Object> details = new LinkedHashMap<>();
             details.put("memberId", settings.memberId());
@@ -416,7 +441,7 @@ public final class OrderEntryService {
         metrics.gauge("orders_cluster_connected", "1 while this member's client reaches a leader (orders can be sent)",
                 () -> ingress.connected() ? 1 : 0);
         metrics.gauge("orders_cluster_leader", "1 while this member leads the cluster",
-                () -> service.role() == io.aeron.cluster.service.Cluster.Role.LEADER ? 1 : 0);
+                () -> service.role() == Cluster.Role.LEADER ? 1 : 0);
         metrics.counter("orders_cluster_commands_sent_total", "Commands this member sent into the cluster's log",
                 ingress::sent);
         metrics.counter("orders_cluster_commands_refused_total", "Commands answered 503 because they could not be sent"
@@ -463,7 +488,7 @@ public final class OrderEntryService {
                 throw new IllegalStateException("the input ring is full at start");
             }
             LOG.info("price band of {}: {}% from now on (journaled)", config.instruments().get(symbol).symbol(),
-                    io.orderentry.app.TradingRules.percent(changes[symbol]));
+                    TradingRules.percent(changes[symbol]));
         }
     }
 
@@ -777,7 +802,7 @@ public final class OrderEntryService {
     }
 
     private void registerSnapshots() {
-        final io.orderentry.cluster.EngineService cluster = clusterService;
+        final EngineService cluster = clusterService;
         if (cluster != null) {
             // the cluster's snapshots live in Aeron's archive; this member knows the newest it wrote or loaded
             status.addComponent(() -> HealthComponent.informational("snapshots", true,
@@ -829,7 +854,7 @@ public final class OrderEntryService {
             return;
         }
         final AuditArchiver archiver = new AuditArchiver(config.audit().directory(), retention.archive());
-        auditArchiving = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(runnable -> {
+        auditArchiving = Executors.newSingleThreadScheduledExecutor(runnable -> {
             final Thread thread = new Thread(runnable, "oe-audit-archive");
             thread.setDaemon(true);
             return thread;
@@ -837,7 +862,7 @@ public final class OrderEntryService {
         auditArchiving.scheduleWithFixedDelay(() -> {
             final long today = AuditFiles.epochDay(WallClock.currentTimeMicros());
             try {
-                final List<java.nio.file.Path> archived = archiver.archiveBefore(today - retention.days());
+                final List<Path> archived = archiver.archiveBefore(today - retention.days());
                 auditFilesArchived.addAndGet(archived.size());
                 if (!archived.isEmpty()) {
                     LOG.info("audit: archived {} file(s) older than {} day(s) to {}: {} .. {}", archived.size(),
@@ -883,12 +908,12 @@ public final class OrderEntryService {
      * Cluster mode: asks the consensus module for a cluster snapshot (Aeron's control toggle, as its {@code ClusterTool
      * snapshot} does), which every member then takes at the same log position; only the leader's toggle counts.
      */
-    private CompletionStage<Map<String, Object>> clusterSnapshotNow(final io.orderentry.cluster.ClusterSettings settings) {
-        final io.orderentry.cluster.EngineService service = clusterService;
+    private CompletionStage<Map<String, Object>> clusterSnapshotNow(final ClusterSettings settings) {
+        final EngineService service = clusterService;
         if (service == null || status.phase() != ServiceStatus.Phase.READY) {
             return CompletableFuture.failedFuture(new IllegalStateException("the service is not ready"));
         }
-        if (service.role() != io.aeron.cluster.service.Cluster.Role.LEADER) {
+        if (service.role() != Cluster.Role.LEADER) {
             return CompletableFuture.failedFuture(new IllegalStateException("only the cluster's leader takes a snapshot:"
                     + " ask the member whose /metrics has orders_cluster_leader 1"));
         }
@@ -905,13 +930,13 @@ public final class OrderEntryService {
                         + " replays only the log after it, so the database must hold the events before it; try again"
                         + " once /ready's persistence lag is small");
             }
-            final java.io.ByteArrayOutputStream said = new java.io.ByteArrayOutputStream();
+            final ByteArrayOutputStream said = new ByteArrayOutputStream();
             final boolean taken;
-            try (java.io.PrintStream out = new java.io.PrintStream(said, true, java.nio.charset.StandardCharsets.UTF_8)) {
-                taken = io.aeron.cluster.ClusterTool.snapshot(settings.directory().resolve("cluster").toAbsolutePath()
+            try (PrintStream out = new PrintStream(said, true, StandardCharsets.UTF_8)) {
+                taken = ClusterTool.snapshot(settings.directory().resolve("cluster").toAbsolutePath()
                         .toFile(), out);
             }
-            final String text = said.toString(java.nio.charset.StandardCharsets.UTF_8).strip();
+            final String text = said.toString(StandardCharsets.UTF_8).strip();
             if (!taken) {
                 throw new IllegalStateException("the cluster did not take the snapshot: " + text);
             }
@@ -971,13 +996,13 @@ public final class OrderEntryService {
         });
         final Json json = new Json(config.instruments(), config.tradingRules().priceBandBasisPoints());
         // a switch that fires publishes a cancel-all like a client's, nobody waiting for its answer
-        deadMansSwitch = new io.orderentry.account.DeadMansSwitch((account, keyId) -> gateway.tryCancelAll(account, -1,
-                io.orderentry.engine.RejectReason.CANCEL_ALL_AFTER, 0, -1, null, null, keyId));
+        deadMansSwitch = new DeadMansSwitch((account, keyId) -> gateway.tryCancelAll(account, -1,
+                RejectReason.CANCEL_ALL_AFTER, 0, -1, null, null, keyId));
         metrics.gauge("orders_dead_mans_switch_armed", "Accounts whose cancel-all-after switch is armed",
                 deadMansSwitch::armedCount);
         metrics.counter("orders_dead_mans_switch_fired_total", "Cancel-all-after switches that fired (a cancel-all of"
                 + " the account published)", deadMansSwitch::firedCount);
-        final io.orderentry.http.ConnectionLimit connections = connectionLimit();
+        final ConnectionLimit connections = connectionLimit();
         final HttpSettings settings = new HttpSettings(config.httpHost(), config.httpPort(), json,
                 new OrderRequestParser(json.mapper(), config.instrumentsBySymbol(),
                         config.tradingRules().selfTradePreventionDefault()), gateway, view, replies, status,
@@ -1001,7 +1026,7 @@ public final class OrderEntryService {
      *         of the process's file descriptors to its own files, so that sockets can never take the descriptor the
      *         journal's next segment needs
      */
-    private io.orderentry.http.ConnectionLimit connectionLimit() {
+    private ConnectionLimit connectionLimit() {
         final int configured = config.httpLimits().maxConnections();
         int max = configured;
         if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
@@ -1015,7 +1040,7 @@ public final class OrderEntryService {
                         RESERVED_FILE_DESCRIPTORS, max);
             }
         }
-        final io.orderentry.http.ConnectionLimit limit = new io.orderentry.http.ConnectionLimit(max);
+        final ConnectionLimit limit = new ConnectionLimit(max);
         metrics.gauge("orders_http_connections_open", "HTTP and WebSocket connections open now", limit::open);
         metrics.gauge("orders_http_connections_max", "The most connections allowed open at once", limit::max);
         metrics.counter("orders_http_connections_refused_total", "Connections closed at accept because the maximum"
@@ -1031,7 +1056,7 @@ public final class OrderEntryService {
      *         descriptor limit) by {@value #CONNECTIONS_KEPT_FROM_THE_STREAM}, so subscribers can never take every
      *         connection from order entry, health checks and the metrics scrape
      */
-    private io.orderentry.marketdata.MarketDataConfig streamConfig(final io.orderentry.http.ConnectionLimit connections) {
+    private MarketDataConfig streamConfig(final ConnectionLimit connections) {
         final int fits = Math.max(1, connections.max() - CONNECTIONS_KEPT_FROM_THE_STREAM);
         if (config.marketData().maxConnections() <= fits) {
             return config.marketData();
@@ -1148,7 +1173,7 @@ public final class OrderEntryService {
         };
     }
 
-    private static <T> T await(final java.util.concurrent.CompletableFuture<T> future, final String what) {
+    private static <T> T await(final CompletableFuture<T> future, final String what) {
         try {
             return future.get(60, TimeUnit.SECONDS);
         } catch (final ExecutionException e) {

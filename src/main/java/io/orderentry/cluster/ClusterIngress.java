@@ -14,6 +14,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
+import java.util.function.Supplier;
 
 /**
  * The input ring's consumer in cluster mode, in place of the journal and the matcher: it sends each command into the
@@ -39,7 +40,7 @@ public final class ClusterIngress implements EventHandler<OrderCommand>, AutoClo
     /** A keepalive a second: the cluster closes a client session it has not heard from for 10 s. */
     private static final long KEEP_ALIVE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private final java.util.function.Supplier<AeronCluster.Context> contexts;
+    private final Supplier<AeronCluster.Context> contexts;
     private final MatcherStage stage;
     private final Lock outputLock;
     private final ClusterCommands codec;
@@ -60,7 +61,7 @@ public final class ClusterIngress implements EventHandler<OrderCommand>, AutoClo
     /**
      * @param contexts makes a new client context for each connection attempt (a context is used once)
      */
-    public ClusterIngress(final java.util.function.Supplier<AeronCluster.Context> contexts, final MatcherStage stage,
+    public ClusterIngress(final Supplier<AeronCluster.Context> contexts, final MatcherStage stage,
                           final Lock outputLock, final ClusterCommands codec, final int member,
                           final long incarnation, final EngineService service) {
         this.inFlight = service.inFlight();

@@ -17,6 +17,7 @@ import java.util.function.BiFunction;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * PostgreSQL persistence as one piece: the spool, the {@link PersistenceStage} on the output ring, the
@@ -78,7 +79,7 @@ public final class PersistenceService {
      */
     public static PersistenceService open(final Config.Database config, final List<Instrument> instruments,
                                           final boolean shared) {
-        final java.util.concurrent.atomic.AtomicLong uncertainThrough = new java.util.concurrent.atomic.AtomicLong(-1);
+        final AtomicLong uncertainThrough = new AtomicLong(-1);
         return open(config, instruments, (pool, columns) -> new PostgresSink(pool, columns, uncertainThrough, shared),
                 shared);
     }
