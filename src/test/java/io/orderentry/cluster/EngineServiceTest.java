@@ -5,9 +5,9 @@ import io.orderentry.engine.CommandResult;
 import io.orderentry.engine.EngineLimits;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderType;
-import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
+import io.orderentry.journal.Commands;
 import io.orderentry.journal.JournalRecords;
 import io.orderentry.pipeline.CommandType;
 import io.orderentry.pipeline.EngineEvent;
@@ -84,20 +84,10 @@ class EngineServiceTest {
 
     private static OrderCommand order(final String clientOrderId, final long requestId) {
         final OrderCommand c = new OrderCommand();
-        c.reset();
-        c.type = CommandType.PLACE;
+        Commands.place(c, "acct", clientOrderId, 0, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, false, 100, 10);
         c.requestId = requestId;
         c.replyTo = 0;
         c.keyId = "k1";
-        c.accountId = "acct";
-        c.clientOrderId = clientOrderId;
-        c.symbol = 0;
-        c.side = Side.BUY;
-        c.orderType = OrderType.LIMIT;
-        c.timeInForce = TimeInForce.GTC;
-        c.selfTradePrevention = SelfTradePrevention.NONE;
-        c.price = 100;
-        c.quantity = 10;
         return c;
     }
 

@@ -11,7 +11,7 @@ import io.orderentry.pipeline.OrderCommand;
 import java.util.Map;
 
 /** Test commands and the instrument list they use. */
-final class Commands {
+public final class Commands {
 
     static final String[] SYMBOLS = {"BTCUSD", "ETHUSD", "SOLUSD"};
     static final Map<String, Integer> SYMBOL_INDEX = Map.of("BTCUSD", 0, "ETHUSD", 1, "SOLUSD", 2);
@@ -19,7 +19,7 @@ final class Commands {
     private Commands() {
     }
 
-    static void place(final OrderCommand c, final String accountId, final String clientOrderId, final int symbol,
+    public static void place(final OrderCommand c, final String accountId, final String clientOrderId, final int symbol,
                       final Side side, final OrderType type, final TimeInForce tif, final boolean postOnly,
                       final long price, final long quantity) {
         c.reset();
