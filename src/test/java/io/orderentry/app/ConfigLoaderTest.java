@@ -114,15 +114,18 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void priceUnitsCountPricesFinerThanTheTickAndKeepTheMaximumPriceItsDecimalValueWhereItFits() {
+    void priceUnitsCountPricesFinerThanTheTickAndKeepTheMaximumPriceItsDecimalValueWhereItFits(
+            @TempDir final Path journal) {
         final Instrument btc = ConfigLoader.load(Map.of("ORDERS_PRICE_UNITS", "BTCUSD:0.001",
-                "ORDERS_INSTRUMENTS", "BTCUSD:0.01:0.0001:1000:1000000")).instruments().get(0);
+                "ORDERS_INSTRUMENTS", "BTCUSD:0.01:0.0001:1000:1000000", "ORDERS_JOURNAL_DIR", journal.toString()))
+                .instruments().get(0);
         assertEquals(new java.math.BigDecimal("0.001"), btc.priceUnit());
         assertEquals(new java.math.BigDecimal("0.01"), btc.tickSize());
         assertEquals(10, btc.unitsPerTick());
         assertEquals(3, btc.priceScale());
         assertEquals(new java.math.BigDecimal("1000000.000"), btc.price(btc.maxPrice()));
-        final Instrument capped = ConfigLoader.load(Map.of("ORDERS_PRICE_UNITS", "BTCUSD:0.001")).instruments().get(0);
+        final Instrument capped = ConfigLoader.load(Map.of("ORDERS_PRICE_UNITS", "BTCUSD:0.001",
+                "ORDERS_JOURNAL_DIR", journal.toString())).instruments().get(0);
         assertEquals(Instrument.MAX_NOTIONAL / capped.maxQuantity(), capped.maxPrice(),
                 "10^9 ticks of 0.01 would not fit with 10^9 lots: capped where price x quantity fits");
     }
@@ -196,8 +199,11 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void instrumentLimitsAreReadInDecimalUnits() {
-        final Instrument btc = ConfigLoader.load(Map.of("ORDERS_INSTRUMENTS", "BTCUSD:0.5:0.01:100:2000"))
+    void instrumentLimitsAreReadInDecimalUnits(@TempDir final Path journal) {
+        // a journal directory of its own: the default ./data/journal may hold a manifest from running the service
+        // here (README's run command, then its test command), whose recorded price unit would win over the tick
+        final Instrument btc = ConfigLoader.load(Map.of("ORDERS_INSTRUMENTS", "BTCUSD:0.5:0.01:100:2000",
+                "ORDERS_JOURNAL_DIR", journal.toString()))
                 .instruments().get(0);
         assertEquals(10_000L, btc.maxQuantity());
         assertEquals(4_000L, btc.maxPrice());
