@@ -942,7 +942,7 @@ public final class OrderEntryService {
             }
             final Map<String, Object> body = new LinkedHashMap<>();
             body.put("cluster", true);
-            body.put("commandSequence", service.appliedCommands());
+            body.put("commandSequence", service.snapshotCommand());   // the snapshot's, taken by now
             body.put("detail", text);
             return body;
         });
