@@ -27,6 +27,12 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.orderentry.app.Instrument;
+import io.orderentry.engine.RejectReason;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.concurrent.CompletionException;
 
 /**
  * The REST edge. One instance per event loop; all instances share the port. It validates at the
@@ -66,7 +72,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     private final HttpSettings settings;
     private final Map<Long, HttpServerRequest> waiting = new HashMap<>();
     /** In cluster mode, the waiting requests in the order they were sent, for the answer timeout; else unused. */
-    private final java.util.ArrayDeque<Sent> sentOrder = new java.util.ArrayDeque<>();
+    private final ArrayDeque<Sent> sentOrder = new ArrayDeque<>();
     /** The audit's {@code host:port} of each open connection, computed once per connection. */
     private final Map<HttpConnection, String> remotes = new IdentityHashMap<>();
     private final EdgeRefusals refusals;
@@ -327,7 +333,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
             if (body == null) {
                 body = chunk.getBytes();
             } else {
-                final byte[] joined = java.util.Arrays.copyOf(body, had + chunk.length());
+                final byte[] joined = Arrays.copyOf(body, had + chunk.length());
                 chunk.getBytes(0, chunk.length(), joined, had);
                 body = joined;
             }
@@ -508,7 +514,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         final String symbolName = request.getParam("symbol");
         int symbol = -1;
         if (symbolName != null) {
-            final io.orderentry.app.Instrument instrument = settings.parser().instrument(symbolName);
+            final Instrument instrument = settings.parser().instrument(symbolName);
             if (instrument == null) {
                 final ApiError unknown = ApiError.unprocessable("UNKNOWN_SYMBOL", "symbol '" + symbolName
                         + "' is not traded here; see GET /api/v1/symbols", "symbol");
@@ -520,7 +526,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
             symbol = instrument.index();
         }
         final long requestId = ++nextRequestId;
-        if (!settings.input().tryCancelAll(accountId, symbol, io.orderentry.engine.RejectReason.CANCEL_ALL, requestId,
+        if (!settings.input().tryCancelAll(accountId, symbol, RejectReason.CANCEL_ALL, requestId,
                 index, tag, remote(request), key.keyId())) {
             overloaded(request);
             return;
@@ -788,7 +794,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
                 respond(request, 200, settings.json().write(g -> settings.json().mapper().writeValue(g, details)));
                 return;
             }
-            final Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+            final Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                     ? failure.getCause() : failure;
             if (cause instanceof IllegalStateException) {
                 fail(request, new ApiError(409, "SNAPSHOT_UNAVAILABLE", cause.getMessage(), null));
@@ -919,7 +925,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
             return false;
         }
         unavailable(request, phase == ServiceStatus.Phase.RECOVERING ? "RECOVERING" : "NOT_ACCEPTING",
-                "the service is " + phase.name().toLowerCase(java.util.Locale.ROOT) + " and not accepting orders");
+                "the service is " + phase.name().toLowerCase(Locale.ROOT) + " and not accepting orders");
         return true;
     }
 

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The lifecycle phase of the service and the parts {@code /ready} reports. The phase is set by the
@@ -30,8 +31,8 @@ public final class ServiceStatus {
     private volatile String auditLost;
     private final List<Supplier<HealthComponent>> components = new CopyOnWriteArrayList<>();
     private final AtomicInteger waitingRequests = new AtomicInteger();
-    private final java.util.concurrent.atomic.AtomicLong answersTimedOut = new java.util.concurrent.atomic.AtomicLong();
-    private final java.util.concurrent.atomic.AtomicLong lateAnswers = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong answersTimedOut = new AtomicLong();
+    private final AtomicLong lateAnswers = new AtomicLong();
 
     /** @return the current phase */
     public Phase phase() {
