@@ -165,7 +165,8 @@ public final class ConfigLoader {
         final io.orderentry.cluster.ClusterSettings settings = new io.orderentry.cluster.ClusterSettings(members,
                 intValue("cluster.member.id", 0, 1_000), dir.isBlank() ? parent.resolve("cluster") : Path.of(dir),
                 longValue("cluster.leader.timeout.millis", 200, 600_000),
-                longValue("cluster.answer.timeout.millis", 100, 600_000));
+                longValue("cluster.answer.timeout.millis", 100, 600_000), bool("cluster.purge.log"),
+                clusterSegmentBytes());
         try {
             final int count = settings.parsedMembers().length;
             settings.self();
@@ -508,6 +509,15 @@ public final class ConfigLoader {
 
     private int intValue(final String key, final int min, final int max) {
         return (int) longValue(key, min, max);
+    }
+
+    /** Aeron's archive segment: a power of two from its smallest log term (64 KiB) to 1 GiB. */
+    private int clusterSegmentBytes() {
+        final int value = intValue("cluster.segment.bytes", 64 << 10, 1 << 30);
+        if (Integer.bitCount(value) != 1) {
+            throw new ConfigException(envName("cluster.segment.bytes") + " must be a power of two, was " + value);
+        }
+        return value;
     }
 
     private int powerOfTwo(final String key) {

@@ -54,6 +54,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -68,6 +69,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.aeron.cluster.ClusterMember;
 import io.aeron.cluster.ClusterTool;
 import io.aeron.cluster.service.Cluster;
 import io.orderentry.account.DeadMansSwitch;
@@ -76,6 +78,8 @@ import io.orderentry.cluster.ClusterIngress;
 import io.orderentry.cluster.ClusterNode;
 import io.orderentry.cluster.ClusterSettings;
 import io.orderentry.cluster.EngineService;
+import io.orderentry.cluster.LogPurger;
+import io.orderentry.cluster.LogRetention;
 import io.orderentry.engine.RejectReason;
 import io.orderentry.http.ConnectionLimit;
 import io.orderentry.journal.JournalRecords;
@@ -161,7 +165,13 @@ public final class OrderEntryService {
     private ClusterNode clusterNode;
     private ClusterIngress clusterIngress;
     private EngineService clusterService;
+    private LogRetention logRetention;
+    private LogPurger logPurger;
     private volatile String clusterFailure;
+    /** Set when this member cannot catch up because the log it lacks was purged; shown by /ready. */
+    private volatile String catchUpFailure;
+    /** A member further behind the cluster's commit position than this is not ready (about 5,000 commands). */
+    private static final long READY_BEHIND_BYTES = 1 << 20;
     private ScheduledExecutorService clusterSnapshotTimer;
     private PersistenceWiring persistence;
     private volatile boolean stopped;
@@ -285,8 +295,11 @@ public final class OrderEntryService {
         // one codec per thread (the service's decodes, the ingress's encodes): each keeps its own buffers
         final Supplier<ClusterCommands> codec = () -> new ClusterCommands(new JournalRecords(names, symbolIndex,
                 Path.of("cluster log")));
+        logRetention = new LogRetention(Arrays.stream(settings.parsedMembers()).mapToInt(ClusterMember::id).toArray(),
+                settings.memberId());
         clusterService = new EngineService(matcherStage, outputLock, codec.get(), settings.memberId(), incarnation,
-                engineStarted::countDown, snapshots, () -> outputRing.remainingCapacity() == outputRing.getBufferSize());
+                engineStarted::countDown, snapshots, () -> outputRing.remainingCapacity() == outputRing.getBufferSize(),
+                logRetention);
         // PostgreSQL: every member spools the same events; the leader's writer writes them, the others follow its mark
         clusterService.onRole(role -> persistence.lead(role == Cluster.Role.LEADER));
         LOG.info("cluster: starting member {} of {} in {}", settings.memberId(), settings.members(),
@@ -347,6 +360,13 @@ public final class OrderEntryService {
         }
         startAuditArchiving();
         startClusterSnapshots(settings);
+        if (settings.purgeLog()) {
+            logPurger = new LogPurger(clusterNode.clusterDirectory(), clusterNode::archiveClientContext, logRetention,
+                    clusterIngress, settings.memberId());
+            logPurger.start();
+        } else {
+            LOG.info("cluster: the archived log is kept whole (ORDERS_CLUSTER_PURGE_LOG=false)");
+        }
         registerCluster(settings);
         registerHealthAndMetrics(outputRing);
         streamMetrics.register(metrics, marketData.view(), marketData.subscribers(), orderFeeds);
@@ -417,6 +437,18 @@ public final class OrderEntryService {
      * rather than leaving a member that answers 503 for ever.
      */
     private void clusterError(final Throwable error) {
+        final String message = String.valueOf(error.getMessage());
+        if (!(error instanceof AgentTerminationException) && message.contains("invalid position")
+                && message.contains("start=")) {
+            // Aeron repeats this as long as the member tries: say once what it means and what to do
+            if (catchUpFailure == null) {
+                catchUpFailure = "this member lacks log that the other members have purged (" + message.trim()
+                        + "): rebuild its directory from a copy of a stopped member's (docs/cluster.md, \"Replacing a"
+                        + " member's disk\")";
+                LOG.error("cluster: {}", catchUpFailure);
+            }
+            return;
+        }
         LOG.error("cluster: {}", error.toString(), error);
         if (error instanceof AgentTerminationException && clusterFailure == null) {
             clusterFailure = error.getMessage() + (error.getCause() == null ? "" : " (" + error.getCause() + ")");
@@ -430,13 +462,25 @@ public final class OrderEntryService {
     private void registerCluster(final ClusterSettings settings) {
         final ClusterIngress ingress = clusterIngress;
         final EngineService service = clusterService;
+        final ClusterNode node = clusterNode;
         status.addComponent(() -> {
             final Map<String, Object> details = new LinkedHashMap<>();
+            final boolean inTerm = node.inTerm();
+            final long behind = Math.max(0, node.commitPosition() - service.appliedPosition());
             details.put("memberId", settings.memberId());
             details.put("role", service.role().name());
             details.put("connectedToLeader", ingress.connected());
+            details.put("inTerm", inTerm);
             details.put("appliedCommands", service.appliedCommands());
-            return new HealthComponent("cluster", ingress.connected(), details);
+            details.put("logBytesBehind", behind);
+            final String catchUp = catchUpFailure;
+            if (catchUp != null && !inTerm) {
+                details.put("failure", catchUp);
+            }
+            // a member serves once it is in the leader's term and has applied the log up to about where the cluster
+            // is: not while it replays or catches up after a start, nor when it cannot get the log it lacks
+            return new HealthComponent("cluster", ingress.connected() && inTerm && behind <= READY_BEHIND_BYTES,
+                    details);
         });
         metrics.gauge("orders_cluster_connected", "1 while this member's client reaches a leader (orders can be sent)",
                 () -> ingress.connected() ? 1 : 0);
@@ -454,6 +498,20 @@ public final class OrderEntryService {
                 + " before they were committed (answered 503 JOURNAL_UNAVAILABLE: not executed)", service::lostCommands);
         metrics.counter("orders_cluster_undecodable_total", "Log messages skipped because they could not be decoded",
                 service::undecodable);
+        final LogRetention retention = logRetention;
+        metrics.gauge("orders_cluster_log_floor", "Log position before which no member needs the log (-1: not every"
+                + " member has said where it keeps its log from since this one started)", retention::floor);
+        final LogPurger purger = logPurger;
+        if (purger != null) {
+            metrics.gauge("orders_cluster_log_start_position", "Where this member's archived log starts (-1: not looked"
+                    + " yet); it moves forward as the purge deletes what no member needs", purger::logStart);
+            metrics.counter("orders_cluster_log_purged_bytes_total", "Bytes of the archived log this member deleted",
+                    purger::purgedBytes);
+            metrics.counter("orders_cluster_snapshots_purged_total", "Snapshot recordings this member deleted (older"
+                    + " than its second newest snapshot)", purger::purgedSnapshots);
+            metrics.counter("orders_cluster_log_purge_failures_total", "Rounds of the log purge that failed (logged;"
+                    + " tried again)", purger::failures);
+        }
         metrics.counter("orders_http_answers_timed_out_total", "Requests answered 503 OUTCOME_UNKNOWN because their"
                 + " command did not come back from the log in time", status::answersTimedOut);
         metrics.counter("orders_http_late_answers_total", "Engine answers dropped because their request had already"
@@ -533,6 +591,9 @@ public final class OrderEntryService {
         }
         if (clusterSnapshotTimer != null) {
             clusterSnapshotTimer.shutdownNow();
+        }
+        if (logPurger != null) {
+            logPurger.close();
         }
         if (clusterNode != null) {
             // what the input ring sent is answered through the log: wait for it, then stop taking part in the cluster

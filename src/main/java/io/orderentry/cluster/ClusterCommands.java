@@ -23,11 +23,23 @@ import java.nio.charset.StandardCharsets;
  *     the journal record (sequence and timestamp 0: the log assigns them)
  * </pre>
  *
+ * A second kind of message says which part of the log a member still needs ({@link LogPurger}); it is no command
+ * (it takes no command sequence and reaches no stage):
+ *
+ * <pre>
+ *  0  byte   2
+ *  1  int    the member
+ *  5  long   the log position from which that member keeps its log: the position of its second newest snapshot
+ * </pre>
+ *
  * Little-endian, as the journal. Not thread-safe: one instance per thread.
  */
 public final class ClusterCommands {
 
     static final byte VERSION = 1;
+    /** The first byte of a member's {@code keepFrom} message. */
+    static final byte KEEP_FROM = 2;
+    static final int KEEP_FROM_LENGTH = 13;
     private static final int NONE = 0xFFFF;
     /** What error messages name as the file of a bad message. */
     private static final java.nio.file.Path LOG = java.nio.file.Path.of("cluster log");
@@ -63,6 +75,31 @@ public final class ClusterCommands {
         records.encode(command, buffer);
         buffer.flip();
         return buffer;
+    }
+
+    /**
+     * @return member {@code member}'s {@code keepFrom} message (it needs the log from {@code position} on) in a new
+     *         buffer of its own: a member sends one every few seconds at most, from a thread of its own
+     */
+    public static ByteBuffer encodeKeepFrom(final int member, final long position) {
+        final ByteBuffer message = ByteBuffer.allocate(KEEP_FROM_LENGTH).order(ByteOrder.LITTLE_ENDIAN);
+        message.put(KEEP_FROM).putInt(member).putLong(position);
+        return message.flip();
+    }
+
+    /** @return whether the message in {@code bytes[0, length)} is a member's {@code keepFrom}, not a command */
+    public static boolean isKeepFrom(final ByteBuffer bytes, final int length) {
+        return length == KEEP_FROM_LENGTH && bytes.get(0) == KEEP_FROM;
+    }
+
+    /** @return the member of the {@code keepFrom} in {@code bytes} */
+    public static int keepFromMember(final ByteBuffer bytes) {
+        return bytes.order(ByteOrder.LITTLE_ENDIAN).getInt(1);
+    }
+
+    /** @return the position of the {@code keepFrom} in {@code bytes} */
+    public static long keepFromPosition(final ByteBuffer bytes) {
+        return bytes.order(ByteOrder.LITTLE_ENDIAN).getLong(5);
     }
 
     /** Who sent a decoded message. */

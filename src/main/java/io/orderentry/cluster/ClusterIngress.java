@@ -147,6 +147,21 @@ public final class ClusterIngress implements EventHandler<OrderCommand>, AutoClo
         }
     }
 
+    /**
+     * Sends this member's {@code keepFrom} into the log ({@link LogPurger}): it needs the log from {@code position} on.
+     *
+     * @return whether it went (not connected, or pushed back: the purger sends it again later)
+     */
+    public boolean sendKeepFrom(final long position) {
+        final ByteBuffer message = ClusterCommands.encodeKeepFrom(member, position);
+        synchronized (clientLock) {
+            if (client == null || client.isClosed()) {
+                return false;
+            }
+            return client.offer(new UnsafeBuffer(message), 0, message.limit()) > 0;
+        }
+    }
+
     /** The keeper thread: connect, poll, and connect again when the client is closed. */
     private void keep() {
         long lastLog = System.nanoTime() - RECONNECT_LOG_EVERY_NANOS;

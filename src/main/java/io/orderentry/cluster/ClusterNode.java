@@ -1,11 +1,13 @@
 package io.orderentry.cluster;
 
+import io.aeron.Counter;
 import io.aeron.archive.Archive;
 import io.aeron.archive.ArchiveThreadingMode;
 import io.aeron.archive.client.AeronArchive;
 import io.aeron.cluster.ClusterMember;
 import io.aeron.cluster.ClusteredMediaDriver;
 import io.aeron.cluster.ConsensusModule;
+import io.aeron.cluster.ElectionState;
 import io.aeron.cluster.client.AeronCluster;
 import io.aeron.cluster.service.ClusterClock;
 import io.aeron.cluster.service.ClusteredService;
@@ -42,9 +44,14 @@ public final class ClusterNode implements AutoCloseable {
     private final String aeronDirectory;
     private final String ingressEndpoints;
     private final String egressHost;
+    private final AeronArchive.Context archiveClient;
+    private final File clusterDirectory;
 
     private ClusterNode(final ClusteredMediaDriver driver, final ClusteredServiceContainer container,
-                        final String aeronDirectory, final String ingressEndpoints, final String egressHost) {
+                        final String aeronDirectory, final String ingressEndpoints, final String egressHost,
+                        final AeronArchive.Context archiveClient, final File clusterDirectory) {
+        this.archiveClient = archiveClient;
+        this.clusterDirectory = clusterDirectory;
         this.driver = driver;
         this.container = container;
         this.aeronDirectory = aeronDirectory;
@@ -75,6 +82,7 @@ public final class ClusterNode implements AutoCloseable {
         final Archive.Context archiveContext = new Archive.Context()
                 .aeronDirectoryName(aeronDirectory)
                 .archiveDir(new File(base, "archive"))
+                .segmentFileLength(settings.segmentBytes())
                 .archiveId(settings.memberId())
                 .controlChannel("aeron:udp?endpoint=" + self.archiveEndpoint())
                 .archiveClientContext(replicationClient)
@@ -96,6 +104,7 @@ public final class ClusterNode implements AutoCloseable {
                 .clusterDir(new File(base, "cluster"))
                 .archiveContext(archiveClient.clone())
                 .serviceCount(1)
+                .logChannel("aeron:udp?term-length=" + settings.logTermLength())
                 .ingressChannel("aeron:udp")
                 .replicationChannel("aeron:udp?endpoint=" + host + ":0")
                 .clusterClock(new MicrosecondClock())
@@ -116,7 +125,8 @@ public final class ClusterNode implements AutoCloseable {
                     .errorHandler(errors);
             final ClusteredServiceContainer container = onceMarkFilesAreStale(
                     () -> ClusteredServiceContainer.launch(containerContext.clone()));
-            return new ClusterNode(driver, container, aeronDirectory, ClusterMember.ingressEndpoints(members), host);
+            return new ClusterNode(driver, container, aeronDirectory, ClusterMember.ingressEndpoints(members), host,
+                    archiveClient, new File(base, "cluster"));
         } catch (final RuntimeException e) {
             CloseHelper.quietClose(driver);
             throw e;
@@ -165,6 +175,36 @@ public final class ClusterNode implements AutoCloseable {
                 .egressChannel("aeron:udp?endpoint=" + egressHost + ":0")
                 .egressListener(new ClusterIngress.IgnoreEgress())
                 .messageTimeoutNs(TimeUnit.SECONDS.toNanos(2));
+    }
+
+    /** @return a new context for a client of this member's own archive (over IPC), for one connection */
+    public AeronArchive.Context archiveClientContext() {
+        return new AeronArchive.Context()
+                .controlRequestChannel(archiveClient.controlRequestChannel())
+                .controlRequestStreamId(archiveClient.controlRequestStreamId())
+                .controlResponseChannel(archiveClient.controlResponseChannel())
+                .aeronDirectoryName(aeronDirectory);
+    }
+
+    /**
+     * @return whether this member's consensus module takes part in a leadership term: no election going on, and its
+     *         log replicated up to the point where it joined the term (a member that cannot get the log it lacks stays
+     *         out); any thread
+     */
+    public boolean inTerm() {
+        final Counter state = driver.consensusModule().context().electionStateCounter();
+        return state != null && !state.isClosed() && state.get() == ElectionState.CLOSED.code();
+    }
+
+    /** @return the log position the cluster committed, as this member knows it; any thread */
+    public long commitPosition() {
+        final Counter commit = driver.consensusModule().context().commitPositionCounter();
+        return commit == null || commit.isClosed() ? 0 : commit.get();
+    }
+
+    /** @return the consensus module's directory: the recording log (which recordings are the log and the snapshots) */
+    public File clusterDirectory() {
+        return clusterDirectory;
     }
 
     private static IdleStrategy idle() {

@@ -14,9 +14,21 @@ import java.nio.file.Path;
  * @param leaderTimeoutMillis  how long without a heartbeat from the leader before the followers elect another
  * @param answerTimeoutMillis  how long a request waits for its command to come back committed before it is answered
  *                             {@code 503} (its outcome then unknown: the client retries with the same clientOrderId)
+ * @param purgeLog             whether this member deletes the archived log no member needs any more ({@link LogPurger})
+ * @param segmentBytes         the archive's segment file length, the unit the log is purged in (a power of two); the
+ *                             log's term length is this, at most 64 MiB. Fixed for a cluster's life: a member cannot
+ *                             extend a log recorded with another term length.
  */
 public record ClusterSettings(String members, int memberId, Path directory, long leaderTimeoutMillis,
-                              long answerTimeoutMillis) {
+                              long answerTimeoutMillis, boolean purgeLog, int segmentBytes) {
+
+    /** Aeron's term length for the cluster's log before this setting existed, and its largest here. */
+    static final int MAX_LOG_TERM_LENGTH = 64 << 20;
+
+    /** @return the term length of the cluster's log: the segment length, at most {@link #MAX_LOG_TERM_LENGTH} */
+    public int logTermLength() {
+        return Math.min(segmentBytes, MAX_LOG_TERM_LENGTH);
+    }
 
     /** @return the parsed member list; throws IllegalArgumentException naming what is wrong */
     public ClusterMember[] parsedMembers() {

@@ -69,22 +69,28 @@ public final class EngineService implements ClusteredService {
     private final Runnable onStarted;
     private final StateSnapshots snapshots;
     private final BooleanSupplier outputDrained;
+    private final LogRetention retention;
 
     /** Commands applied, in log order (the journal's sequence); written by the service thread only, read by any. */
     private volatile long commandSequence;
     private long lastTimestampMicros;
     private volatile Cluster.Role role = Cluster.Role.FOLLOWER;
     private volatile long snapshotCommand;
+    /** The log position of the last message this member's engine applied; written by the service thread only. */
+    private volatile long appliedPosition;
+    private Cluster cluster;
     private volatile Consumer<Cluster.Role> roleListener = role -> { };
 
     /**
      * @param onStarted     called on the service's thread once it has started (the log replay, if any, follows)
      * @param snapshots     writes and restores the state in the snapshot format
      * @param outputDrained whether every consumer of the output ring has applied every published event
+     * @param retention     told what part of the log each member still needs, as the members say it in the log
      */
     public EngineService(final MatcherStage stage, final Lock outputLock, final ClusterCommands codec, final int member,
                          final long incarnation, final Runnable onStarted, final StateSnapshots snapshots,
-                         final BooleanSupplier outputDrained) {
+                         final BooleanSupplier outputDrained, final LogRetention retention) {
+        this.retention = retention;
         this.snapshots = snapshots;
         this.outputDrained = outputDrained;
         this.stage = stage;
@@ -105,6 +111,7 @@ public final class EngineService implements ClusteredService {
 
     @Override
     public void onStart(final Cluster cluster, final Image snapshotImage) {
+        this.cluster = cluster;
         role = cluster.role();
         roleListener.accept(role);
         if (snapshotImage != null) {
@@ -116,6 +123,7 @@ public final class EngineService implements ClusteredService {
         } finally {
             outputLock.unlock();
         }
+        appliedPosition = cluster.logPosition();
         LOG.info("cluster: member {} (incarnation {}) started its engine at command {}; the log follows", member,
                 Long.toHexString(incarnation), commandSequence);
         onStarted.run();
@@ -179,21 +187,28 @@ public final class EngineService implements ClusteredService {
     @Override
     public void onSessionOpen(final ClientSession session, final long timestamp) {
         // every member's HTTP side is one client session; nothing to keep per session
+        appliedPosition = cluster.logPosition();
     }
 
     @Override
     public void onSessionClose(final ClientSession session, final long timestamp, final CloseReason closeReason) {
         // its commands in the log stay; what it waited for is answered by its own timeout
+        appliedPosition = cluster.logPosition();
     }
 
     @Override
     public void onSessionMessage(final ClientSession session, final long timestamp, final DirectBuffer buffer,
                                  final int offset, final int length, final Header header) {
+        appliedPosition = header.position();
         if (length > scratch.capacity()) {
             undecodable(header.position(), "a message of " + length + " bytes");
             return;
         }
         buffer.getBytes(offset, scratch.array(), 0, length);
+        if (ClusterCommands.isKeepFrom(scratch, length)) {
+            retention.onKeepFrom(ClusterCommands.keepFromMember(scratch), ClusterCommands.keepFromPosition(scratch));
+            return;   // no command: no sequence, nothing published
+        }
         try {
             codec.decode(scratch, length, command, origin, header.position());
         } catch (final JournalCorruptedException | UnknownSymbolException e) {
@@ -244,6 +259,7 @@ public final class EngineService implements ClusteredService {
     @Override
     public void onTakeSnapshot(final ExclusivePublication publication) {
         final long started = System.nanoTime();
+        appliedPosition = cluster.logPosition();
         final Path file;
         outputLock.lock();
         try {
@@ -299,6 +315,7 @@ public final class EngineService implements ClusteredService {
         } finally {
             outputLock.unlock();
         }
+        appliedPosition = logPosition;
     }
 
     /** Answers a request whose command did not reach the log: not executed. Under the output lock. */
@@ -342,6 +359,14 @@ public final class EngineService implements ClusteredService {
     /** @return the command sequence of the newest snapshot this member wrote or loaded, 0 for none; any thread */
     public long snapshotCommand() {
         return snapshotCommand;
+    }
+
+    /**
+     * @return the log position up to which this member's engine has applied the log (the last message it saw, of
+     *         whatever kind); compared with the commit position, how far it is behind; any thread
+     */
+    public long appliedPosition() {
+        return appliedPosition;
     }
 
     /** @return commands applied from the log since start; any thread */

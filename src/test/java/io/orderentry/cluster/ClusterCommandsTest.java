@@ -144,6 +144,21 @@ class ClusterCommandsTest {
     }
 
     @Test
+    void aKeepFromCarriesItsMemberAndPositionAndIsNoCommand() throws Exception {
+        final ByteBuffer keep = ClusterCommands.encodeKeepFrom(2, 0x0123_4567_89AB_CDEFL);
+        assertTrue(ClusterCommands.isKeepFrom(keep, keep.limit()));
+        assertEquals(2, ClusterCommands.keepFromMember(keep));
+        assertEquals(0x0123_4567_89AB_CDEFL, ClusterCommands.keepFromPosition(keep));
+        final ByteBuffer command = codec.encode(place(), 2, 1);
+        assertTrue(!ClusterCommands.isKeepFrom(command, command.limit()), "a command is not a keepFrom");
+        // a member of an older version, which knows only commands, skips it as undecodable: it takes no sequence
+        final ByteBuffer received = ByteBuffer.allocate(ClusterCommands.maxMessageSize()).order(ByteOrder.LITTLE_ENDIAN);
+        received.put(keep.duplicate());
+        assertThrows(JournalCorruptedException.class, () -> codec.decode(received, keep.limit(), new OrderCommand(),
+                new ClusterCommands.Origin(), 0));
+    }
+
+    @Test
     void aMessageOfAnotherVersionIsRefused() {
         final ByteBuffer message = codec.encode(place(), 0, 1);
         final ByteBuffer received = ByteBuffer.allocate(ClusterCommands.maxMessageSize()).order(ByteOrder.LITTLE_ENDIAN);

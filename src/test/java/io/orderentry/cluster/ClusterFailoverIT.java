@@ -16,6 +16,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -108,6 +109,9 @@ class ClusterFailoverIT {
         env.put("ORDERS_HTTP_INSTANCES", "1");
         // a snapshot every 500 commands: the load of the tests takes several, the restarts load them
         env.put("ORDERS_SNAPSHOT_EVERY_COMMANDS", "500");
+        // 64 KiB segments (and log terms): the log is purged every few hundred commands, so every failover and restart
+        // above happens on logs whose beginning is gone
+        env.put("ORDERS_CLUSTER_SEGMENT_BYTES", "65536");
         try {
             java.nio.file.Files.createDirectories(dir);
         } catch (final java.io.IOException e) {
@@ -207,6 +211,12 @@ class ClusterFailoverIT {
             clients.add(client);
         }
         sleep(3000);
+        // the restarted leader must load a snapshot: the load goes on until a periodic one was taken (500 commands)
+        final long snapshotBy = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!nodes[(leader + 1) % MEMBERS].log().contains("wrote the cluster's snapshot")
+                && System.nanoTime() < snapshotBy) {
+            sleep(200);
+        }
         final long beforeKill = maxOrderId(answers);
         final long killedAt = System.nanoTime();
         nodes[leader].kill9();
@@ -378,6 +388,133 @@ class ClusterFailoverIT {
         nodes[other] = launch(other);
         for (final ServiceProcess node : nodes) {
             node.awaitReady(START);
+        }
+    }
+
+    @Test
+    @Order(6)
+    void theLogIsPurgedOnlyWhereNoMemberNeedsItAndAMemberWithoutItIsRebuiltFromACopy() throws Exception {
+        // the load of the tests above took many snapshots: every member deleted the beginning of its log
+        for (int id = 0; id < MEMBERS; id++) {
+            final int member = id;
+            awaitMetric(member, "orders_cluster_log_start_position", start -> start > 0);
+            final double floor = api(nodes[member]).metric("orders_cluster_log_floor");
+            assertTrue(api(nodes[member]).metric("orders_cluster_log_start_position") <= floor,
+                    "member " + member + " deleted log some member needs (floor " + floor + ")");
+            assertEquals(0, api(nodes[member]).metric("orders_cluster_log_purge_failures_total"), "member " + member);
+        }
+        // a member that is down holds the purge back: the others keep the log it will need
+        final int leader = leader();
+        final int down = (leader + 1) % MEMBERS;
+        final int other = (leader + 2) % MEMBERS;
+        nodes[down].kill9();
+        final double floor = api(nodes[leader]).metric("orders_cluster_log_floor");
+        final Map<String, Long> placed = place(nodes[leader], "held", 1500);   // three snapshots while it is down
+        sleep(3 * LogPurger.CHECK_MILLIS);
+        for (final int up : new int[] {leader, other}) {
+            assertEquals(floor, api(nodes[up]).metric("orders_cluster_log_floor"), "member " + up);
+            assertTrue(api(nodes[up]).metric("orders_cluster_log_start_position") <= floor, "member " + up);
+        }
+        nodes[down] = launch(down);
+        nodes[down].awaitReady(START);
+        awaitMetric(leader, "orders_cluster_log_floor", moved -> moved > floor);
+        assertSameOrders(placed);
+
+        // a member whose directory is lost cannot get the purged log from the others: it says so and is not ready
+        nodes[down].kill9();
+        final Path lost = work.resolve("member-" + down).resolve("cluster");
+        deleteTree(lost);
+        nodes[down] = launch(down);
+        final long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        ApiClient.Answer ready = null;
+        while ((ready == null || !ready.body().contains("purged")) && System.nanoTime() < deadline) {
+            sleep(500);
+            try {
+                ready = api(nodes[down]).get("/ready");
+            } catch (final RuntimeException notListeningYet) {
+                // its HTTP port opens once its client reaches the leader
+            }
+        }
+        assertNotNull(ready, "the member never answered /ready");
+        assertEquals(503, ready.status(), ready.body());
+        assertTrue(ready.body().contains("rebuild its directory from a copy"), ready.body());
+        nodes[down].kill9();
+
+        // rebuilt from a copy of a stopped member's directory, it loads that member's snapshot and catches up
+        assertEquals(0, nodes[other].terminate(), "a SIGTERM stops a member cleanly");
+        deleteTree(lost);
+        copyTree(work.resolve("member-" + other).resolve("cluster"), lost);
+        Files.deleteIfExists(lost.resolve("member.lock"));
+        nodes[other] = launch(other);
+        nodes[down] = launch(down);
+        nodes[other].awaitReady(START);
+        nodes[down].awaitReady(START);
+        final Map<String, Long> after = place(nodes[leader()], "rebuilt", 50);
+        after.putAll(placed);
+        assertSameOrders(after);
+    }
+
+    /** Places {@code count} resting orders on {@code node} from four threads; returns clientOrderId to orderId. */
+    private Map<String, Long> place(final ServiceProcess node, final String prefix, final int count)
+            throws InterruptedException {
+        final Map<String, Long> placed = new ConcurrentHashMap<>();
+        final AtomicInteger next = new AtomicInteger();
+        final List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            final Thread thread = new Thread(() -> {
+                for (int i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
+                    final String clientOrderId = prefix + "-" + i;
+                    final ApiClient.Answer answer = api(node).post("/api/v1/orders", ApiClient.limit("purge",
+                            clientOrderId, "ETHUSD", i % 2 == 0 ? "BUY" : "SELL", i % 2 == 0 ? "2900.00" : "3100.00",
+                            "0.100", null));
+                    assertEquals(201, answer.status(), answer.body());
+                    placed.put(clientOrderId, answer.json().get("orderId").asLong());
+                }
+            });
+            thread.start();
+            threads.add(thread);
+        }
+        for (final Thread thread : threads) {
+            thread.join();
+        }
+        assertEquals(count, placed.size());
+        return placed;
+    }
+
+    private void awaitMetric(final int member, final String metric, final java.util.function.DoublePredicate until) {
+        final long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        double value = Double.NaN;
+        while (System.nanoTime() < deadline) {
+            value = api(nodes[member]).metric(metric);
+            if (until.test(value)) {
+                return;
+            }
+            sleep(200);
+        }
+        fail("member " + member + ": " + metric + " stayed " + value);
+    }
+
+    private static void deleteTree(final Path root) throws java.io.IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            for (final Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+
+    private static void copyTree(final Path from, final Path to) throws java.io.IOException {
+        try (var paths = Files.walk(from)) {
+            for (final Path path : paths.toList()) {
+                final Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target);
+                }
+            }
         }
     }
 

@@ -77,9 +77,10 @@ class EngineServiceTest {
     private final MatcherStage stage = new MatcherStage(sink -> new Matcher(1, new EngineLimits(1000, 1000, 1000, 1000),
             sink), output, new MatcherMetrics());
     private final ClusterCommands codec = new ClusterCommands(new JournalRecords(SYMBOLS, INDEX, Path.of("log")));
+    private final LogRetention retention = new LogRetention(new int[] {0, 1, 2}, 1);
     private final EngineService service = new EngineService(stage, new ReentrantLock(),
             new ClusterCommands(new JournalRecords(SYMBOLS, INDEX, Path.of("log"))), 1, MINE, () -> { }, null,
-            () -> true);
+            () -> true, retention);
     private final Header header = new Header(0, 16).buffer(new UnsafeBuffer(new byte[64])).offset(0);
 
     private static OrderCommand order(final String clientOrderId, final long requestId) {
@@ -104,6 +105,9 @@ class EngineServiceTest {
                 (proxy, method, args) -> {
                     if (method.getName().equals("role")) {
                         return role;
+                    }
+                    if (method.getName().equals("logPosition")) {
+                        return 0L;
                     }
                     throw new UnsupportedOperationException(method.getName());
                 });
@@ -186,5 +190,22 @@ class EngineServiceTest {
     void theStartTellsTheConsumersThatLiveCommandsFollow() {
         service.onStart(inRole(io.aeron.cluster.service.Cluster.Role.FOLLOWER), null);
         assertEquals(EventType.REPLAY_COMPLETED, output.events.get(0).type);
+    }
+
+    @Test
+    void aMembersKeepFromTakesNoCommandSequenceReachesNoStageAndMovesTheFloorOnceEveryMemberSaidIt() {
+        service.onStart(inRole(io.aeron.cluster.service.Cluster.Role.FOLLOWER), null);
+        final int before = output.events.size();
+        for (int member = 0; member < 3; member++) {
+            final ByteBuffer keep = ClusterCommands.encodeKeepFrom(member, 1_000L * (member + 1));
+            service.onSessionMessage(null, 1, new UnsafeBuffer(keep.array(), 0, keep.limit()), 0, keep.limit(),
+                    header);
+        }
+        assertEquals(before, output.events.size(), "nothing published");
+        assertEquals(0, service.undecodable());
+        assertEquals(1_000, retention.floor());
+        assertEquals(2_000, retention.ownKeepFrom(), "this is member 1");
+        deliver(order("a", 1), 1, MINE, 2);
+        assertEquals(1, output.completions().get(0).commandSequence, "the first command is still the first");
     }
 }
