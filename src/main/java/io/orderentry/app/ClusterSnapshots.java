@@ -8,6 +8,7 @@ import io.orderentry.snapshot.SnapshotHeader;
 import io.orderentry.snapshot.SnapshotStore;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,9 +20,8 @@ import java.util.function.Supplier;
 /**
  * Cluster mode's snapshots in the single node's format: the same header (the command sequence as the journal
  * sequence, the configuration the commands were executed under) and the same state (engine, order view, market data),
- * written by the same {@link SnapshotStore} into a file the clustered service streams into Aeron's snapshot, and
- * restored from the file it receives. The files are only staging, under the member's directory, deleted once sent or
- * loaded.
+ * written by the same {@link SnapshotStore} straight into Aeron's snapshot, and restored from a file the clustered
+ * service receives it into (staging under the member's directory, deleted once loaded).
  */
 final class ClusterSnapshots implements StateSnapshots {
 
@@ -49,11 +49,12 @@ final class ClusterSnapshots implements StateSnapshots {
     }
 
     @Override
-    public Path write(final long commandSequence, final long timestampMicros) throws IOException {
+    public void write(final long commandSequence, final long timestampMicros, final OutputStream out)
+            throws IOException {
         final SnapshotHeader header = new SnapshotHeader(new JournalPosition(1, JournalFormat.SEGMENT_HEADER_SIZE,
                 commandSequence, timestampMicros), lastEventSequence.getAsLong(), persistedThrough.getAsLong(),
                 System.currentTimeMillis(), instruments, configuration);
-        return store.write(header, state.get(), false);
+        SnapshotStore.writeTo(header, state.get(), out);
     }
 
     @Override

@@ -11,29 +11,26 @@ import io.orderentry.journal.JournalCorruptedException;
 import io.orderentry.journal.UnknownSymbolException;
 import io.orderentry.pipeline.MatcherStage;
 import io.orderentry.pipeline.OrderCommand;
-import org.agrona.DirectBuffer;
-
 import io.aeron.Publication;
 import io.aeron.logbuffer.FragmentHandler;
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.function.BooleanSupplier;
 import java.nio.ByteOrder;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -251,53 +248,70 @@ public final class EngineService implements ClusteredService {
     }
 
     /**
-     * Writes the state in the snapshot format into the cluster's snapshot: first, under the output lock, waits for the
-     * output ring's consumers to apply every event (the order view and the market data are theirs), so the file holds
-     * the state after exactly {@code commandSequence} commands; then streams the file into the publication. Aeron takes
-     * it on every member at the same log position; a member that starts loads it and replays the log after it.
+     * Writes the state in the snapshot format into the cluster's snapshot, under the output lock: first waits for the
+     * output ring's consumers to apply every event (the order view and the market data are theirs), so the snapshot
+     * holds the state after exactly {@code commandSequence} commands; then writes it straight into the publication,
+     * which Aeron's archive records. Aeron takes it on every member at the same log position and applies no log
+     * message on the member until this returns: the engine pauses for the write (docs/cluster.md, "Snapshots pause
+     * the engine"). A member that starts loads the newest and replays the log after it.
      */
     @Override
     public void onTakeSnapshot(final ExclusivePublication publication) {
         final long started = System.nanoTime();
         appliedPosition = cluster.logPosition();
-        final Path file;
+        final SnapshotStream out = new SnapshotStream(publication);
         outputLock.lock();
         try {
             while (!outputDrained.getAsBoolean()) {
                 // the consumers need the cores this thread would spin on (three members share two here)
                 LockSupport.parkNanos(50_000);
             }
-            file = snapshots.write(commandSequence, lastTimestampMicros);
+            snapshots.write(commandSequence, lastTimestampMicros, out);
             snapshotCommand = commandSequence;
         } catch (final IOException e) {
             throw new UncheckedIOException("the cluster's snapshot could not be written: " + e.getMessage(), e);
         } finally {
             outputLock.unlock();
         }
-        try {
-            final long bytes = Files.size(file);
-            final UnsafeBuffer chunk = new UnsafeBuffer(new byte[publication.maxPayloadLength()]);
-            final IdleStrategy idle = new BackoffIdleStrategy();
-            try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
-                int read;
-                while ((read = in.readNBytes(chunk.byteArray(), 0, chunk.capacity())) > 0) {
-                    long result;
-                    while ((result = publication.offer(chunk, 0, read)) < 0) {
-                        if (result == Publication.CLOSED || result == Publication.NOT_CONNECTED
-                                || result == Publication.MAX_POSITION_EXCEEDED) {
-                            throw new IllegalStateException("the snapshot's publication refused it: " + result);
-                        }
-                        idle.idle();
+        LOG.info("cluster: member {} wrote the cluster's snapshot at command {} ({} bytes) in {} ms; its engine applied"
+                + " nothing meanwhile", member, commandSequence, out.bytes, (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /** The bytes of a snapshot, offered into the snapshot's publication in chunks (Aeron fragments them). */
+    static final class SnapshotStream extends OutputStream {
+        private static final int CHUNK = 1 << 16;
+        private final ExclusivePublication publication;
+        private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
+        private final IdleStrategy idle = new BackoffIdleStrategy();
+        private final int chunk;
+        long bytes;
+
+        SnapshotStream(final ExclusivePublication publication) {
+            this.publication = publication;
+            this.chunk = Math.min(CHUNK, publication.maxMessageLength());
+        }
+
+        @Override
+        public void write(final int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(final byte[] b, final int off, final int len) throws IOException {
+            for (int at = off; at < off + len; at += chunk) {
+                final int length = Math.min(chunk, off + len - at);
+                view.wrap(b, at, length);
+                long result;
+                while ((result = publication.offer(view, 0, length)) < 0) {
+                    if (result == Publication.CLOSED || result == Publication.NOT_CONNECTED
+                            || result == Publication.MAX_POSITION_EXCEEDED) {
+                        throw new IOException("the snapshot's publication refused it: " + result);
                     }
-                    idle.reset();
+                    idle.idle();
                 }
+                idle.reset();
+                bytes += length;
             }
-            LOG.info("cluster: member {} wrote the cluster's snapshot at command {} ({} bytes) in {} ms", member,
-                    commandSequence, bytes, (System.nanoTime() - started) / 1_000_000);
-        } catch (final IOException e) {
-            throw new UncheckedIOException("the cluster's snapshot could not be sent: " + e.getMessage(), e);
-        } finally {
-            deleteStaging(file);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.orderentry.cluster;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Path;
 
 /**
@@ -11,12 +12,11 @@ import java.nio.file.Path;
 public interface StateSnapshots {
 
     /**
-     * Writes the state as it is after command {@code commandSequence}; the caller has made sure that nothing changes
-     * it meanwhile and that every consumer of the output ring has applied every event.
-     *
-     * @return a file the caller streams into the cluster's snapshot and then deletes
+     * Writes the state as it is after command {@code commandSequence} into {@code out} (the cluster's snapshot), in the
+     * bytes of a snapshot file; the caller has made sure that nothing changes it meanwhile and that every consumer of
+     * the output ring has applied every event.
      */
-    Path write(long commandSequence, long timestampMicros) throws IOException;
+    void write(long commandSequence, long timestampMicros, OutputStream out) throws IOException;
 
     /** @return a new file to receive a snapshot's bytes into */
     Path receive() throws IOException;

@@ -171,15 +171,7 @@ public final class SnapshotStore {
         final Path temporary = directory.resolve(name + ".tmp");
         try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            final CRC32C crc = new CRC32C();
-            final OutputStream file = new ForcingOutput(channel, paced ? writeBytesPerSecond : 0);
-            final BufferedOutputStream buffered = new BufferedOutputStream(file, BUFFER_BYTES);
-            final DataOutputStream out = new DataOutputStream(new CheckedOutputStream(buffered, crc));
-            writeHeader(out, header);
-            state.write(out);
-            out.flush();
-            new DataOutputStream(buffered).writeInt((int) crc.getValue());
-            buffered.flush();
+            writeTo(header, state, new ForcingOutput(channel, paced ? writeBytesPerSecond : 0));
             channel.force(true);
         } catch (final IOException | RuntimeException e) {
             Files.deleteIfExists(temporary);
@@ -188,6 +180,22 @@ public final class SnapshotStore {
         Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         forceDirectory();
         return target;
+    }
+
+    /**
+     * Writes a snapshot, the bytes a file of {@link #write} holds, into {@code sink} (cluster mode streams it into
+     * Aeron's snapshot, which is its own durable copy: no file, no fsync here). Flushes {@code sink}; does not close it.
+     */
+    public static void writeTo(final SnapshotHeader header, final SnapshotState state, final OutputStream sink)
+            throws IOException {
+        final CRC32C crc = new CRC32C();
+        final BufferedOutputStream buffered = new BufferedOutputStream(sink, BUFFER_BYTES);
+        final DataOutputStream out = new DataOutputStream(new CheckedOutputStream(buffered, crc));
+        writeHeader(out, header);
+        state.write(out);
+        out.flush();
+        new DataOutputStream(buffered).writeInt((int) crc.getValue());
+        buffered.flush();
     }
 
     /**
