@@ -3,6 +3,7 @@
 
 Run through bench/cluster.sh, which builds the jar and the test classes first. Usage:
     python3 bench/cluster.py [seconds=30] [warmup=30] [rate=2000] [members=3] [target=follower|leader] [db=no|yes]
+                             [fsync=no|yes|both]
 
 For each configuration (a 3-member cluster on loopback, then one node with its journal at sync none, then one node
 with fsync) it starts the service, warms it up with wrk, measures the maximum with `wrk -t2 -c64` of varied orders
@@ -24,6 +25,10 @@ MEMBERS = int(arg("members", "3"))
 TARGET = arg("target", "follower")
 # db=yes: every configuration writes PostgreSQL (127.0.0.1:5432, user postgres), each into a new database of its own
 DB = arg("db", "no") == "yes"
+# fsync=yes: the members force the recorded log to disk before it counts (ORDERS_CLUSTER_FSYNC); both: each in turn
+FSYNC = arg("fsync", "no")
+if FSYNC not in ("no", "yes", "both"):
+    sys.exit(f"fsync must be no, yes or both, was {FSYNC}")
 DATABASES = []
 
 
@@ -97,10 +102,10 @@ def metric_of(url, name):
     return 0.0
 
 
-def cluster(root):
+def cluster(root, fsync=False):
     members = "|".join(f"{i}," + ",".join(f"127.0.0.1:{free_port()}" for _ in range(5)) for i in range(MEMBERS))
     procs, urls = [], []
-    url_of_db = database("cluster")
+    url_of_db = database("cluster_fsync" if fsync else "cluster")
     try:
         for i in range(MEMBERS):
             port = free_port()
@@ -108,14 +113,16 @@ def cluster(root):
             env = service_env(work, port, "memory", None)
             env.update(ORDERS_CLUSTER_MEMBERS=members, ORDERS_CLUSTER_MEMBER_ID=str(i),
                        ORDERS_CLUSTER_DIR=os.path.join(work, "cluster"), ORDERS_DB_URL=url_of_db,
-                       ORDERS_PERSISTENCE_SPOOL_DIR=os.path.join(work, "spool"))
+                       ORDERS_PERSISTENCE_SPOOL_DIR=os.path.join(work, "spool"),
+                       ORDERS_CLUSTER_FSYNC="true" if fsync else "false")
             procs.append(start(work, env, CLUSTER_OPTS, f"member-{i}"))
             urls.append(f"http://127.0.0.1:{port}")
         for url, proc in zip(urls, procs):
             wait_http(url, proc)
         leader = next(i for i, url in enumerate(urls) if metric_of(url, "orders_cluster_leader") == 1)
         target = leader if TARGET == "leader" else (leader + 1) % MEMBERS
-        return measure(f"cluster of {MEMBERS}, requests to the {TARGET} (member {target})", urls[target])
+        return measure(f"cluster of {MEMBERS}{', fsync' if fsync else ''}, requests to the {TARGET} (member {target})",
+                       urls[target])
     finally:
         for proc in procs:
             stop(proc)
@@ -139,7 +146,8 @@ def single(root, sync):
 def main():
     root = tempfile.mkdtemp(prefix="bench-cluster-")
     try:
-        results = [cluster(root), single(root, "none"), single(root, "fsync")]
+        clusters = {"no": [False], "yes": [True], "both": [False, True]}[FSYNC]
+        results = [cluster(root, fsync) for fsync in clusters] + [single(root, "none"), single(root, "fsync")]
     finally:
         shutil.rmtree(root, ignore_errors=True)
         drop_databases()
@@ -151,9 +159,10 @@ def main():
     for r in results:
         print(f"| {r['name']} | {r['rps']:,.0f} | {r['non2xx']} | {r['p50']:,} | {r['p99']:,} | {r['p999']:,} |"
               f" {r['max']:,} | {r['other']} |")
-    base = results[1]
-    print(f"\nCluster / one node (sync none): throughput {results[0]['rps'] / base['rps']:.2f} x, p50"
-          f" {results[0]['p50'] / max(1, base['p50']):.1f} x, p99 {results[0]['p99'] / max(1, base['p99']):.1f} x")
+    base = results[len(clusters)]
+    for r in results[:len(clusters)]:
+        print(f"\n{r['name']} / one node (sync none): throughput {r['rps'] / base['rps']:.2f} x, p50"
+              f" {r['p50'] / max(1, base['p50']):.1f} x, p99 {r['p99'] / max(1, base['p99']):.1f} x")
 
 
 if __name__ == "__main__":

@@ -166,7 +166,7 @@ public final class ConfigLoader {
                 intValue("cluster.member.id", 0, 1_000), dir.isBlank() ? parent.resolve("cluster") : Path.of(dir),
                 longValue("cluster.leader.timeout.millis", 200, 600_000),
                 longValue("cluster.answer.timeout.millis", 100, 600_000), bool("cluster.purge.log"),
-                clusterSegmentBytes());
+                clusterSegmentBytes(), bool("cluster.fsync"));
         try {
             final int count = settings.parsedMembers().length;
             settings.self();

@@ -438,8 +438,10 @@ public final class OrderEntryService {
      */
     private void clusterError(final Throwable error) {
         final String message = String.valueOf(error.getMessage());
-        if (!(error instanceof AgentTerminationException) && message.contains("invalid position")
-                && message.contains("start=")) {
+        // an empty member asks the others to truncate to where its log ends ("invalid position 0: start=..."); an old
+        // copy asks for a replay before the start of their logs ("... is less than recording start position ...")
+        if (!(error instanceof AgentTerminationException) && (message.contains("invalid position")
+                && message.contains("start=") || message.contains("less than recording start position"))) {
             // Aeron repeats this as long as the member tries: say once what it means and what to do
             if (catchUpFailure == null) {
                 catchUpFailure = "this member lacks log that the other members have purged (" + message.trim()

@@ -3,6 +3,7 @@ package io.orderentry.cluster;
 import io.aeron.Counter;
 import io.aeron.archive.Archive;
 import io.aeron.archive.ArchiveThreadingMode;
+import io.aeron.archive.checksum.Checksums;
 import io.aeron.archive.client.AeronArchive;
 import io.aeron.cluster.ClusterMember;
 import io.aeron.cluster.ClusteredMediaDriver;
@@ -46,6 +47,7 @@ public final class ClusterNode implements AutoCloseable {
     private final String egressHost;
     private final AeronArchive.Context archiveClient;
     private final File clusterDirectory;
+    private volatile boolean closed;
 
     private ClusterNode(final ClusteredMediaDriver driver, final ClusteredServiceContainer container,
                         final String aeronDirectory, final String ingressEndpoints, final String egressHost,
@@ -83,6 +85,12 @@ public final class ClusterNode implements AutoCloseable {
                 .aeronDirectoryName(aeronDirectory)
                 .archiveDir(new File(base, "archive"))
                 .segmentFileLength(settings.segmentBytes())
+                // a CRC32C per recorded frame (in its session id field; a replay rewrites that field): after a crash
+                // the archive checks the last frame of the log's newest segment, and without a checksum it takes a
+                // complete frame whose bytes past a page boundary are zeros for a torn write and refuses to start
+                .recordChecksum(Checksums.crc32c())
+                .fileSyncLevel(settings.fsync() ? 1 : 0)
+                .catalogFileSyncLevel(settings.fsync() ? 1 : 0)
                 .archiveId(settings.memberId())
                 .controlChannel("aeron:udp?endpoint=" + self.archiveEndpoint())
                 .archiveClientContext(replicationClient)
@@ -108,6 +116,7 @@ public final class ClusterNode implements AutoCloseable {
                 .ingressChannel("aeron:udp")
                 .replicationChannel("aeron:udp?endpoint=" + host + ":0")
                 .clusterClock(new MicrosecondClock())
+                .fileSyncLevel(settings.fsync() ? 1 : 0)
                 .leaderHeartbeatTimeoutNs(TimeUnit.MILLISECONDS.toNanos(settings.leaderTimeoutMillis()))
                 .idleStrategySupplier(idle)
                 .errorHandler(errors);
@@ -192,12 +201,18 @@ public final class ClusterNode implements AutoCloseable {
      *         out); any thread
      */
     public boolean inTerm() {
+        if (closed) {
+            return false;   // the counters' memory goes with the driver
+        }
         final Counter state = driver.consensusModule().context().electionStateCounter();
         return state != null && !state.isClosed() && state.get() == ElectionState.CLOSED.code();
     }
 
     /** @return the log position the cluster committed, as this member knows it; any thread */
     public long commitPosition() {
+        if (closed) {
+            return 0;
+        }
         final Counter commit = driver.consensusModule().context().commitPositionCounter();
         return commit == null || commit.isClosed() ? 0 : commit.get();
     }
@@ -214,6 +229,7 @@ public final class ClusterNode implements AutoCloseable {
     /** Closes the service container, then the consensus module, archive and driver. */
     @Override
     public void close() {
+        closed = true;
         CloseHelper.closeAll(container, driver);
     }
 

@@ -18,9 +18,12 @@ import java.nio.file.Path;
  * @param segmentBytes         the archive's segment file length, the unit the log is purged in (a power of two); the
  *                             log's term length is this, at most 64 MiB. Fixed for a cluster's life: a member cannot
  *                             extend a log recorded with another term length.
+ * @param fsync                whether the archive forces what it records (the log, the snapshots) to disk before it
+ *                             counts it as recorded, so that a command is committed only once a majority has it on
+ *                             disk (Aeron's fileSyncLevel 1); false: a majority holds it in memory or the page cache
  */
 public record ClusterSettings(String members, int memberId, Path directory, long leaderTimeoutMillis,
-                              long answerTimeoutMillis, boolean purgeLog, int segmentBytes) {
+                              long answerTimeoutMillis, boolean purgeLog, int segmentBytes, boolean fsync) {
 
     /** Aeron's term length for the cluster's log before this setting existed, and its largest here. */
     static final int MAX_LOG_TERM_LENGTH = 64 << 20;

@@ -259,7 +259,7 @@ public final class EngineService implements ClusteredService {
     public void onTakeSnapshot(final ExclusivePublication publication) {
         final long started = System.nanoTime();
         appliedPosition = cluster.logPosition();
-        final SnapshotStream out = new SnapshotStream(publication);
+        final SnapshotStream out = new SnapshotStream(publication, cluster.idleStrategy());
         outputLock.lock();
         try {
             while (!outputDrained.getAsBoolean()) {
@@ -282,12 +282,14 @@ public final class EngineService implements ClusteredService {
         private static final int CHUNK = 1 << 16;
         private final ExclusivePublication publication;
         private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
-        private final IdleStrategy idle = new BackoffIdleStrategy();
+        private final IdleStrategy idle;
         private final int chunk;
         long bytes;
 
-        SnapshotStream(final ExclusivePublication publication) {
+        /** @param idle the service's own: it ends the wait with AgentTerminationException when the member stops */
+        SnapshotStream(final ExclusivePublication publication, final IdleStrategy idle) {
             this.publication = publication;
+            this.idle = idle;
             this.chunk = Math.min(CHUNK, publication.maxMessageLength());
         }
 

@@ -24,7 +24,8 @@ import java.util.function.Supplier;
  *       every other needs ({@link LogRetention}). A member's log end is past its snapshots, so the leader, whoever it
  *       is, never has to send anyone the log before what they said.</li>
  *   <li>Each member deletes its log's segments wholly before the lowest position every member said
- *       ({@link LogRetention#floor}), and the snapshots older than its own second newest.</li>
+ *       ({@link LogRetention#floor}), and, whatever the others need, its snapshots older than its own second newest
+ *       (no other member uses them).</li>
  * </ol>
  * A member that is down holds the floor where it was, so the others keep the log it will need when it comes back. What
  * the rule cannot cover is a member that lost its disk: it cannot rebuild from the leader's log once that was purged,
@@ -56,6 +57,7 @@ public final class LogPurger implements AutoCloseable {
     private volatile long failures;
     private AeronArchive client;   // the purger's thread only
     private long purgedTo = UNKNOWN;
+    private long snapshotsPurgedTo = UNKNOWN;
     private long sent = UNKNOWN;
     private long sentAt;
 
@@ -116,7 +118,9 @@ public final class LogPurger implements AutoCloseable {
         }
         final long floor = retention.floor();
         final long target = Math.min(floor, keep);
-        if (logRecording == UNKNOWN || target <= purgedTo && logStart != UNKNOWN) {
+        final boolean purgeLog = floor != UNKNOWN && keep != UNKNOWN && target > purgedTo;
+        final boolean purgeSnapshots = keep != UNKNOWN && keep > snapshotsPurgedTo;
+        if (logRecording == UNKNOWN || logStart != UNKNOWN && !purgeLog && !purgeSnapshots) {
             return;
         }
         final AeronArchive connection = archive();
@@ -125,26 +129,29 @@ public final class LogPurger implements AutoCloseable {
             throw new IllegalStateException("this member's archive has no log recording " + logRecording);
         }
         logStart = recording[0];
-        if (floor == UNKNOWN || keep == UNKNOWN || target <= purgedTo) {
-            return;   // only looked: the log's start is known for the metrics
-        }
-        final long newStart = AeronArchive.segmentFileBasePosition(recording[0], target, (int) recording[2],
-                (int) recording[3]);
-        if (newStart > recording[0]) {
-            final long segments = connection.purgeSegments(logRecording, newStart);
-            purgedBytes += newStart - recording[0];
-            logStart = newStart;
-            LOG.info("cluster: member {} deleted {} segment(s) of its log, {} bytes: it now starts at {} (every member"
-                    + " keeps its log from {} on, this one from {})", member, segments, newStart - recording[0],
-                    newStart, floor, keep);
-        }
-        for (final long snapshot : snapshotsBefore(entries, keep)) {
-            if (describe(connection, snapshot) != null) {
-                connection.purgeRecording(snapshot);
-                purgedSnapshots++;
+        if (purgeLog) {
+            final long newStart = AeronArchive.segmentFileBasePosition(recording[0], target, (int) recording[2],
+                    (int) recording[3]);
+            if (newStart > recording[0]) {
+                final long segments = connection.purgeSegments(logRecording, newStart);
+                purgedBytes += newStart - recording[0];
+                logStart = newStart;
+                LOG.info("cluster: member {} deleted {} segment(s) of its log, {} bytes: it now starts at {} (every"
+                        + " member keeps its log from {} on, this one from {})", member, segments,
+                        newStart - recording[0], newStart, floor, keep);
             }
+            purgedTo = target;
         }
-        purgedTo = target;
+        if (purgeSnapshots) {
+            // only this member recovers from its snapshots: the older ones go whatever the other members need
+            for (final long snapshot : snapshotsBefore(entries, keep)) {
+                if (describe(connection, snapshot) != null) {
+                    connection.purgeRecording(snapshot);
+                    purgedSnapshots++;
+                }
+            }
+            snapshotsPurgedTo = keep;
+        }
     }
 
     /** @return the client of this member's archive, connected at the first use and again after a failure */

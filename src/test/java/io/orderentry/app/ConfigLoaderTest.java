@@ -53,16 +53,18 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void theLogIsPurgedBy128MiBSegmentsWithAeronsTermLengthUnlessSetOtherwise() {
+    void theClusterLogIsPurgedBy128MiBSegmentsWithAeronsTermLengthAndNoFsyncUnlessSetOtherwise() {
         final io.orderentry.cluster.ClusterSettings defaults = ConfigLoader.load(Map.of("ORDERS_CLUSTER_MEMBERS",
                 THREE_MEMBERS, "ORDERS_DB_URL", "")).cluster().orElseThrow();
         assertTrue(defaults.purgeLog());
         assertEquals(128 << 20, defaults.segmentBytes());
         assertEquals(64 << 20, defaults.logTermLength(), "Aeron's default term length: an existing log extends");
+        assertFalse(defaults.fsync(), "a command is durable on a majority of members, as before the setting existed");
         final io.orderentry.cluster.ClusterSettings small = ConfigLoader.load(Map.of("ORDERS_CLUSTER_MEMBERS",
                 THREE_MEMBERS, "ORDERS_DB_URL", "", "ORDERS_CLUSTER_SEGMENT_BYTES", "65536",
-                "ORDERS_CLUSTER_PURGE_LOG", "false")).cluster().orElseThrow();
+                "ORDERS_CLUSTER_PURGE_LOG", "false", "ORDERS_CLUSTER_FSYNC", "true")).cluster().orElseThrow();
         assertFalse(small.purgeLog());
+        assertTrue(small.fsync());
         assertEquals(65536, small.logTermLength(), "a term is never longer than the segment it is purged in");
         for (final String bad : java.util.List.of("100000", "32768", "2147483647", "x")) {
             final ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(Map.of(

@@ -409,12 +409,15 @@ class ClusterFailoverIT {
         final int other = (leader + 2) % MEMBERS;
         nodes[down].kill9();
         final double floor = api(nodes[leader]).metric("orders_cluster_log_floor");
+        final double snapshotsDeleted = api(nodes[leader]).metric("orders_cluster_snapshots_purged_total");
         final Map<String, Long> placed = place(nodes[leader], "held", 1500);   // three snapshots while it is down
         sleep(3 * LogPurger.CHECK_MILLIS);
         for (final int up : new int[] {leader, other}) {
             assertEquals(floor, api(nodes[up]).metric("orders_cluster_log_floor"), "member " + up);
             assertTrue(api(nodes[up]).metric("orders_cluster_log_start_position") <= floor, "member " + up);
         }
+        // a member's own old snapshots go all the same: no other member uses them
+        assertTrue(api(nodes[leader]).metric("orders_cluster_snapshots_purged_total") > snapshotsDeleted);
         nodes[down] = launch(down);
         nodes[down].awaitReady(START);
         awaitMetric(leader, "orders_cluster_log_floor", moved -> moved > floor);
