@@ -252,8 +252,8 @@ public final class EngineService implements ClusteredService {
      * output ring's consumers to apply every event (the order view and the market data are theirs), so the snapshot
      * holds the state after exactly {@code commandSequence} commands; then writes it straight into the publication,
      * which Aeron's archive records. Aeron takes it on every member at the same log position and applies no log
-     * message on the member until this returns: the engine pauses for the write (docs/cluster.md, "Snapshots pause
-     * the engine"). A member that starts loads the newest and replays the log after it.
+     * message on the member until this returns: the engine pauses for the write (docs/cluster.md, "Operations",
+     * "Snapshot"). A member that starts loads the newest and replays the log after it.
      */
     @Override
     public void onTakeSnapshot(final ExclusivePublication publication) {
