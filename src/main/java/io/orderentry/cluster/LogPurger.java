@@ -130,8 +130,8 @@ public final class LogPurger implements AutoCloseable {
         }
         logStart = recording[0];
         if (purgeLog) {
-            final long newStart = AeronArchive.segmentFileBasePosition(recording[0], target, (int) recording[2],
-                    (int) recording[3]);
+            final long newStart = AeronArchive.segmentFileBasePosition(recording[0], target, (int) recording[1],
+                    (int) recording[2]);
             if (newStart > recording[0]) {
                 final long segments = connection.purgeSegments(logRecording, newStart);
                 purgedBytes += newStart - recording[0];
@@ -169,16 +169,15 @@ public final class LogPurger implements AutoCloseable {
         }
     }
 
-    /** @return the log recording's start position, stop position, term length and segment length; null if unknown */
+    /** @return a recording's start position, term length and segment length; null if the archive has none such */
     private static long[] describe(final AeronArchive client, final long recordingId) {
-        final long[] found = new long[4];
+        final long[] found = new long[3];
         final int count = client.listRecording(recordingId, (controlSessionId, correlationId, id, startTimestamp,
                 stopTimestamp, startPosition, stopPosition, initialTermId, segmentFileLength, termBufferLength,
                 mtuLength, sessionId, streamId, strippedChannel, originalChannel, sourceIdentity) -> {
             found[0] = startPosition;
-            found[1] = stopPosition;
-            found[2] = termBufferLength;
-            found[3] = segmentFileLength;
+            found[1] = termBufferLength;
+            found[2] = segmentFileLength;
         });
         return count == 0 ? null : found;
     }
