@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
  * <p>{@code /ready} names two parts, {@code database} and {@code persistence}. Neither makes the service
  * not ready: order entry works without the database, which catches up when it returns.
  *
- * <p>Threads: every method is called on the service's main thread; the registered suppliers run on
- * event loops and only read volatile figures.
+ * <p>Threads: opening, starting and stopping on the service's main thread; in cluster mode {@code lead} on the
+ * cluster's service thread and {@code snapshotHold} on the snapshot timer's or an admin request's. All of them, and
+ * the registered suppliers (on event loops), only hand over or read volatile figures.
  */
 final class PersistenceWiring {
 

@@ -78,11 +78,6 @@ final class Batcher {
         this.submitting = submit;
     }
 
-    /** @return true when no batch is in flight or kept to be written again */
-    boolean idle() {
-        return retry.isEmpty() && lanes.inFlightEvents() == 0;
-    }
-
     /**
      * Collects finished batches, offers failed ones again, takes what the source has now and submits the
      * batch if it is full or due and a lane is free.

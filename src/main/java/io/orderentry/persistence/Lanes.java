@@ -171,7 +171,10 @@ final class Lanes implements AutoCloseable {
      * @throws SQLException when a lane cannot read it; the caller disconnects
      */
     void refresh() throws SQLException {
-        requireSettled("refresh");
+        if (!inFlight.isEmpty()) {
+            // a batch not yet collected would move the mark back below the one read here once it is
+            throw new IllegalStateException("the mark is reread only once every batch in flight is collected");
+        }
         readMarks(false);
     }
 

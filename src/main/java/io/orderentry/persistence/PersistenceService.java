@@ -60,22 +60,17 @@ public final class PersistenceService {
         this.metrics = metrics;
     }
 
+
     /**
      * Empties the spool directory, starts the writer thread and waits a bounded time (twice the connect
      * timeout, plus 3 s for a first migration) for the database's high-water mark. Never fails because
      * of the database; it fails only if the spool directory cannot be used.
      *
      * @param instruments the configured instruments, indexed by engine symbol number
+     * @param shared      a member of a cluster: every member spools the same events, only the one that leads writes
+     *                    ({@link #lead}), and a member that takes over goes on from the database's high-water mark,
+     *                    whoever moved it; false on a single node
      * @throws UncheckedIOException if the spool directory cannot be created or emptied
-     */
-    public static PersistenceService open(final Config.Database config, final List<Instrument> instruments) {
-        return open(config, instruments, false);
-    }
-
-    /**
-     * As {@link #open(Config.Database, List)}, for a member of a cluster when {@code shared}: every member spools the
-     * same events, only the one that leads writes ({@link #lead}), and a member that takes over goes on from the
-     * database's high-water mark, whoever moved it.
      */
     public static PersistenceService open(final Config.Database config, final List<Instrument> instruments,
                                           final boolean shared) {
@@ -85,7 +80,8 @@ public final class PersistenceService {
     }
 
     /**
-     * {@link #open(Config.Database, List)} with another way of writing batches, for measurements.
+     * {@link #open(Config.Database, List, boolean)} on a single node, with another way of writing batches, for
+     * measurements.
      *
      * @param sinkFactory builds the sink from the connection pool and the instruments
      */

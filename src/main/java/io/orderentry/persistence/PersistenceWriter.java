@@ -88,7 +88,7 @@ public final class PersistenceWriter implements Runnable {
     private volatile long lastPersistedMicros;
 
     private final boolean shared;
-    private boolean writing;
+    private volatile boolean writing;
     private long nextRefreshNanos;
     private boolean migrated;
     private boolean everUp;
@@ -166,7 +166,7 @@ public final class PersistenceWriter implements Runnable {
 
     /** @return true while this writer writes: always on a single node, on the leader in cluster mode */
     boolean writing() {
-        return !shared || leading;
+        return writing;
     }
 
     /**
@@ -311,21 +311,22 @@ public final class PersistenceWriter implements Runnable {
      */
     private void changeRole() {
         final boolean lead = leading;
-        batcher.submitting(lead);
         if (!lead) {
+            batcher.submitting(false);
             writing = false;
             LOG.info("persistence: this member no longer leads; it stops writing at high-water mark {} and follows"
                     + " the database's", persisted);
             return;
         }
         try {
-            if (!lanes.settled()) {
-                batcher.poll(false);
+            if (lanes.inFlightEvents() > 0) {
+                batcher.poll(false);   // collects its batches from an earlier leadership; submits none yet
                 pause(IDLE_PAUSE_NANOS);
                 return;
             }
             lanes.refresh();
             persisted = lanes.persistedSequence();
+            batcher.submitting(true);
             writing = true;
             LOG.info("persistence: this member leads; it writes after the database's high-water mark {} (engine at {})",
                     persisted, stage.lastSeenSequence());
@@ -345,14 +346,13 @@ public final class PersistenceWriter implements Runnable {
         try {
             batcher.poll(false);
             final long now = System.nanoTime();
-            if (now - nextRefreshNanos >= 0 && lanes.settled()) {
+            if (now - nextRefreshNanos >= 0 && lanes.inFlightEvents() == 0) {
                 nextRefreshNanos = now + FOLLOW_REFRESH_NANOS;
                 lanes.refresh();
                 batcher.poll(false);
             }
             persisted = lanes.persistedSequence();
             oldestPendingMicros = batcher.oldestPendingMicros();
-            reader.deleteThrough(persisted);
         } catch (final SQLException e) {
             onWriteFailure(e, true);   // also a batch of its leadership that the new leader stored first
             return;
@@ -360,7 +360,17 @@ public final class PersistenceWriter implements Runnable {
             fail("reading the spool failed", e);
             return;
         }
+        trimSpool();
         pause(FOLLOW_PAUSE_NANOS);
+    }
+
+    /** Deletes the spool segments the database holds; a failure costs only their disk space. */
+    private void trimSpool() {
+        try {
+            reader.deleteThrough(persisted);
+        } catch (final IOException e) {
+            LOG.warn("persistence: deleting a written spool segment failed; the spool keeps its disk space", e);
+        }
     }
 
     private boolean connect() {
@@ -418,11 +428,7 @@ public final class PersistenceWriter implements Runnable {
     private void afterWrite(final int written) {
         persisted = lanes.persistedSequence();
         lastPersistedMicros = batcher.lastWrittenMicros();
-        try {
-            reader.deleteThrough(persisted);
-        } catch (final IOException e) {
-            LOG.warn("persistence: deleting a written spool segment failed; the spool keeps its disk space", e);
-        }
+        trimSpool();
         if (catchingUp && persisted >= catchUpTarget) {
             catchingUp = false;
             final long nanos = System.nanoTime() - catchUpStartNanos;
