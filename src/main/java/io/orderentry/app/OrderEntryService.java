@@ -1008,6 +1008,11 @@ public final class OrderEntryService {
             body.put("commandSequence", service.snapshotCommand());   // the snapshot's, taken by now
             body.put("detail", text);
             return body;
+        }, task -> {
+            // a thread of its own: the request waits for the database (up to 3 s) and for Aeron's answer, and is rare
+            final Thread thread = new Thread(task, "oe-cluster-snapshot-request");
+            thread.setDaemon(true);
+            thread.start();
         });
     }
 
