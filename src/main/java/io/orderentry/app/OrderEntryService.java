@@ -25,7 +25,9 @@ import io.orderentry.engine.CommandResult;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.RejectReason;
+import io.orderentry.http.ClientBounds;
 import io.orderentry.http.ConnectionLimit;
+import io.orderentry.http.HttpLimits;
 import io.orderentry.http.HealthComponent;
 import io.orderentry.http.HttpMetrics;
 import io.orderentry.http.HttpSettings;
@@ -1070,13 +1072,13 @@ public final class OrderEntryService {
                 deadMansSwitch::armedCount);
         metrics.counter("orders_dead_mans_switch_fired_total", "Cancel-all-after switches that fired (a cancel-all of"
                 + " the account published)", deadMansSwitch::firedCount);
-        final ConnectionLimit connections = connectionLimit();
+        final ClientBounds clients = clientBounds();
         final HttpSettings settings = new HttpSettings(config.httpHost(), config.httpPort(), json,
                 new OrderRequestParser(json.mapper(), config.instrumentsBySymbol(),
                         config.tradingRules().selfTradePreventionDefault()), gateway, view, replies, status,
                 metrics, new HttpMetrics(metrics.registry()), openApi(), LoggerFactory.getLogger(OrderVerticle.class),
-                new MarketDataAccess(config.instruments(), marketData, streamFanOut, streamConfig(connections),
-                        streamMetrics), this::snapshotNow, config.httpLimits(), connections, auth.access(), orderFeeds,
+                new MarketDataAccess(config.instruments(), marketData, streamFanOut, config.marketData(),
+                        streamMetrics), this::snapshotNow, config.httpLimits(), clients, auth.access(), orderFeeds,
                 deadMansSwitch);
         final AtomicInteger index = new AtomicInteger();
         await(vertx.deployVerticle(() -> new OrderVerticle(index.getAndIncrement(), settings),
@@ -1090,12 +1092,15 @@ public final class OrderEntryService {
     private static final int RESERVED_FILE_DESCRIPTORS = 512;
 
     /**
-     * @return the bound on client connections: the configured one, lowered to leave {@value #RESERVED_FILE_DESCRIPTORS}
-     *         of the process's file descriptors to its own files, so that sockets can never take the descriptor the
-     *         journal's next segment needs
+     * @return the bounds on what clients hold: connections as configured, lowered to leave
+     *         {@value #RESERVED_FILE_DESCRIPTORS} of the process's file descriptors to its own files (so that sockets can
+     *         never take the descriptor the journal's next segment needs); stream connections below that by
+     *         {@value #CONNECTIONS_KEPT_FROM_THE_STREAM}, so subscribers can never take every connection from order
+     *         entry, health checks and the scrape; and the share of those streams that upgrades without a key may take
      */
-    private ConnectionLimit connectionLimit() {
-        final int configured = config.httpLimits().maxConnections();
+    private ClientBounds clientBounds() {
+        final HttpLimits limits = config.httpLimits();
+        final int configured = limits.maxConnections();
         int max = configured;
         if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
                 instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
@@ -1108,31 +1113,44 @@ public final class OrderEntryService {
                         RESERVED_FILE_DESCRIPTORS, max);
             }
         }
-        final ConnectionLimit limit = new ConnectionLimit(max);
-        metrics.gauge("orders_http_connections_open", "HTTP and WebSocket connections open now", limit::open);
-        metrics.gauge("orders_http_connections_max", "The most connections allowed open at once", limit::max);
-        metrics.counter("orders_http_connections_refused_total", "Connections closed at accept because the maximum"
-                + " was open", limit::refused);
-        return limit;
+        final int streams = streamBound(max);
+        final int anonymous = Math.max(1, (int) ((long) streams * limits.anonymousStreamPercent() / 100));
+        final ClientBounds bounds = new ClientBounds(new ConnectionLimit(max, limits.maxConnectionsPerAddress()),
+                new ConnectionLimit(streams, limits.maxStreamsPerAddress()), new ConnectionLimit(anonymous, anonymous));
+        final ConnectionLimit connections = bounds.connections();
+        metrics.gauge("orders_http_connections_open", "HTTP and WebSocket connections open now", connections::open);
+        metrics.gauge("orders_http_connections_max", "The most connections allowed open at once", connections::max);
+        metrics.gauge("orders_http_connection_addresses", "Client addresses (IPv6 by /64) holding a connection now",
+                connections::addresses);
+        metrics.counter("orders_http_connections_refused_total", "Connections closed at accept because the maximum,"
+                + " in all or of their address, was open", connections::refused);
+        metrics.counter("orders_http_connections_refused_address_total", "Connections closed at accept because their"
+                + " address held its share (ORDERS_HTTP_MAX_CONNECTIONS_PER_ADDRESS)", connections::refusedForAddress);
+        metrics.counter("orders_http_header_timeouts_total", "Connections closed because a request head did not arrive"
+                + " whole within ORDERS_HTTP_HEADER_TIMEOUT_SECONDS", () -> bounds.headerTimeouts().get());
+        metrics.counter("orders_http_body_timeouts_total", "Requests answered 408 because their body did not arrive"
+                + " whole within ORDERS_HTTP_BODY_TIMEOUT_SECONDS", () -> bounds.bodyTimeouts().get());
+        metrics.gauge("orders_ws_anonymous_clients", "Stream connections upgraded without an API key",
+                () -> bounds.anonymousStreams().open());
+        metrics.counter("orders_ws_connections_refused_total", "Stream upgrades answered 503 TOO_MANY_CONNECTIONS, in"
+                + " all, per address or without a key", () -> bounds.streams().refused()
+                + bounds.anonymousStreams().refused());
+        return bounds;
     }
 
     /** Connections of the HTTP bound that stream subscribers can never take, kept for order entry and probes. */
     static final int CONNECTIONS_KEPT_FROM_THE_STREAM = 100;
 
-    /**
-     * @return the stream's configuration with its connection bound below the HTTP one (lowered at start to fit the
-     *         descriptor limit) by {@value #CONNECTIONS_KEPT_FROM_THE_STREAM}, so subscribers can never take every
-     *         connection from order entry, health checks and the metrics scrape
-     */
-    private MarketDataConfig streamConfig(final ConnectionLimit connections) {
-        final int fits = Math.max(1, connections.max() - CONNECTIONS_KEPT_FROM_THE_STREAM);
+    /** @return the stream's bound on connections, lowered to stay below {@code connections} by the kept margin */
+    private int streamBound(final int connections) {
+        final int fits = Math.max(1, connections - CONNECTIONS_KEPT_FROM_THE_STREAM);
         if (config.marketData().maxConnections() <= fits) {
-            return config.marketData();
+            return config.marketData().maxConnections();
         }
         LOG.warn("http: {} lowered from {} to {}, so that stream subscribers leave {} of the {} connections to order"
                 + " entry", ConfigLoader.envName("ws.max.connections"), config.marketData().maxConnections(), fits,
-                CONNECTIONS_KEPT_FROM_THE_STREAM, connections.max());
-        return config.marketData().withMaxConnections(fits);
+                CONNECTIONS_KEPT_FROM_THE_STREAM, connections);
+        return fits;
     }
 
     private void registerJournal() {

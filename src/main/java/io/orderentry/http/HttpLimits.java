@@ -1,32 +1,42 @@
 package io.orderentry.http;
 
 /**
- * Bounds on what one client can hold of the HTTP server.
+ * Bounds on what one client can hold of the HTTP server (README, "Configuration"; validated by the config loader).
  *
- * @param idleTimeoutSeconds a connection that neither sends nor receives for this long is closed (stream clients get
- *                           heartbeats, so only dead ones are); 0: never
- * @param maxConnections     the most HTTP and WebSocket connections open at once; more are closed at accept
+ * @param idleTimeoutSeconds       a connection that neither sends nor receives for this long is closed (stream clients
+ *                                 get heartbeats, so only dead ones are); 0: never
+ * @param headerTimeoutSeconds     a request head (request line and headers) must arrive whole within this long of its
+ *                                 first byte, else the connection is closed unanswered; 0: never
+ * @param bodyTimeoutSeconds       a request whose body has not arrived whole this long after its head is answered 408
+ *                                 and its connection closed, on every route; 0: never
+ * @param maxConnections           the most HTTP and WebSocket connections open at once; more are closed at accept
+ * @param maxConnectionsPerAddress the most of them one client address holds (IPv6 by /64); more are closed at accept
+ * @param maxStreamsPerAddress     the most stream connections one client address holds; more are answered 503
+ * @param anonymousStreamPercent   the share of the stream's connections that upgrades without a valid API key may take,
+ *                                 so that subscribers without a key can never take every stream slot from those with one
  * @param refusalsAuditedPerSecond edge refusals (400, 413, 422) recorded one by one in the audit trail a second; the
- *                           rest are answered as usual and recorded in one summary record a second ({@link InputGateway})
- * @param bodyTimeoutSeconds an order whose body has not arrived whole this long after its headers is answered 408 and
- *                           its connection closed; 0: never
- * @param answerTimeoutMillis in cluster mode, how long a request waits for its command to come back committed before
- *                           it is answered {@code 503 OUTCOME_UNKNOWN}; 0 (one node) waits for the engine's answer
+ *                                 rest are answered as usual and recorded in one summary record a second
+ *                                 ({@link InputGateway})
+ * @param metricsCacheMillis       how old the {@code /metrics} rendering served may be; 0: rendered for every scrape
+ * @param answerTimeoutMillis      in cluster mode, how long a request waits for its command to come back committed
+ *                                 before it is answered {@code 503 OUTCOME_UNKNOWN}; 0 (one node) waits for the engine
  */
-public record HttpLimits(int idleTimeoutSeconds, int maxConnections, int refusalsAuditedPerSecond,
-                         int bodyTimeoutSeconds, long answerTimeoutMillis) {
-
-    /** Limits of a single node, whose requests always get their answer from the engine (no answer timeout). */
-    public HttpLimits(final int idleTimeoutSeconds, final int maxConnections, final int refusalsAuditedPerSecond,
-                      final int bodyTimeoutSeconds) {
-        this(idleTimeoutSeconds, maxConnections, refusalsAuditedPerSecond, bodyTimeoutSeconds, 0);
-    }
+public record HttpLimits(int idleTimeoutSeconds, int headerTimeoutSeconds, int bodyTimeoutSeconds, int maxConnections,
+                         int maxConnectionsPerAddress, int maxStreamsPerAddress, int anonymousStreamPercent,
+                         int refusalsAuditedPerSecond, long metricsCacheMillis, long answerTimeoutMillis) {
 
     public HttpLimits {
-        if (idleTimeoutSeconds < 0 || maxConnections < 1 || refusalsAuditedPerSecond < 1 || bodyTimeoutSeconds < 0
+        if (idleTimeoutSeconds < 0 || headerTimeoutSeconds < 0 || bodyTimeoutSeconds < 0 || metricsCacheMillis < 0
                 || answerTimeoutMillis < 0) {
-            throw new IllegalArgumentException("idleTimeoutSeconds, bodyTimeoutSeconds and answerTimeoutMillis must be"
-                    + " >= 0, maxConnections and refusalsAuditedPerSecond >= 1");
+            throw new IllegalArgumentException("the timeouts must be >= 0");
+        }
+        if (maxConnections < 1 || maxConnectionsPerAddress < 1 || maxStreamsPerAddress < 1
+                || refusalsAuditedPerSecond < 1) {
+            throw new IllegalArgumentException("maxConnections, maxConnectionsPerAddress, maxStreamsPerAddress and"
+                    + " refusalsAuditedPerSecond must be >= 1");
+        }
+        if (anonymousStreamPercent < 1 || anonymousStreamPercent > 100) {
+            throw new IllegalArgumentException("anonymousStreamPercent must be from 1 to 100");
         }
     }
 }

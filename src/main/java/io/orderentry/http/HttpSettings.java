@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 public record HttpSettings(String host, int port, Json json, OrderRequestParser parser, InputGateway input,
                            OrderStateView view, ReplyStage replies, ServiceStatus status, MetricsText metrics,
                            HttpMetrics httpMetrics, Buffer openApi, Logger log, MarketDataAccess marketData,
-                           SnapshotTrigger snapshots, HttpLimits limits, ConnectionLimit connections,
+                           SnapshotTrigger snapshots, HttpLimits limits, ClientBounds clients,
                            AccessControl access, AccountFeeds orderFeeds,
                            io.orderentry.account.DeadMansSwitch deadMansSwitch) {
 

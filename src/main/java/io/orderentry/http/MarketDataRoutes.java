@@ -88,29 +88,39 @@ final class MarketDataRoutes {
     }
 
     /**
-     * {@code GET /api/v1/stream} with {@code Upgrade: websocket}: upgrades to the WebSocket stream, within the
-     * connection cap.
+     * {@code GET /api/v1/stream} with {@code Upgrade: websocket}: upgrades to the WebSocket stream within the stream's
+     * bounds (in all, per address, and without a key), whose slots the connection holds until it closes.
      *
-     * @param fail answers the request with an error in the documented shape
+     * @param client the connection the upgrade came on
+     * @param keyed  whether the upgrade carries a valid API key
+     * @param fail   answers the request with an error in the documented shape
      */
-    void stream(final HttpServerRequest request, final BiConsumer<HttpServerRequest, ApiError> fail) {
+    void stream(final HttpServerRequest request, final ClientConnection client, final boolean keyed,
+                final BiConsumer<HttpServerRequest, ApiError> fail) {
         final ServiceStatus.Phase phase = settings.status().phase();
         if (phase != ServiceStatus.Phase.READY) {
             request.response().putHeader("Retry-After", "1");
             fail.accept(request, notReady(phase));
             return;
         }
-        if (!access.metrics().tryOpen(access.config().maxConnections())) {
+        final ClientConnection.StreamRefusal refusal = client.openStream(keyed, settings.access().enabled());
+        if (refusal != null) {
             request.response().putHeader("Retry-After", "1");
-            fail.accept(request, new ApiError(503, "TOO_MANY_CONNECTIONS", "the stream already has "
-                    + access.config().maxConnections() + " connections", null));
+            fail.accept(request, new ApiError(503, "TOO_MANY_CONNECTIONS", switch (refusal) {
+                case FULL -> "the stream already has " + settings.clients().streams().max() + " connections";
+                case ADDRESS_FULL -> "this address already has " + settings.clients().streams().maxPerAddress()
+                        + " stream connections";
+                case ANONYMOUS_FULL -> "the stream's connections without an API key are all taken ("
+                        + settings.clients().anonymousStreams().max() + "); connect with a key";
+            }, null));
             return;
         }
         request.toWebSocket().onComplete(upgraded -> {
             if (upgraded.succeeded()) {
+                access.metrics().opened();
                 hub.open(upgraded.result());
             } else {
-                access.metrics().closed();
+                client.streamEnded();
                 settings.log().debug("stream upgrade failed: {}", upgraded.cause().toString());
             }
         });

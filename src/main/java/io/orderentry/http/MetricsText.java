@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.buffer.Buffer;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.DoubleSupplier;
@@ -32,6 +33,7 @@ public final class MetricsText {
     private final List<DoubleSupplier> suppliers = new CopyOnWriteArrayList<>();
     private final ThreadCosts threadCosts = new ThreadCosts();
     private JvmGcMetrics gcMetrics;
+    private volatile Scrape lastScrape;
 
     public MetricsText() {
         new JvmMemoryMetrics().bindTo(registry);
@@ -74,6 +76,28 @@ public final class MetricsText {
     /** @return the registry, for timers and distributions recorded directly (HTTP latency) */
     public MeterRegistry registry() {
         return registry;
+    }
+
+    /**
+     * @param maxAgeMillis how old a rendering may be; 0 renders anew every time
+     * @return {@link #render} as bytes, rendered anew only once the last rendering is older than {@code maxAgeMillis}:
+     *         a scrape renders every meter (a few milliseconds), so without the bound any client could keep the event
+     *         loops that serve orders busy rendering. Any thread; two threads may both render at the turn of an age,
+     *         which only costs the time.
+     */
+    public Buffer scrape(final long maxAgeMillis) {
+        final long now = System.nanoTime();
+        final Scrape last = lastScrape;
+        if (last != null && maxAgeMillis > 0 && now - last.nanos() < maxAgeMillis * 1_000_000L) {
+            return last.text();
+        }
+        final Scrape fresh = new Scrape(Buffer.buffer(render()), now);
+        lastScrape = fresh;
+        return fresh.text();
+    }
+
+    /** A rendering and when it was made. */
+    private record Scrape(Buffer text, long nanos) {
     }
 
     /** @return every metric in the Prometheus text exposition format, the per-thread costs last */

@@ -23,7 +23,6 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +48,9 @@ import java.util.concurrent.CompletionException;
  * most {@value #MAX_BODY_BYTES} bytes, else 413) without a routing context, a body handler or a per-request map.
  * Every other request, including any other method or spelling of that path, goes through the router.
  *
+ * <p>Connections: admitted at accept, bounded in all and per address, held to a head and a body deadline, and given
+ * back on one close path, by {@link ClientConnections}; a request's connection supplies its audit address.
+ *
  * <p>Threads: every method runs on this verticle's event loop except {@link #deliver}, which the
  * reply thread calls and which only hops onto the event loop. Nothing here blocks.
  */
@@ -73,13 +75,12 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     private final Map<Long, HttpServerRequest> waiting = new HashMap<>();
     /** In cluster mode, the waiting requests in the order they were sent, for the answer timeout; else unused. */
     private final ArrayDeque<Sent> sentOrder = new ArrayDeque<>();
-    /** The audit's {@code host:port} of each open connection, computed once per connection. */
-    private final Map<HttpConnection, String> remotes = new IdentityHashMap<>();
     private final EdgeRefusals refusals;
     private final AccessControl.Gate gate;
     private long nextRequestId;
     private long nextRequestTag;
     private Context eventLoop;
+    private ClientConnections clients;
     private MarketDataRoutes marketData;
     private Router router;
 
@@ -96,10 +97,8 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     @Override
     public Future<?> start() {
         eventLoop = context;
-        final long timeoutMillis = settings.limits().bodyTimeoutSeconds() * 1000L;
-        if (timeoutMillis > 0) {
-            vertx.setPeriodic(Math.min(1000, timeoutMillis), ignored -> timeOutSlowBodies(timeoutMillis));
-        }
+        clients = new ClientConnections(settings.clients(), settings.limits(), this::bodyTimedOut);
+        vertx.setPeriodic(1000, ignored -> clients.checkDeadlines());
         final long answerTimeoutMillis = settings.limits().answerTimeoutMillis();
         if (answerTimeoutMillis > 0) {
             vertx.setPeriodic(Math.max(10, Math.min(100, answerTimeoutMillis / 4)),
@@ -112,6 +111,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         router.route().handler(this::measure);
         router.route().handler(this::tag);
         router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
+        router.route().handler(this::unlessAnswered);
         router.post(ORDERS_PATH).handler(this::place);
         router.get("/api/v1/orders").handler(this::openOrders);
         router.get("/api/v1/orders/:orderId").handler(this::getOrder);
@@ -154,22 +154,10 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
                     .setCertPath(settings.tls().tlsCert().toString()).setKeyPath(settings.tls().tlsKey().toString()));
         }
         return vertx.createHttpServer(options)
-                .connectionHandler(this::admit)
+                .connectionHandler(connection -> clients.admit(connection))
                 .invalidRequestHandler(this::invalidRequest)
                 .requestHandler(this::dispatch)
                 .listen(settings.port(), settings.host());
-    }
-
-    /**
-     * Closes a new connection at once, unanswered, when the server holds its maximum (HttpLimits); else counts it until
-     * it closes. Called at accept (HTTP/1.1 only: see the server's options), so a socket that never sends is counted.
-     */
-    private void admit(final io.vertx.core.http.HttpConnection connection) {
-        if (!settings.connections().tryOpen()) {
-            connection.close();
-            return;
-        }
-        connection.closeHandler(ignored -> settings.connections().closed());
     }
 
     /**
@@ -198,7 +186,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         if (response.ended() || response.closed()) {
             return;
         }
-        final io.vertx.core.http.HttpConnection connection = request.connection();
+        final HttpConnection connection = request.connection();
         response.setStatusCode(error.status()).putHeader("Content-Type", JSON_TYPE).putHeader("Connection", "close")
                 .end(settings.json().error(error, null)).onComplete(ignored -> connection.close());
     }
@@ -208,6 +196,12 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
      * connection's own channel, which the router's wrapper of the socket hides); everything else goes to the router.
      */
     private void dispatch(final HttpServerRequest request) {
+        final ClientConnection client = clients.of(request);
+        if (client == null) {
+            request.connection().close();   // its channel closed while the head was decoded
+            return;
+        }
+        client.requestHead(request);
         if (request.method() == HttpMethod.POST && ORDERS_PATH.equals(request.path())) {
             new PlaceRequest(request).begin();
         } else if (request.method() == HttpMethod.GET && STREAM_PATH.equals(request.path())
@@ -221,80 +215,21 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
                 fail(request, gate.refusal());
                 return;
             }
-            marketData.stream(request, this::fail);
+            final boolean keyed = settings.access().enabled()
+                    && gate.authenticate(request.getHeader(HttpHeaders.AUTHORIZATION)) != null;
+            marketData.stream(request, client, keyed, this::fail);
         } else {
             router.handle(request);
         }
     }
 
     /** One {@code POST /api/v1/orders} taken without the router: metrics, request id, bounded body, then place. */
-    /** Place requests whose body is still being read, oldest first (an intrusive list: no allocation per request). */
-    private PlaceRequest oldestReading;
-    private PlaceRequest newestReading;
-
-    /**
-     * Answers {@code 408 REQUEST_TIMEOUT} and closes the connection of every place request whose body has not arrived
-     * whole within the timeout: a client that trickles a body cannot hold a connection and its buffers for long.
-     */
-    private void timeOutSlowBodies(final long timeoutMillis) {
-        final long now = System.nanoTime();
-        while (oldestReading != null && now - oldestReading.start > timeoutMillis * 1_000_000L) {
-            final PlaceRequest slow = oldestReading;
-            slow.doneReading();
-            slow.timedOut();
-        }
-    }
-
     private final class PlaceRequest implements Handler<Buffer> {
         private final HttpServerRequest request;
         private final long start = System.nanoTime();
         private final String tag;
         private byte[] body;
         private boolean refused;
-        private PlaceRequest previousReading;
-        private PlaceRequest nextReading;
-        private boolean reading;
-
-        private void startReading() {
-            reading = true;
-            previousReading = newestReading;
-            if (newestReading == null) {
-                oldestReading = this;
-            } else {
-                newestReading.nextReading = this;
-            }
-            newestReading = this;
-        }
-
-        private void doneReading() {
-            if (!reading) {
-                return;
-            }
-            reading = false;
-            if (previousReading == null) {
-                oldestReading = nextReading;
-            } else {
-                previousReading.nextReading = nextReading;
-            }
-            if (nextReading == null) {
-                newestReading = previousReading;
-            } else {
-                nextReading.previousReading = previousReading;
-            }
-            previousReading = null;
-            nextReading = null;
-        }
-
-        private void timedOut() {
-            if (refused) {
-                return;
-            }
-            refused = true;
-            final ApiError error = new ApiError(408, "REQUEST_TIMEOUT", "the body did not arrive whole within "
-                    + settings.limits().bodyTimeoutSeconds() + " s", null);
-            refusals.publish(tag, remote(request), CommandType.PLACE, error, null, 0);
-            failAndClose(request, error);
-        }
 
         PlaceRequest(final HttpServerRequest request) {
             this.request = request;
@@ -311,10 +246,8 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
                 return;
             }
             request.handler(this);
-            startReading();
             request.endHandler(ignored -> {
-                doneReading();
-                if (!refused) {
+                if (!refused && !request.response().ended()) {   // ended: answered 408 while the body came
                     place(request, tag, body == null ? new byte[0] : body);
                 }
             });
@@ -340,7 +273,6 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         }
 
         private void tooLarge() {
-            doneReading();
             refused = true;
             refusals.publish(tag, remote(request), CommandType.PLACE, BODY_TOO_LARGE, null, 0);
             fail(request, BODY_TOO_LARGE);
@@ -773,13 +705,23 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         respond(ctx.request(), up ? 200 : 503, settings.json().write(g -> settings.json().mapper().writeValue(g, body)));
     }
 
+    /**
+     * {@code GET /metrics}: with {@code ORDERS_AUTH_OPS=admin} for admin keys only, else for anyone within the
+     * per-address budget of requests without a key; the rendering is at most {@code ORDERS_HTTP_METRICS_CACHE_MILLIS}
+     * old, so scrapes cannot keep the event loops rendering.
+     */
     private void metrics(final RoutingContext ctx) {
-        if (settings.access().adminOnlyOps() && gate.admit(ctx.request(), AccessControl.Need.ADMIN) == null) {
-            refuseAccess(ctx.request(), ctx.get(REQUEST_TAG), null, null, 0);
+        if (settings.access().adminOnlyOps()) {
+            if (gate.admit(ctx.request(), AccessControl.Need.ADMIN) == null) {
+                refuseAccess(ctx.request(), ctx.get(REQUEST_TAG), null, null, 0);
+                return;
+            }
+        } else if (!gate.admitAnonymous(ctx.request())) {
+            fail(ctx.request(), gate.refusal());
             return;
         }
         ctx.response().setStatusCode(200).putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-                .end(settings.metrics().render());
+                .end(settings.metrics().scrape(settings.limits().metricsCacheMillis()));
     }
 
     /** Writes a snapshot now (README, "Snapshots") and answers once it is on disk. */
@@ -881,42 +823,61 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
         return true;
     }
 
-    /** Answers a refusal of the router (400, 413) and audits it when it concerns place or cancel. */
+    /** Answers a refusal of the router (400, 413) and audits it when it concerns an order command. */
     private void refuse(final RoutingContext ctx, final ApiError error) {
-        final boolean place = ctx.request().method() == HttpMethod.POST && ORDERS_PATH.equals(ctx.request().path());
-        final String path = ctx.request().path();
-        final boolean onOrder = path != null && path.startsWith("/api/v1/orders/");
-        final CommandType action;
-        if (place) {
-            action = CommandType.PLACE;
-        } else if (ctx.request().method() == HttpMethod.DELETE && onOrder) {
-            action = CommandType.CANCEL;
-        } else if (ctx.request().method() == HttpMethod.PATCH && onOrder) {
-            action = CommandType.AMEND;
-        } else if (ctx.request().method() == HttpMethod.DELETE && ORDERS_PATH.equals(path)) {
-            action = CommandType.CANCEL_ALL;
-        } else {
-            action = null;
-        }
+        final CommandType action = actionOf(ctx.request());
         if (action != null) {
             refusals.publish(ctx.get(REQUEST_TAG), remote(ctx.request()), action, error, null, 0);
         }
         fail(ctx.request(), error);
     }
 
+    /** @return the order command a request asks for by its method and path, or null for any other request */
+    private static CommandType actionOf(final HttpServerRequest request) {
+        final String path = request.path();
+        final boolean onOrder = path != null && path.startsWith("/api/v1/orders/");
+        if (request.method() == HttpMethod.POST && ORDERS_PATH.equals(path)) {
+            return CommandType.PLACE;
+        } else if (request.method() == HttpMethod.DELETE && onOrder) {
+            return CommandType.CANCEL;
+        } else if (request.method() == HttpMethod.PATCH && onOrder) {
+            return CommandType.AMEND;
+        } else if (request.method() == HttpMethod.DELETE && ORDERS_PATH.equals(path)) {
+            return CommandType.CANCEL_ALL;
+        }
+        return null;
+    }
+
     /** @return the client's {@code host:port}, computed once per connection (it is in every audit record) */
     private String remote(final HttpServerRequest request) {
-        final HttpConnection connection = request.connection();
-        String remote = remotes.get(connection);
-        if (remote == null) {
-            remote = RequestIds.remoteAddress(connection.remoteAddress());
-            if (remote == null) {
-                return null;
-            }
-            remotes.put(connection, remote);
-            connection.closeHandler(ignored -> remotes.remove(connection));
+        final ClientConnection client = clients.of(request);
+        return client != null ? client.remote() : RequestIds.remoteAddress(request.remoteAddress());
+    }
+
+    /**
+     * A request whose body did not arrive whole in time ({@link ClientConnections}): answered {@code 408} (audited on
+     * the order-entry routes) and its connection closed; one already answered (413, 401 before its body) is closed.
+     */
+    private void bodyTimedOut(final HttpServerRequest request) {
+        if (request.response().ended()) {
+            request.connection().close();
+            return;
         }
-        return remote;
+        final ApiError error = new ApiError(408, "REQUEST_TIMEOUT", "the body did not arrive whole within "
+                + settings.limits().bodyTimeoutSeconds() + " s", null);
+        final CommandType action = actionOf(request);
+        if (action != null) {
+            refusals.publish(request.response().headers().get(RequestIds.HEADER), remote(request), action, error, null,
+                    0);
+        }
+        failAndClose(request, error);
+    }
+
+    /** Stops a request the deadline answered while its body still came, before its route's handler acts on it. */
+    private void unlessAnswered(final RoutingContext ctx) {
+        if (!ctx.response().ended()) {
+            ctx.next();
+        }
     }
 
     private boolean refuseUnlessReady(final HttpServerRequest request) {

@@ -98,25 +98,13 @@ public final class StreamMetrics {
         return deflateClients.get();
     }
 
-    /**
-     * Counts a new connection unless {@code max} are open.
-     *
-     * @return false when the connection must be refused
-     */
-    boolean tryOpen(final int max) {
-        while (true) {
-            final int open = clients.get();
-            if (open >= max) {
-                return false;
-            }
-            if (clients.compareAndSet(open, open + 1)) {
-                connections.increment();
-                return true;
-            }
-        }
+    /** Counts a connection upgraded to the stream; {@link #closed} follows when its session ends. */
+    void opened() {
+        clients.incrementAndGet();
+        connections.increment();
     }
 
-    /** A connection counted by {@link #tryOpen} ended, or its upgrade failed. */
+    /** A connection counted by {@link #opened} ended. */
     void closed() {
         clients.decrementAndGet();
     }

@@ -1,5 +1,7 @@
 package io.orderentry.http;
 
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.atomic.AtomicLong;
@@ -22,6 +24,20 @@ class MetricsTextTest {
         assertTrue(text.contains("orders_commands_total{result=\"PLACED\"} 42.0"), text);
         assertTrue(text.contains("orders_input_ring_remaining 1024.0"), text);
         assertTrue(text.contains("jvm_memory_used_bytes"), "JVM metrics are bound");
+        metrics.close();
+    }
+
+    @Test
+    void aScrapeWithinTheCacheAgeServesTheLastRenderingAndWithoutAnAgeRendersAnew() {
+        final MetricsText metrics = new MetricsText();
+        final AtomicLong placed = new AtomicLong(1);
+        metrics.counter("orders_commands_total", "commands", "result=\"PLACED\"", placed::get);
+        final io.vertx.core.buffer.Buffer first = metrics.scrape(60_000);
+        placed.incrementAndGet();
+        assertSame(first, metrics.scrape(60_000), "within the age, nothing is rendered");
+        final io.vertx.core.buffer.Buffer fresh = metrics.scrape(0);
+        assertNotSame(first, fresh);
+        assertTrue(fresh.toString().contains("orders_commands_total{result=\"PLACED\"} 2.0"), fresh.toString());
         metrics.close();
     }
 }

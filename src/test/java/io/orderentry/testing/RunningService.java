@@ -38,6 +38,8 @@ public final class RunningService implements AutoCloseable {
         env.put("ORDERS_OUTPUT_RING_SIZE", "4096");
         env.put("ORDERS_DB_URL", "");
         env.put("ORDERS_AUTH", "none");   // tests of authentication turn it on; the others name their accounts
+        // tests read a counter right after what moves it; the cached rendering is tested where it is the subject
+        env.put("ORDERS_HTTP_METRICS_CACHE_MILLIS", "0");
         env.putAll(overrides);
         final Config config = ConfigLoader.load(env);
         final OrderEntryService service = new OrderEntryService(config);
