@@ -22,7 +22,7 @@ so that they are full within the warm-up, and any ORDERS_ variable of the enviro
 to reach the cap sooner). With url it loads that service with the trade keys ORDERS_LOAD_KEYS lists (churn.sh makes
 them as run.sh does) and reads /metrics with ORDERS_LOAD_ADMIN_KEY when set; the process figures need pid=PID of the
 service on this machine."""
-import asyncio, collections, os, random, subprocess, sys, tempfile, time, urllib.parse, urllib.request
+import asyncio, collections, http.client, os, random, subprocess, sys, tempfile, time, urllib.parse, urllib.request
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import Keys, arg, free_port, service_env, stop, wait_http
@@ -56,7 +56,7 @@ class Service:
             req = urllib.request.Request(self.url + "/metrics", headers=self.headers)
             with urllib.request.urlopen(req, timeout=10) as r:
                 text = r.read().decode()
-        except OSError:
+        except (OSError, http.client.HTTPException):
             return None
         return {"open": value(text, "orders_http_connections_open"),
                 "refused": value(text, "orders_http_connections_refused_total"),
@@ -78,8 +78,12 @@ class Service:
         """The heap used right after a full collection asked for with jcmd, in bytes, or None."""
         if not self.pid:
             return None
-        done = subprocess.run(["jcmd", str(self.pid), "GC.run"], capture_output=True, text=True, timeout=120)
-        figures = self.scrape() if done.returncode == 0 else None
+        done = subprocess.run(["jcmd", "-J-Dsun.tools.attach.attachTimeout=60000", str(self.pid), "GC.run"],
+                              capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            print(f"  jcmd {self.pid} GC.run failed: {(done.stdout + done.stderr).strip()[-300:]}", flush=True)
+            return None
+        figures = self.scrape()
         return figures["heap"] if figures else None
 
 
@@ -136,33 +140,35 @@ class Soak:
               f"{fmt(m.get('heap'), MIB)} MiB, fds {fmt(row.get('fds'))}, threads "
               f"{fmt(row.get('threads', m.get('threads')))}", flush=True)
 
-    async def heap_point(self, t):
-        heap = await asyncio.get_running_loop().run_in_executor(None, self.service.heap_after_gc)
-        if heap is not None:
-            self.heap_points.append((t, heap))
+    async def heap_points_each_minute(self):
+        """The process baseline and a heap after a full GC at the end of the warm-up, then a heap point a minute;
+        apart from the samples, since jcmd can take seconds on a busy machine."""
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        for t in range(0, int(self.seconds - self.warmup), 60):
+            await asyncio.sleep(max(0.0, start + self.warmup + t - loop.time()))
+            if not self.process_baseline:
+                self.process_baseline = self.service.process()
+            heap = await loop.run_in_executor(None, self.service.heap_after_gc)
+            if heap is not None:
+                self.heap_points.append((self.warmup + t, heap))
 
     async def sampler(self):
         loop = asyncio.get_running_loop()
         start = loop.time()
-        next_sample, next_heap = self.every, self.warmup
-        while True:
-            await asyncio.sleep(max(0.0, start + min(next_sample, next_heap) - loop.time()))
-            t = loop.time() - start
-            if t >= self.seconds:
-                return
-            if t >= next_heap:
-                if not self.process_baseline:
-                    self.process_baseline = self.service.process()
-                await self.heap_point(t)
-                next_heap += 60
-            if t >= next_sample:
+        for n in range(1, int(self.seconds / self.every) + 1):
+            await asyncio.sleep(max(0.0, start + n * self.every - loop.time()))
+            if n * self.every < self.seconds:
                 await self.sample(loop.time() - start)
-                next_sample += self.every
 
     async def run(self):
         start = asyncio.get_running_loop().time()
-        await asyncio.gather(self.load(), self.sampler())
+        await asyncio.gather(self.load(), self.sampler(), self.heap_points_each_minute())
         await self.sample(asyncio.get_running_loop().time() - start)
+
+    def last_answered(self):
+        """The last sample whose /metrics scrape answered, or None."""
+        return next((s for s in reversed(self.samples) if s["metrics"]), None)
 
 
 def fmt(v, unit=1):
@@ -200,7 +206,12 @@ def report(soak, start, end, end_process, end_heap, waited, described):
     print(f"| seconds | connections | unexpected (closed at accept) | open connections | refused at accept (total) |"
           f" stream connections | heap used MiB | fds | threads |")
     print("|---|---|---|---|---|---|---|---|---|")
-    rows = [s for s in soak.samples[:-1] if int(s["t"] + 0.5) % row_seconds == 0] + soak.samples[-1:]
+    rows, boundary = [], row_seconds
+    for s in soak.samples[:-1]:
+        if s["t"] >= boundary - 0.5:
+            rows.append(s)
+            boundary = (int(s["t"] + 1) // row_seconds + 1) * row_seconds
+    rows += soak.samples[-1:]
     done, bad, closed = soak.counts()
     rows.append(dict(end_process, t=None, done=done, bad=bad, closed=closed, metrics=end))
     for s in rows:
@@ -242,7 +253,12 @@ def report(soak, start, end, end_process, end_heap, waited, described):
         print(f"\nheap after a full GC, MiB, at {', '.join(f'{t:.0f} s: {h / MIB:.1f}' for t, h in points)}"
               f"{trend}")
     if not end:
-        print("\nthe service's /metrics did not answer after the load: it closes connections at accept")
+        last = soak.last_answered()
+        seen = f"; it last answered {last['t']:.0f} s into the load: open {fmt(last['metrics']['open'])}, refused " \
+               f"{fmt(last['metrics']['refused'])}, stream {fmt(last['metrics']['ws'])}" if last else ""
+        print(f"\nthe service's /metrics did not answer after the load (closed at accept){seen}")
+    peak = max((s["metrics"]["open"] for s in soak.samples if s["metrics"]), default=None)
+    print(f"\nthe most open connections a sample saw during the load: {fmt(peak)}")
     if soak.skipped:
         print(f"\n{soak.skipped:,} connections not opened: {MAX_IN_FLIGHT} were already waiting for the service")
     print(f"\nRESULT: {'PASS' if not failures else 'FAIL: ' + '; '.join(failures)}")
