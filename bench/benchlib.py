@@ -40,6 +40,11 @@ def service_env(work, port, mode, db):
     env = dict(os.environ, ORDERS_HTTP_HOST="127.0.0.1", ORDERS_HTTP_PORT=str(port),
                ORDERS_JOURNAL_DIR=f"{work}/journal", ORDERS_AUDIT_DIR=f"{work}/audit",
                ORDERS_PERSISTENCE_SPOOL_DIR=f"{work}/spool")
+    # every load and subscriber of a bench comes from 127.0.0.1: the per-address bounds, which would cap the fan-out
+    # and stalled-subscriber runs at 500 streams, are the whole bounds here (HostileConnectionsIT tests them)
+    env.setdefault("ORDERS_HTTP_MAX_CONNECTIONS_PER_ADDRESS", "10000000")
+    env.setdefault("ORDERS_WS_MAX_CONNECTIONS_PER_ADDRESS", "1000000")
+    env.setdefault("ORDERS_WS_ANONYMOUS_PERCENT", "100")
     if mode == "memory":
         env.update(ORDERS_JOURNAL_SYNC="none", ORDERS_DB_URL="")
     else:

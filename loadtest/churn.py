@@ -288,6 +288,10 @@ def start_service(jar, mode, heap, work):
     for name, default in (("ORDERS_ENGINE_DEDUP_WINDOW", "1000"), ("ORDERS_QUERY_RETAINED_FINAL_ORDERS", "1000"),
                           ("ORDERS_ENGINE_MAX_RESTING_ORDERS", "100000")):
         env.setdefault(name, default)
+    for name in ("ORDERS_HTTP_MAX_CONNECTIONS_PER_ADDRESS", "ORDERS_WS_MAX_CONNECTIONS_PER_ADDRESS",
+                 "ORDERS_WS_ANONYMOUS_PERCENT"):
+        if name not in os.environ:
+            env.pop(name, None)   # the soak runs with the shipped per-address bounds, its clients on 16 addresses
     proc = subprocess.Popen(["java", f"-Xms{heap}", f"-Xmx{heap}", "-XX:+UseG1GC", f"-Xlog:gc:file={work}/gc.log",
                              "-jar", jar], env=env, stdout=open(f"{work}/service.log", "w"), stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
