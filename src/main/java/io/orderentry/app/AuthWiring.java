@@ -36,6 +36,7 @@ import org.slf4j.LoggerFactory;
 final class AuthWiring implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(AuthWiring.class);
+
     private final AccessControl access;
     private final ScheduledExecutorService reloads;
 
