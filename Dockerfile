@@ -19,6 +19,7 @@ RUN apt-get update \
  && chmod 700 /app/data/keys
 WORKDIR /app
 COPY --from=build /src/target/order-entry.jar /app/order-entry.jar
+COPY docker/healthcheck.sh /app/healthcheck.sh
 
 ENV ORDERS_HTTP_PORT=8080 \
     ORDERS_JOURNAL_DIR=/app/data/journal \
@@ -46,13 +47,15 @@ ENV JAVA_OPTS="-Xms4g -Xmx4g -Xmn24m -XX:+AlwaysPreTouch -XX:+UseG1GC -XX:+PerfD
 
 USER orders
 # the API keys on a volume of their own: a new container keeps them (a first start without the file creates it with
-# one key for account demo and prints its secret in the container log once; more keys:
+# one key for account demo and writes its secret to /app/data/keys/demo-key, readable by this user only, never to the
+# log: docker compose exec app cat /app/data/keys/demo-key; more keys:
 # docker compose exec app java -jar /app/order-entry.jar keys create --account ACCOUNT)
 # /app/data/cluster: a cluster member's log, snapshots and Aeron files (ORDERS_CLUSTER_DIR; docker-compose.cluster.yml)
 VOLUME ["/app/data/journal", "/app/data/audit", "/app/data/snapshots", "/app/data/spool", "/app/data/keys", "/app/data/cluster"]
 EXPOSE 8080
-# /ready answers its status without a key even with ORDERS_AUTH_OPS=admin; with ORDERS_TLS_CERT set, check https
+# /ready answers its status without a key even with ORDERS_AUTH_OPS=admin; healthcheck.sh asks over https when
+# ORDERS_TLS_CERT is set (or tls.cert in ORDERS_CONFIG_FILE), over http otherwise, on ORDERS_HTTP_PORT
 HEALTHCHECK --interval=5s --timeout=3s --start-period=60s --retries=3 \
-  CMD curl -fsS http://127.0.0.1:8080/ready > /dev/null || exit 1
+  CMD ["sh", "/app/healthcheck.sh"]
 # exec replaces the shell, so java runs as PID 1, receives SIGTERM itself and drains before exiting.
 ENTRYPOINT ["sh", "-c", "exec java $JAVA_OPTS -jar /app/order-entry.jar \"$@\"", "order-entry"]

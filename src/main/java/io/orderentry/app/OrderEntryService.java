@@ -898,7 +898,8 @@ public final class OrderEntryService {
         metrics.counter("orders_snapshot_failed_writes_total", "Snapshot writes that failed since start",
                 writer::failedWrites);
         metrics.counter("orders_snapshot_failed_retentions_total", "Removals of old snapshots or journal segments that"
-                + " failed since start", writer::failedRetentions);
+                + " failed since start, or removed no segment because a kept snapshot could not be read",
+                writer::failedRetentions);
         metrics.gauge("orders_snapshot_last_write_seconds", "How long the newest snapshot took to write",
                 () -> writer.lastWriteMillis() / 1e3);
         metrics.gauge("orders_snapshot_last_bytes", "Size of the newest snapshot written", writer::lastBytes);
@@ -1056,7 +1057,7 @@ public final class OrderEntryService {
     }
 
     private void startHttp(final ReplyStage replies, final InputGateway gateway) {
-        auth = AuthWiring.open(config.auth(), metrics);
+        auth = AuthWiring.open(config.auth(), config.httpHost(), status, metrics);
         vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(config.httpInstances()));
         // the refusals answered beyond the audit trail's per-second budget, recorded as one summary record a second;
         // and the tick that lets a failed journal or audit trail try again without waiting for a request

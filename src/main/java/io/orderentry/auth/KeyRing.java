@@ -5,8 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,10 +17,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The API keys the service accepts, from the {@link KeysFile}, and the check of a presented secret.
  *
- * <p>{@link #reload} re-reads the file when its modification time, size or identity changed (the service calls it
- * once a second, off the event loops), so keys created or revoked by {@code keys create|revoke} take effect within
- * about a second, without a restart. A file that cannot be read or parsed leaves the keys as they were, and is
- * logged and counted: a half-edited file never locks everyone out nor lets a revoked key back in.
+ * <p>{@link #reload} re-reads the file when its modification time, size, identity or permissions changed (the service
+ * calls it once a second, off the event loops), so keys created or revoked by {@code keys create|revoke} take effect
+ * within about a second, without a restart. A file that cannot be read or parsed, or that other users than its owner
+ * may read or write ({@link KeysFile#checkPrivate}), leaves the keys as they were, and is logged and counted: a
+ * half-edited file never locks everyone out nor lets a revoked key back in, and a file made readable by others is not
+ * trusted; once it is private again ({@code chmod 600}) it is read at the next reload.
  *
  * <p>Threads: {@link #authenticate} is called on the event loops and never blocks or allocates beyond the key id;
  * {@link #reload} on one thread at a time. The keys are an immutable map behind a volatile reference.
@@ -41,15 +46,20 @@ public final class KeyRing {
     private Object fileKey;
     private long modified = Long.MIN_VALUE;
     private long size = -1;
+    private Set<PosixFilePermission> permissions;
     private final AtomicLong reloads = new AtomicLong();
     private final AtomicLong reloadFailures = new AtomicLong();
 
-    /** Reads the file now; a file that cannot be read stops the start (the service would refuse every key). */
+    /**
+     * Reads the file now; a file that cannot be read, or that other users may read or write, stops the start (the
+     * service would refuse every key, or trust keys anyone could have added).
+     */
     public KeyRing(final KeysFile file) throws IOException {
         this.file = file;
         // the attributes before the content, as in reload(): a change in between is then seen by the next reload
         // instead of being remembered as already read
         final BasicFileAttributes read = attributes();
+        KeysFile.checkPrivate(file.path(), permissionsOf(read));
         this.keys = file.read();
         remember(read);
     }
@@ -131,6 +141,7 @@ public final class KeyRing {
             return;
         }
         try {
+            KeysFile.checkPrivate(file.path(), permissionsOf(now));
             final Map<String, ApiKey> fresh = file.read();
             keys = fresh;
             remember(now);
@@ -139,17 +150,26 @@ public final class KeyRing {
         } catch (final IOException e) {
             remember(now);   // not again until it changes again
             reloadFailures.incrementAndGet();
-            LOG.error("auth: the keys file {} changed but cannot be read; the keys stay as they were: {}", file.path(),
+            LOG.error("auth: the keys file {} changed but cannot be used; the keys stay as they were: {}", file.path(),
                     e.getMessage());
         }
     }
 
+    /** @return the file's attributes, with its permissions where the file system has them; null when it is absent */
     private BasicFileAttributes attributes() throws IOException {
         try {
-            return Files.readAttributes(file.path(), BasicFileAttributes.class);
+            try {
+                return Files.readAttributes(file.path(), PosixFileAttributes.class);
+            } catch (final UnsupportedOperationException notPosix) {
+                return Files.readAttributes(file.path(), BasicFileAttributes.class);
+            }
         } catch (final NoSuchFileException absent) {
             return null;
         }
+    }
+
+    private static Set<PosixFilePermission> permissionsOf(final BasicFileAttributes attributes) {
+        return attributes instanceof PosixFileAttributes posix ? posix.permissions() : null;
     }
 
     private boolean unchanged(final BasicFileAttributes now) {
@@ -157,13 +177,14 @@ public final class KeyRing {
             return size == -1;
         }
         return Objects.equals(now.fileKey(), fileKey) && now.lastModifiedTime().toMillis() == modified
-                && now.size() == size;
+                && now.size() == size && Objects.equals(permissionsOf(now), permissions);
     }
 
     private void remember(final BasicFileAttributes now) {
         fileKey = now == null ? null : now.fileKey();
         modified = now == null ? Long.MIN_VALUE : now.lastModifiedTime().toMillis();
         size = now == null ? -1 : now.size();
+        permissions = permissionsOf(now);
     }
 
     /** @return the file the keys come from, or null */

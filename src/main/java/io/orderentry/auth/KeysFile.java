@@ -10,6 +10,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -18,6 +19,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.UnaryOperator;
@@ -34,7 +36,8 @@ import java.util.regex.Pattern;
  * </pre>
  *
  * Fields are separated by single spaces; {@code revoked} is {@code -} while the key is valid, else the time it was
- * revoked. The secret itself is never written. The file is created readable by its owner only.
+ * revoked. The secret itself is never written. The file is created readable by its owner only, and the service reads
+ * it only while it stays so ({@link #checkPrivate}): whoever may write it may add a key.
  *
  * <p>Changes ({@link #update}) take an exclusive lock on {@code <file>.lock} (against other processes; threads of one
  * JVM queue on a monitor before it), read the file, write the new content to a temporary file, force it and rename it
@@ -181,6 +184,49 @@ public final class KeysFile {
 
     private IOException malformed(final int line, final String why) {
         return new IOException(file + ":" + line + ": " + why);
+    }
+
+    /**
+     * Refuses a keys file that users other than its owner may read or write: one who may write it can add a key of
+     * any account, one who may read it learns every key id and account. The service checks this before it reads the
+     * file; the {@code keys} commands write it {@code rw-------} whatever it was.
+     *
+     * @param permissions the file's permissions, or null where the file system has none (nothing to check)
+     * @throws NotPrivateException naming the file, its mode and the command that fixes it
+     */
+    public static void checkPrivate(final Path file, final Set<PosixFilePermission> permissions)
+            throws NotPrivateException {
+        if (permissions == null) {
+            return;
+        }
+        for (final PosixFilePermission permission : permissions) {
+            switch (permission) {
+                case GROUP_READ, GROUP_WRITE, OTHERS_READ, OTHERS_WRITE -> throw new NotPrivateException("the API"
+                        + " keys file " + file + " may be read or written by other users than its owner (mode "
+                        + mode(permissions) + ", " + PosixFilePermissions.toString(permissions) + "): anyone who may"
+                        + " write it can add a key; make it its owner's only: chmod 600 " + file);
+                default -> {
+                }
+            }
+        }
+    }
+
+    /** A keys file that other users than its owner may read or write ({@link #checkPrivate}). */
+    public static final class NotPrivateException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        NotPrivateException(final String message) {
+            super(message);
+        }
+    }
+
+    /** @return {@code permissions} as an octal mode, {@code 0644} */
+    static String mode(final Set<PosixFilePermission> permissions) {
+        int mode = 0;
+        for (final PosixFilePermission permission : permissions) {
+            mode |= 0400 >> permission.ordinal();   // the enum runs OWNER_READ .. OTHERS_EXECUTE, as the mode's bits
+        }
+        return String.format("0%03o", mode);
     }
 
     /** @return every key of the file, oldest first (for listings) */

@@ -286,16 +286,15 @@ public final class AccessControl {
         }
 
         /**
-         * Takes a token of the request's address, for a request that needs no key.
+         * Takes a token of the request's address, for a request that needs no key: with authentication on or off
+         * ({@code ORDERS_AUTH=none} turns off the keys, not the per-address budget of the requests that never needed
+         * one).
          *
          * @return true if it may go on; false when refused ({@link #refusal()} is a 429, its headers set)
          */
         public boolean admitAnonymous(final HttpServerRequest request) {
             refusal = null;
             refusedKey = null;
-            if (!config.enabled()) {
-                return true;
-            }
             final RateLimits.Verdict verdict = limits.unauthenticated(host(request.remoteAddress()), System.nanoTime());
             if (verdict.allowed()) {
                 return true;

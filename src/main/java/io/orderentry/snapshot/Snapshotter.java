@@ -142,7 +142,10 @@ public final class Snapshotter implements AutoCloseable {
         return written;
     }
 
-    /** @return runs of snapshot and journal retention that failed */
+    /**
+     * @return runs of snapshot and journal retention that failed, or that removed no journal segment because a kept
+     *         snapshot could not be read
+     */
     public long failedRetentions() {
         return failedRetentions;
     }
@@ -351,7 +354,13 @@ public final class Snapshotter implements AutoCloseable {
                     oldest = position;
                 }
             } catch (final IOException e) {
-                return;   // a kept snapshot we cannot read: remove nothing rather than guess what it needs
+                // a kept snapshot we cannot read: remove nothing rather than guess which segments it needs
+                failedRetentions++;
+                LOG.warn("snapshot: {}, one of the snapshots kept, cannot be read ({}); no journal segment is removed"
+                        + " this time, so the journal grows until a later snapshot's retention succeeds. A restart"
+                        + " cannot start from that file; check the snapshot directory's disk",
+                        file.getFileName(), e.getMessage());
+                return;
             }
         }
         final List<Path> removed = retention.removeBefore(oldest);

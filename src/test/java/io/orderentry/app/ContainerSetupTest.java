@@ -39,6 +39,15 @@ class ContainerSetupTest {
         return known;
     }
 
+    /** The health check's script in the repository, and where the Dockerfile puts it. */
+    private static final String HEALTH_CHECK_SCRIPT = "docker/healthcheck.sh";
+    private static final String HEALTH_CHECK_IN_IMAGE = "/app/healthcheck.sh";
+
+    /** A compose health check runs the image's script, which speaks https once TLS is on, not a fixed http URL. */
+    private static void assertUsesTheHealthCheckScript(final JsonNode test) {
+        assertEquals("[\"CMD\",\"sh\",\"" + HEALTH_CHECK_IN_IMAGE + "\"]", test.toString());
+    }
+
     private static JsonNode compose() throws Exception {
         return YAML.readTree(Path.of("docker-compose.yml").toFile());
     }
@@ -60,7 +69,7 @@ class ContainerSetupTest {
         final JsonNode app = services.get("app");
         assertEquals("service_healthy", app.get("depends_on").get("postgres").get("condition").asText(),
                 "the app starts after the database is healthy");
-        assertTrue(app.get("healthcheck").get("test").toString().contains("/ready"));
+        assertUsesTheHealthCheckScript(app.get("healthcheck").get("test"));
         final JsonNode loadtest = services.get("loadtest");
         assertEquals("loadtest", loadtest.get("profiles").get(0).asText(), "the load test runs only on demand");
         assertTrue(Files.isRegularFile(Path.of(loadtest.get("build").asText(), "Dockerfile")));
@@ -162,7 +171,12 @@ class ContainerSetupTest {
         final Matcher user = Pattern.compile("(?m)^USER (\\S+)").matcher(dockerfile);
         assertTrue(user.find());
         assertFalse(user.group(1).equals("root") || user.group(1).equals("0"), "runs as a non-root user");
-        assertTrue(dockerfile.contains("HEALTHCHECK") && dockerfile.contains("/ready"));
+        final Matcher healthcheck = Pattern.compile("(?m)^HEALTHCHECK .*\\\\\n\\s*CMD (.*)$").matcher(dockerfile);
+        assertTrue(healthcheck.find(), "a HEALTHCHECK");
+        assertEquals("[\"sh\", \"" + HEALTH_CHECK_IN_IMAGE + "\"]", healthcheck.group(1),
+                "the image checks itself with the script that picks http or https");
+        assertTrue(dockerfile.contains("COPY " + HEALTH_CHECK_SCRIPT + " " + HEALTH_CHECK_IN_IMAGE + "\n"),
+                "the image holds the script");
         assertTrue(dockerfile.contains("EXPOSE 8080"));
 
         final Set<String> known = knownVariables();
@@ -176,6 +190,22 @@ class ContainerSetupTest {
         assertTrue(volume.find());
         assertTrue(volume.group(1).contains("\"" + variables.get("ORDERS_JOURNAL_DIR") + "\""));
         assertTrue(volume.group(1).contains("\"" + variables.get("ORDERS_AUDIT_DIR") + "\""));
+    }
+
+    @Test
+    void theHealthCheckScriptAsksReadyOverHttpsWhenTlsIsOnAndUsesOnlyShAndCurl() throws Exception {
+        final String script = Files.readString(Path.of(HEALTH_CHECK_SCRIPT));
+        assertTrue(script.startsWith("#!/bin/sh\n"), "POSIX sh, which the image has");
+        assertTrue(script.contains("setting ORDERS_TLS_CERT 'tls\\.cert'"), "TLS on is read as the service reads it");
+        assertTrue(script.contains("scheme=https") && script.contains("scheme=http\n"), script);
+        assertTrue(script.contains("curl -fsS -k ") && script.contains("\"$scheme://$host:$port/ready\""), script);
+        assertTrue(script.contains("setting ORDERS_HTTP_PORT 'http\\.port'"), "the port the service listens on");
+        final String dockerfile = Files.readString(Path.of("Dockerfile"));
+        assertTrue(dockerfile.contains("install -y --no-install-recommends curl"), "the image has curl");
+        assertFalse(dockerfile.contains("http://127.0.0.1:8080/ready"), "no fixed http URL left in the image");
+        for (final String file : List.of("docker-compose.yml", "docker-compose.cluster.yml")) {
+            assertFalse(Files.readString(Path.of(file)).contains("http://127.0.0.1:8080/ready"), file);
+        }
     }
 
     @Test
@@ -211,7 +241,7 @@ class ContainerSetupTest {
             assertEquals("service_completed_successfully",
                     member.get("depends_on").get("keys").get("condition").asText(),
                     "the shared keys file exists before any member starts, so no two members create it");
-            assertTrue(member.get("healthcheck").get("test").toString().contains("/ready"));
+            assertUsesTheHealthCheckScript(member.get("healthcheck").get("test"));
             assertTrue(ports.add(member.get("ports").get(0).asText().split(":")[0]), "a host port per member");
             final Map<String, String> mounts = new HashMap<>();
             for (final JsonNode volume : member.get("volumes")) {

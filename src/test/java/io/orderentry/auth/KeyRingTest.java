@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -144,8 +146,43 @@ class KeyRingTest {
     @Test
     void shouldRefuseToStartOnAFileItCannotParse() throws IOException {
         Files.writeString(file.path(), "not a key\n");
+        Files.setPosixFilePermissions(file.path(), PosixFilePermissions.fromString("rw-------"));
         final IOException refused = assertThrows(IOException.class, () -> new KeyRing(file));
         assertEquals(file.path() + ":1: expected 6 fields (keyId account permission created revoked sha256), found 3",
                 refused.getMessage());
+    }
+
+    @Test
+    void shouldRefuseToLoadAFileOtherUsersMayReadOrWriteNamingItsModeAndTheFix() throws IOException {
+        KeysCommand.create(file, "acct-1", Permission.TRADE);
+        for (final String mode : new String[] {"rw-r--r--", "rw-rw----", "rw-----w-"}) {
+            Files.setPosixFilePermissions(file.path(), PosixFilePermissions.fromString(mode));
+            final IOException refused = assertThrows(KeysFile.NotPrivateException.class, () -> new KeyRing(file));
+            assertTrue(refused.getMessage().contains(file.path().toString()), refused.getMessage());
+            assertTrue(refused.getMessage().contains(mode), refused.getMessage());
+            assertTrue(refused.getMessage().endsWith("chmod 600 " + file.path()), refused.getMessage());
+        }
+        Files.setPosixFilePermissions(file.path(), PosixFilePermissions.fromString("rw-r--r--"));
+        assertTrue(assertThrows(IOException.class, () -> new KeyRing(file)).getMessage().contains("(mode 0644, "));
+        Files.setPosixFilePermissions(file.path(), PosixFilePermissions.fromString("r--------"));
+        assertEquals(1, new KeyRing(file).activeKeys(), "the owner's own permissions are its business");
+    }
+
+    @Test
+    void shouldKeepTheKeysWhileTheFileIsReadableByOthersAndReadItOnceItIsPrivateAgain() throws IOException {
+        final String first = KeysCommand.create(file, "acct-1", Permission.TRADE);
+        final KeyRing ring = new KeyRing(file);
+        final String second = KeysCommand.create(file, "acct-2", Permission.TRADE);
+        Files.setPosixFilePermissions(file.path(), PosixFilePermissions.fromString("rw-r--r--"));
+        ring.reload();
+        assertEquals(KeyRing.Outcome.UNKNOWN, ring.authenticate(second), "a file others may write is not trusted");
+        assertEquals(KeyRing.Outcome.VALID, ring.authenticate(first), "the keys stay as they were");
+        assertEquals(1, ring.reloadFailures());
+        ring.reload();
+        assertEquals(1, ring.reloadFailures(), "counted once, not once a second");
+        Files.setPosixFilePermissions(file.path(), PosixFilePermissions.fromString("rw-------"));
+        ring.reload();
+        assertEquals(KeyRing.Outcome.VALID, ring.authenticate(second), "chmod 600 alone makes it read again");
+        assertEquals(1, ring.reloads());
     }
 }

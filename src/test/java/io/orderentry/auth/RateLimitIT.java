@@ -124,6 +124,31 @@ class RateLimitIT {
         }
     }
 
+    @Test
+    void withAuthenticationOffRequestsAreStillLimitedPerAddressAndOrdersAreNot() {
+        try (ServiceProcess service = ServiceProcess.start(dir, Map.of("ORDERS_AUTH", "none",
+                "ORDERS_RATE_LIMIT_ADDRESS_PER_SECOND", "1", "ORDERS_RATE_LIMIT_ADDRESS_BURST", "5"), "none")) {
+            int ok = 0;
+            Answer last = null;
+            for (int i = 0; i < 10; i++) {
+                last = service.client().get("/api/v1/orderbook/BTCUSD");
+                if (last.status() == 200) {
+                    ok++;
+                }
+            }
+            assertTrue(ok >= 5 && ok <= 7, ok + " of 10 passed a budget of 5 (+1/s) with ORDERS_AUTH=none");
+            assertEquals(429, last.status(), last.body());
+            assertEquals("RATE_LIMITED", last.errorCode());
+            assertNotNull(last.header("Retry-After"));
+            assertTrue(metric(service, "orders_rate_limited_total{budget=\"address\"}") >= 3);
+            final Answer placed = service.client().post("/api/v1/orders", ApiClient.limit("acct-1", "none-1",
+                    "BTCUSD", "BUY", "50000.00", "0.1", null));
+            assertEquals(201, placed.status(), "order endpoints take no address token (README, \"Accounts and API"
+                    + " keys\"): " + placed.body());
+            assertEquals(200, service.client().get("/health").status());
+        }
+    }
+
     private static double placed(final ServiceProcess service) {
         return metric(service, "orders_commands_total{result=\"PLACED\"}");
     }

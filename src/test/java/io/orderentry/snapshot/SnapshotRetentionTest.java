@@ -99,6 +99,48 @@ class SnapshotRetentionTest {
                 JournalReader.firstSegmentSequence(journal), "the journal from that snapshot on is kept");
     }
 
+    @Test
+    void aKeptSnapshotThatCannotBeReadHoldsBackTheJournalOnceAndIsCountedAsAFailedRetention() throws Exception {
+        final Path journal = dir.resolve("journal");
+        final SnapshotConfig config = new SnapshotConfig(dir.resolve("snapshots"), 0, 0, 2, false, true,
+                JournalRetention.Mode.DELETE, dir.resolve("archive"), 0);
+        final SnapshotStore store = new SnapshotStore(dir.resolve("snapshots"), 2);
+        final Snapshotter after;
+        final long firstSegmentBefore;
+        try (JournalWriter writer = JournalWriter.open(new JournalConfig(journal, JournalSync.NONE, 16 * 1024, 4096),
+                SYMBOLS.toArray(String[]::new), JournalReader.recover(journal, INDEX, c -> { }))) {
+            final Random random = new Random(9);
+            final Snapshotter before = new Snapshotter(config, LAYOUT, journal, INDEX, writer::lastSequence,
+                    () -> Long.MAX_VALUE);
+            before.start();
+            for (long first = 1; first <= 2_000; first += 500) {
+                RandomCommands.journal(writer, random, first, first + 499, SYMBOLS.size());
+                before.request().get(30, TimeUnit.SECONDS);
+            }
+            before.close(10_000);   // its thread is done: every retention it ran has ended
+            assertEquals(0, before.failedRetentions());
+            // the newest snapshot damaged on disk: the next snapshot keeps it (the newest two) and cannot tell what
+            // it needs
+            Files.write(store.list().get(0), new byte[] {1, 2, 3});
+            firstSegmentBefore = JournalReader.firstSegmentSequence(journal);
+
+            after = new Snapshotter(config, LAYOUT, journal, INDEX, writer::lastSequence, () -> Long.MAX_VALUE);
+            after.start();
+            RandomCommands.journal(writer, random, 2_001, 2_500, SYMBOLS.size());
+            after.request().get(30, TimeUnit.SECONDS);
+            RandomCommands.journal(writer, random, 2_501, 3_000, SYMBOLS.size());
+            after.request().get(30, TimeUnit.SECONDS);
+            after.close(10_000);
+        }
+        assertEquals(1, after.failedRetentions(), "the retention after the damaged snapshot removed no segment and"
+                + " counted it; the next one pruned the damaged file and went on");
+        final List<Path> kept = store.list();
+        assertEquals(2, kept.size(), kept.toString());
+        assertTrue(JournalReader.firstSegmentSequence(journal) > firstSegmentBefore, "segments removed again");
+        assertEquals(store.header(kept.get(1)).position().segmentFirstSequence(),
+                JournalReader.firstSegmentSequence(journal), "retention works again once the damaged file is pruned");
+    }
+
     /** A journal of 3,000 commands in small segments, a snapshot on request after every 500. */
     private List<Path> run(final JournalRetention.Mode mode, final Path journal,
                            final java.util.function.LongSupplier persisted, final Map<Long, byte[]> original)
