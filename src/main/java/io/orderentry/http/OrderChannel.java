@@ -6,6 +6,7 @@ import io.orderentry.auth.ApiKey;
 import io.orderentry.query.OrderState;
 import io.vertx.core.Context;
 import io.vertx.core.http.HttpHeaders;
+import java.util.Collection;
 import java.util.List;
 import org.slf4j.Logger;
 
@@ -22,8 +23,14 @@ import org.slf4j.Logger;
  * (UNAUTHENTICATED, INVALID_API_KEY, PERMISSION_DENIED, RATE_LIMITED, ACCOUNT_MISMATCH) and the connection is closed
  * with status 1008; failed authentications are audited as REST ones are. With authentication off the message names
  * {@code accountId}. The subscription then goes to the order stage ({@link AccountFeeds#subscribe}), woken by a tick
- * through the input ring, which sends the snapshot and then the updates. A second subscribe replaces the first (a
- * fresh snapshot, of the account it names).
+ * through the input ring, which sends the snapshot and then the updates. A second subscribe to the same account is
+ * answered ALREADY_SUBSCRIBED and changes nothing (each snapshot costs the order stage a read of the account's open
+ * orders); one naming another account replaces the first (a fresh snapshot, of that account).
+ *
+ * <h2>Revocation</h2>
+ * The subscription remembers the key that admitted it. When the keys file is read again (every second, see
+ * {@code AuthWiring}) the hub's timer ({@link #closeRevoked}) closes every orders subscription whose key was revoked or
+ * removed, with an INVALID_API_KEY error and status 1008, within about a second of the reload.
  *
  * <h2>Falling behind</h2>
  * A session conflated by its backlog bounds, or one whose loop let too many updates wait
@@ -46,6 +53,10 @@ final class OrderChannel implements OrderFeedSubscription.Receiver {
     private final int maxSubscriptions;
     private final int maxQueued;
     private final Logger log;
+    /** The keys' {@link io.orderentry.auth.KeyRing#version} that {@link #closeRevoked} last looked at. */
+    private Object keysSeen;
+    /** The key {@link #account} last admitted; read right after it, on this loop. */
+    private String admittedKeyId;
 
     OrderChannel(final HttpSettings settings, final Context context, final MarketDataJson errors) {
         this.feeds = settings.orderFeeds();
@@ -122,18 +133,48 @@ final class OrderChannel implements OrderFeedSubscription.Receiver {
         }
     }
 
+    /**
+     * Closes, with an INVALID_API_KEY error and status 1008, every orders subscription of {@code sessions} whose key
+     * the keys file no longer holds as valid: revocation reaches open streams as it reaches requests. Costs one
+     * comparison while the keys are unchanged; called by the hub's timer.
+     */
+    void closeRevoked(final Collection<StreamSession> sessions) {
+        if (!access.enabled() || access.keys().version() == keysSeen) {
+            return;
+        }
+        keysSeen = access.keys().version();
+        for (final StreamSession session : List.copyOf(sessions)) {
+            final OrderFeedSubscription subscription = session.orders();
+            if (subscription == null || subscription.keyId() == null) {
+                continue;
+            }
+            final ApiKey key = access.keys().byId(subscription.keyId());
+            if (key == null || !key.active()) {
+                session.send(StreamFrames.text(errors.error(new ApiError(401, "INVALID_API_KEY", "the API key "
+                        + subscription.keyId() + " was revoked; the stream is closed", null))));
+                session.closeForPolicy(StreamSession.REFUSED, "orders: key revoked");
+            }
+        }
+    }
+
     private void subscribe(final StreamSession session, final StreamRequest request) {
         final String account = account(session, request);
         if (account == null) {
             return;
         }
-        if (session.orders() == null && session.subscriptions() >= maxSubscriptions) {
+        final String keyId = admittedKeyId;
+        final OrderFeedSubscription current = session.orders();
+        if (current != null && current.accountId().equals(account)) {
+            session.send(StreamFrames.text(errors.error(StreamHub.alreadySubscribed("orders of " + account))));
+            return;
+        }
+        if (current == null && session.subscriptions() >= maxSubscriptions) {
             session.send(StreamFrames.text(errors.error(ApiError.badRequest("TOO_MANY_SUBSCRIPTIONS", "at most "
                     + maxSubscriptions + " subscriptions per connection", null))));
             return;
         }
         end(session);
-        final OrderFeedSubscription subscription = new OrderFeedSubscription(this, session, context, account,
+        final OrderFeedSubscription subscription = new OrderFeedSubscription(this, session, context, account, keyId,
                 maxQueued);
         session.ordersSubscribed(subscription);
         feeds.subscribe(subscription);
@@ -161,8 +202,12 @@ final class OrderChannel implements OrderFeedSubscription.Receiver {
         }
     }
 
-    /** @return the account the request may follow, or null after refusing it */
+    /**
+     * @return the account the request may follow, or null after refusing it; sets {@link #admittedKeyId} to the key
+     *         that admitted it (null with authentication off)
+     */
     private String account(final StreamSession session, final StreamRequest request) {
+        admittedKeyId = null;
         if (!access.enabled()) {
             if (request.accountId() == null) {
                 session.send(StreamFrames.text(errors.error(ApiError.badRequest("MISSING_FIELD", "accountId is"
@@ -190,6 +235,7 @@ final class OrderChannel implements OrderFeedSubscription.Receiver {
                     + "' is not the account of this API key (" + key.account() + ")", "accountId"), key.keyId());
             return null;
         }
+        admittedKeyId = key.keyId();
         return key.account();
     }
 

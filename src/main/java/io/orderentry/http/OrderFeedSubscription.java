@@ -34,24 +34,34 @@ final class OrderFeedSubscription implements FeedSubscriber {
     private final StreamSession session;
     private final Context context;
     private final String accountId;
+    private final String keyId;
     private final int maxQueued;
     private final AtomicInteger queued = new AtomicInteger();
     private final AtomicBoolean overrun = new AtomicBoolean();
     private volatile boolean closed;
 
-    /** @param maxQueued updates that may wait for the loop before the next are dropped for a fresh snapshot */
+    /**
+     * @param keyId     the API key that admitted the subscription, or null with authentication off
+     * @param maxQueued updates that may wait for the loop before the next are dropped for a fresh snapshot
+     */
     OrderFeedSubscription(final Receiver channel, final StreamSession session, final Context context,
-                          final String accountId, final int maxQueued) {
+                          final String accountId, final String keyId, final int maxQueued) {
         this.channel = channel;
         this.session = session;
         this.context = context;
         this.accountId = accountId;
+        this.keyId = keyId;
         this.maxQueued = maxQueued;
     }
 
     @Override
     public String accountId() {
         return accountId;
+    }
+
+    /** @return the key that admitted the subscription, or null with authentication off */
+    String keyId() {
+        return keyId;
     }
 
     @Override

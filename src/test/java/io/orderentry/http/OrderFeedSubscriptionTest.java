@@ -43,7 +43,7 @@ class OrderFeedSubscriptionTest {
             received.add("overrun");
             s.overrunHandled();
         }
-    }, null, loop, "acct-1", MAX_QUEUED);
+    }, null, loop, "acct-1", null, MAX_QUEUED);
 
     @AfterEach
     void stop() {
