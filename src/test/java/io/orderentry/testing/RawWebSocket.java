@@ -131,8 +131,13 @@ public final class RawWebSocket implements AutoCloseable {
      *         {@link StreamClient#PATIENCE}
      */
     public int awaitClose() throws IOException {
+        final long deadline = System.nanoTime() + StreamClient.PATIENCE.toNanos();
         try {
             while (true) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("the server did not close the stream within " + StreamClient.PATIENCE
+                            + " (heartbeats kept coming)");
+                }
                 final int head = in.readUnsignedByte();
                 long length = in.readUnsignedByte() & 0x7F;
                 if (length == 126) {
