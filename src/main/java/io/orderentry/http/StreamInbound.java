@@ -110,7 +110,6 @@ final class StreamInbound extends ChannelInboundHandlerAdapter {
             frame.release();
             return;
         }
-        removeExtensionDecoder(ctx.pipeline());
         if (budget.take(System.nanoTime()) < 0) {
             frame.release();
             refuse(frame);
@@ -121,6 +120,9 @@ final class StreamInbound extends ChannelInboundHandlerAdapter {
         if (first) {
             inCompressedMessage = (frame.rsv() & RSV1) != 0;
             messageBytes = 0;
+            if (inCompressedMessage) {
+                removeExtensionDecoder(ctx.pipeline());
+            }
         }
         if (!inCompressedMessage) {
             ctx.fireChannelRead(frame);
@@ -166,7 +168,10 @@ final class StreamInbound extends ChannelInboundHandlerAdapter {
         owner.refused(++refusedInARow);
     }
 
-    /** Takes Netty's permessage-deflate decoder out of the pipeline, once the handshake has put it there. */
+    /**
+     * Takes Netty's permessage-deflate decoder out of the pipeline, at the first compressed message (the handshake has
+     * put it there by then); until then it passes uncompressed frames on untouched.
+     */
     private void removeExtensionDecoder(final ChannelPipeline pipeline) {
         if (extensionRemoved) {
             return;
