@@ -27,12 +27,18 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <h2>Subscribing</h2>
  * A subscription is not added by the event loop that asked for it but by this stage, through {@link #subscribe}: the
- * stage takes the pending subscriptions at every end of batch, after handing out the batch's updates, sends each its
- * snapshot (the account's open orders from the view, whose only writer is this thread, so exact) with the feed's
- * current sequence, and then adds it to the feed. Every update is therefore in the snapshot or after it, never both
- * and never neither. The caller wakes the stage with a tick through the input ring; any later batch would do too.
- * A subscriber that fell behind subscribes again the same way and gets a fresh snapshot.
- *
+ * stage takes the pending requests at every end of batch, after handing out the batch's updates, adds each new
+ * subscriber to its feed and tells it the feed's current sequence ({@link FeedSubscriber#startsAfter}). It does not
+ * read the account's open orders: this thread also sends every order answer, and an account may have thousands, so
+ * the subscriber reads them itself, off this thread and in bounded chunks, from the view (which any thread may read),
+ * keeping the updates that arrive meanwhile ({@link SnapshotAssembly}). When it has read them it asks for a mark
+ * ({@link #mark}); the stage answers between two batches with the feed's sequence ({@link FeedSubscriber#marked}), and
+ * the subscriber's snapshot is the orders it read with its kept updates up to the mark laid over them: exactly the
+ * open orders after that update, every change either in it or after it, never both and never neither (the proof is at
+ * {@link SnapshotAssembly}). The caller wakes the stage with a tick through the input ring; any later batch would do
+ * too. A subscriber that fell behind subscribes again the same way and starts again from a fresh sequence. A request
+ * costs the stage one map look-up and one hand-over, whatever the account's size.
+
  * <h2>Ending</h2>
  * {@link #unsubscribe} (any thread) takes a subscriber out of its feed; one whose subscription ends while it waits to
  * be added is dropped by the stage, which checks {@link FeedSubscriber#closed} after adding it. A feed left without
@@ -62,10 +68,15 @@ public final class AccountFeeds implements BatchStage<EngineEvent> {
         }
     }
 
+    /** A subscriber's request to the stage: to join its feed, or a mark. */
+    private record Request(FeedSubscriber subscriber, boolean mark) {
+    }
+
     private final OrderStateView view;
     private final FeedRenderer renderer;
     private final Map<String, Feed> feeds = new ConcurrentHashMap<>();
-    private final Queue<FeedSubscriber> pending = new ConcurrentLinkedQueue<>();
+    /** Subscribes and marks, in the order asked for. */
+    private final Queue<Request> pending = new ConcurrentLinkedQueue<>();
     /** Feeds with updates in the current batch, in the order of their first one. */
     private final List<Feed> touched = new ArrayList<>();
     private final AtomicInteger subscribers = new AtomicInteger();
@@ -77,12 +88,22 @@ public final class AccountFeeds implements BatchStage<EngineEvent> {
     }
 
     /**
-     * Asks for {@code subscriber} to be sent a snapshot of its account's open orders and then every update after it;
-     * done by the stage at its next end of batch, so wake it after calling (a tick through the input ring). Calling it
-     * again for a subscriber already in its feed sends it a fresh snapshot. Any thread.
+     * Asks for {@code subscriber} to be added to its account's feed and told the feed's sequence
+     * ({@link FeedSubscriber#startsAfter}); done by the stage at its next end of batch, so wake it after calling (a tick
+     * through the input ring). Calling it again for a subscriber already in its feed tells it the sequence again, for a
+     * fresh snapshot. Any thread.
      */
     public void subscribe(final FeedSubscriber subscriber) {
-        pending.add(subscriber);
+        pending.add(new Request(subscriber, false));
+    }
+
+    /**
+     * Asks for {@code subscriber} to be told, at the stage's next end of batch, the feed's sequence then
+     * ({@link FeedSubscriber#marked}), after every update up to it; wake the stage after calling. Call it once the
+     * subscriber has read the open orders it builds its snapshot from. Any thread.
+     */
+    public void mark(final FeedSubscriber subscriber) {
+        pending.add(new Request(subscriber, true));
     }
 
     /** Takes {@code subscriber}, whose {@link FeedSubscriber#closed} is already true, out of its feed. Any thread. */
@@ -127,16 +148,28 @@ public final class AccountFeeds implements BatchStage<EngineEvent> {
         }
     }
 
-    /** Hands out the batch's updates, then takes the pending subscriptions (snapshot first, then into the feed). */
+    /** Hands out the batch's updates, then takes the pending subscribes and marks, in the order asked for. */
     @Override
     public void endOfBatch() {
         for (int i = 0; i < touched.size(); i++) {
             deliver(touched.get(i));
         }
         touched.clear();
-        for (FeedSubscriber next = pending.poll(); next != null; next = pending.poll()) {
-            add(next);
+        for (Request next = pending.poll(); next != null; next = pending.poll()) {
+            if (next.mark()) {
+                answerMark(next.subscriber());
+            } else {
+                add(next.subscriber());
+            }
         }
+    }
+
+    private void answerMark(final FeedSubscriber subscriber) {
+        final Feed feed = feeds.get(subscriber.accountId());
+        if (subscriber.closed() || feed == null) {
+            return;     // ended meanwhile (its feed may even be forgotten): nobody waits for the mark
+        }
+        subscriber.marked(feed.sequence);
     }
 
     private void changed(final String accountId, final OrderEvent change, final long orderId) {
@@ -186,7 +219,7 @@ public final class AccountFeeds implements BatchStage<EngineEvent> {
             feed = new Feed(subscriber.accountId());
             feeds.put(subscriber.accountId(), feed);
         }
-        subscriber.snapshot(feed.sequence, view.openOrders(subscriber.accountId(), 0, Integer.MAX_VALUE));
+        subscriber.startsAfter(feed.sequence);
         if (feed.subscribers.contains(subscriber)) {
             return;     // a fresh snapshot for a subscriber that fell behind: it stays where it is
         }

@@ -1,14 +1,13 @@
 package io.orderentry.account;
 
-import io.orderentry.query.OrderState;
 import java.util.List;
 
 /**
  * One subscriber of an account's private feed: a stream connection's {@code orders} subscription. Implemented by the
  * HTTP edge, which hands every call over to the connection's event loop in call order (FIFO), so a subscriber
- * receives its snapshot before any update that follows it.
+ * receives {@link #startsAfter} before any update that follows it, and {@link #marked} after every update it covers.
  *
- * <p>Threads: {@link #snapshot} and {@link #updates} are called on the order stage's thread ({@code oe-orders}) and
+ * <p>Threads: {@link #startsAfter}, {@link #marked} and {@link #updates} are called on the order stage's thread ({@code oe-orders}) and
  * must only hand over, never block or write to a socket; {@link #closed} may be read on any thread.
  */
 public interface FeedSubscriber {
@@ -20,10 +19,18 @@ public interface FeedSubscriber {
     boolean closed();
 
     /**
-     * The account's open orders, oldest first, exactly as they are after the update numbered {@code sequence} (0: no
-     * update yet in this process). Updates numbered {@code sequence + 1} on follow.
+     * The subscriber is in its account's feed: updates numbered {@code sequence + 1} on follow (0: no update yet in
+     * this process). The subscriber builds its snapshot itself, off the stage, in chunks ({@link SnapshotAssembly}),
+     * keeping the updates meanwhile, then asks for a mark ({@link AccountFeeds#mark}).
      */
-    void snapshot(long sequence, List<OrderState> openOrders);
+    void startsAfter(long sequence);
+
+    /**
+     * The answer to {@link AccountFeeds#mark}: every update numbered up to {@code sequence} has been handed to this
+     * subscriber before this call, and every change the order view held when the mark was asked for has such an
+     * update. The snapshot assembled is the account's open orders as after update {@code sequence}.
+     */
+    void marked(long sequence);
 
     /**
      * The account's updates of one ring batch, consecutive from the first one's sequence, each with its rendered bytes

@@ -359,7 +359,10 @@ public final class ConfigLoader {
                 longValue("marketdata.max.delivery.wait.millis", 1, 10_000),
                 intValue("ws.fanout.cpu.percent", 1, 100),
                 intValue("ws.send.buffer.bytes", 0, 64 << 20),
-                bool("ws.deflate"));
+                bool("ws.deflate"),
+                new MarketDataConfig.StreamInput(intValue("ws.max.requests.per.second", 1, 100_000),
+                        intValue("ws.max.requests.burst", 1, 1_000_000),
+                        intValue("ws.max.message.bytes", MarketDataConfig.StreamInput.MIN_MESSAGE_BYTES, 1 << 20)));
     }
 
     private Optional<Config.Database> database() {

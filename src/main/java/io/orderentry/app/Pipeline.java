@@ -37,8 +37,9 @@ import io.orderentry.query.OrderStateView;
  *
  * <p>The account feeds (the stream's private {@code orders} channel) run after the view, so each event's order state is
  * there to send, and after the replies, so that their work at the end of a batch (rendering, handing over) comes after
- * the batch's answers are on their way. They are on this thread because a subscriber's snapshot must be read from the
- * view between two events, which only the view's writer can do without a lock.
+ * the batch's answers are on their way. They are on this thread because a subscriber must join its feed, and a
+ * snapshot's mark be taken, between two events of the view, which only the view's writer can see without a lock; the
+ * snapshots themselves are read by the stream's event loops ({@code account/SnapshotAssembly}), not here.
  */
 final class Pipeline {
 

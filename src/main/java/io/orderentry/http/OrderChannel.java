@@ -2,10 +2,12 @@ package io.orderentry.http;
 
 import io.orderentry.account.AccountFeeds;
 import io.orderentry.account.OrderUpdate;
+import io.orderentry.account.SnapshotAssembly;
 import io.orderentry.auth.ApiKey;
-import io.orderentry.query.OrderState;
+import io.orderentry.query.OrderStateView;
 import io.vertx.core.Context;
 import io.vertx.core.http.HttpHeaders;
+import java.util.Collection;
 import java.util.List;
 import org.slf4j.Logger;
 
@@ -22,8 +24,18 @@ import org.slf4j.Logger;
  * (UNAUTHENTICATED, INVALID_API_KEY, PERMISSION_DENIED, RATE_LIMITED, ACCOUNT_MISMATCH) and the connection is closed
  * with status 1008; failed authentications are audited as REST ones are. With authentication off the message names
  * {@code accountId}. The subscription then goes to the order stage ({@link AccountFeeds#subscribe}), woken by a tick
- * through the input ring, which sends the snapshot and then the updates. A second subscribe replaces the first (a
- * fresh snapshot, of the account it names).
+ * through the input ring, which adds it to the account's feed and tells it the feed's sequence. The snapshot is then
+ * built here, on the loop, {@value #SNAPSHOT_CHUNK} open orders per task read from the order view, the updates that
+ * arrive meanwhile kept beside it, and completed at the stage's mark ({@link SnapshotAssembly}): {@code oe-orders},
+ * which sends every order answer, never reads an account's open orders. A second subscribe to the same account is
+ * answered ALREADY_SUBSCRIBED and changes nothing (a snapshot costs this loop a read of the account's open orders);
+ * one naming another account replaces the first (a fresh snapshot, of that account). Subscribes, as every message,
+ * take a token of the connection's budget ({@link StreamInbound}), which bounds the snapshots a key can ask for.
+ *
+ * <h2>Revocation</h2>
+ * The subscription remembers the key that admitted it. When the keys file is read again (every second, see
+ * {@code AuthWiring}) the hub's timer ({@link #closeRevoked}) closes every orders subscription whose key was revoked or
+ * removed, with an INVALID_API_KEY error and status 1008, within about a second of the reload.
  *
  * <h2>Falling behind</h2>
  * A session conflated by its backlog bounds, or one whose loop let too many updates wait
@@ -34,7 +46,11 @@ import org.slf4j.Logger;
  */
 final class OrderChannel implements OrderFeedSubscription.Receiver {
 
+    /** Open orders read per event loop task while a snapshot is built. */
+    static final int SNAPSHOT_CHUNK = 256;
+
     private final AccountFeeds feeds;
+    private final OrderStateView view;
     private final InputGateway input;
     private final AccessControl access;
     private final AccessControl.Gate gate;
@@ -46,9 +62,14 @@ final class OrderChannel implements OrderFeedSubscription.Receiver {
     private final int maxSubscriptions;
     private final int maxQueued;
     private final Logger log;
+    /** The keys' {@link io.orderentry.auth.KeyRing#version} that {@link #closeRevoked} last looked at. */
+    private Object keysSeen;
+    /** The key {@link #account} last admitted; read right after it, on this loop. */
+    private String admittedKeyId;
 
     OrderChannel(final HttpSettings settings, final Context context, final MarketDataJson errors) {
         this.feeds = settings.orderFeeds();
+        this.view = settings.view();
         this.input = settings.input();
         this.access = settings.access();
         this.gate = access.gate();
@@ -84,20 +105,52 @@ final class OrderChannel implements OrderFeedSubscription.Receiver {
         }
         metrics.ordersResync();
         session.ordersAwaitSnapshot();
+        subscription.assembly(null);
         feeds.subscribe(subscription);
         input.tick();
     }
 
-    /** From the order stage: the snapshot of {@code subscription}'s account. */
+    /**
+     * From the order stage: the subscription is in its feed after update {@code sequence}. Starts building its
+     * snapshot on this loop, {@value #SNAPSHOT_CHUNK} orders per task ({@link #readChunk}); the updates that arrive
+     * meanwhile are kept in the assembly (at most {@code ws.max.queued.messages}, else it starts again).
+     */
     @Override
-    public void snapshot(final OrderFeedSubscription subscription, final long sequence, final List<OrderState> openOrders) {
-        final StreamSession session = subscription.session();
-        if (subscription.closed() || session.orders() != subscription) {
+    public void startsAfter(final OrderFeedSubscription subscription, final long sequence) {
+        if (subscription.closed() || subscription.session().orders() != subscription) {
             return;
         }
+        final SnapshotAssembly assembly = new SnapshotAssembly(subscription.accountId(), sequence, maxQueued);
+        subscription.assembly(assembly);
+        subscription.session().ordersAwaitSnapshot();
+        readChunk(subscription, assembly);
+    }
+
+    /** From the order stage: the mark; the snapshot is complete as of {@code sequence} and is sent. */
+    @Override
+    public void marked(final OrderFeedSubscription subscription, final long sequence) {
+        final SnapshotAssembly assembly = subscription.assembly();
+        final StreamSession session = subscription.session();
+        if (assembly == null || !assembly.read() || subscription.closed() || session.orders() != subscription) {
+            return;     // the mark of an assembly given up since (the session fell behind and starts again)
+        }
+        subscription.assembly(null);
         if (session.ordersSnapshot(subscription, sequence, json.snapshot(subscription.accountId(), sequence,
-                openOrders))) {
+                assembly.complete(sequence)))) {
             metrics.ordersSent(1);
+        }
+    }
+
+    /** Reads one chunk of the account's open orders, then yields the loop; asks the stage for a mark once all are read. */
+    private void readChunk(final OrderFeedSubscription subscription, final SnapshotAssembly assembly) {
+        if (subscription.assembly() != assembly || subscription.closed()) {
+            return;
+        }
+        if (assembly.readChunk(view::openOrders, SNAPSHOT_CHUNK)) {
+            feeds.mark(subscription);
+            input.tick();
+        } else {
+            context.runOnContext(ignored -> readChunk(subscription, assembly));
         }
     }
 
@@ -105,6 +158,13 @@ final class OrderChannel implements OrderFeedSubscription.Receiver {
     @Override
     public void updates(final OrderFeedSubscription subscription, final List<OrderUpdate> updates, final List<byte[]> frames) {
         final StreamSession session = subscription.session();
+        final SnapshotAssembly assembly = subscription.assembly();
+        if (assembly != null) {
+            if (!subscription.closed() && session.orders() == subscription && !assembly.updates(updates)) {
+                resync(session);    // too many updates while the snapshot was built: start again
+            }
+            return;
+        }
         try {
             metrics.ordersSent(session.ordersUpdates(subscription, updates, frames));
         } catch (final RuntimeException e) {
@@ -122,18 +182,48 @@ final class OrderChannel implements OrderFeedSubscription.Receiver {
         }
     }
 
+    /**
+     * Closes, with an INVALID_API_KEY error and status 1008, every orders subscription of {@code sessions} whose key
+     * the keys file no longer holds as valid: revocation reaches open streams as it reaches requests. Costs one
+     * comparison while the keys are unchanged; called by the hub's timer.
+     */
+    void closeRevoked(final Collection<StreamSession> sessions) {
+        if (!access.enabled() || access.keys().version() == keysSeen) {
+            return;
+        }
+        keysSeen = access.keys().version();
+        for (final StreamSession session : List.copyOf(sessions)) {
+            final OrderFeedSubscription subscription = session.orders();
+            if (subscription == null || subscription.keyId() == null) {
+                continue;
+            }
+            final ApiKey key = access.keys().byId(subscription.keyId());
+            if (key == null || !key.active()) {
+                session.send(StreamFrames.text(errors.error(new ApiError(401, "INVALID_API_KEY", "the API key "
+                        + subscription.keyId() + " was revoked; the stream is closed", null))));
+                session.closeForPolicy(StreamSession.REFUSED, "orders: key revoked");
+            }
+        }
+    }
+
     private void subscribe(final StreamSession session, final StreamRequest request) {
         final String account = account(session, request);
         if (account == null) {
             return;
         }
-        if (session.orders() == null && session.subscriptions() >= maxSubscriptions) {
+        final String keyId = admittedKeyId;
+        final OrderFeedSubscription current = session.orders();
+        if (current != null && current.accountId().equals(account)) {
+            session.send(StreamFrames.text(errors.error(StreamHub.alreadySubscribed("orders of " + account))));
+            return;
+        }
+        if (current == null && session.subscriptions() >= maxSubscriptions) {
             session.send(StreamFrames.text(errors.error(ApiError.badRequest("TOO_MANY_SUBSCRIPTIONS", "at most "
                     + maxSubscriptions + " subscriptions per connection", null))));
             return;
         }
         end(session);
-        final OrderFeedSubscription subscription = new OrderFeedSubscription(this, session, context, account,
+        final OrderFeedSubscription subscription = new OrderFeedSubscription(this, session, context, account, keyId,
                 maxQueued);
         session.ordersSubscribed(subscription);
         feeds.subscribe(subscription);
@@ -161,8 +251,12 @@ final class OrderChannel implements OrderFeedSubscription.Receiver {
         }
     }
 
-    /** @return the account the request may follow, or null after refusing it */
+    /**
+     * @return the account the request may follow, or null after refusing it; sets {@link #admittedKeyId} to the key
+     *         that admitted it (null with authentication off)
+     */
     private String account(final StreamSession session, final StreamRequest request) {
+        admittedKeyId = null;
         if (!access.enabled()) {
             if (request.accountId() == null) {
                 session.send(StreamFrames.text(errors.error(ApiError.badRequest("MISSING_FIELD", "accountId is"
@@ -190,6 +284,7 @@ final class OrderChannel implements OrderFeedSubscription.Receiver {
                     + "' is not the account of this API key (" + key.account() + ")", "accountId"), key.keyId());
             return null;
         }
+        admittedKeyId = key.keyId();
         return key.account();
     }
 

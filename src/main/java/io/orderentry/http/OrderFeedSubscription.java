@@ -2,7 +2,7 @@ package io.orderentry.http;
 
 import io.orderentry.account.FeedSubscriber;
 import io.orderentry.account.OrderUpdate;
-import io.orderentry.query.OrderState;
+import io.orderentry.account.SnapshotAssembly;
 import io.vertx.core.Context;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,13 +16,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * dropped and the loop, when it gets to it, asks for a fresh snapshot, which covers them; the order stage never waits
  * for a loop. A subscription replaced or ended is never reused: messages still on their way for it are ignored.
  *
- * <p>Threads: {@link #snapshot} and {@link #updates} on the order stage's thread; the rest on the event loop.
+ * <p>Threads: {@link #startsAfter}, {@link #marked} and {@link #updates} on the order stage's thread; the rest on the event loop.
  */
 final class OrderFeedSubscription implements FeedSubscriber {
 
     /** Where the calls land on the loop: the loop's {@link OrderChannel}. */
     interface Receiver {
-        void snapshot(OrderFeedSubscription subscription, long sequence, List<OrderState> openOrders);
+        /** The subscription is in its feed; updates after {@code sequence} follow: build the snapshot. */
+        void startsAfter(OrderFeedSubscription subscription, long sequence);
+
+        /** The mark asked for once the open orders were read: every update up to {@code sequence} came before. */
+        void marked(OrderFeedSubscription subscription, long sequence);
 
         void updates(OrderFeedSubscription subscription, List<OrderUpdate> updates, List<byte[]> frames);
 
@@ -34,24 +38,36 @@ final class OrderFeedSubscription implements FeedSubscriber {
     private final StreamSession session;
     private final Context context;
     private final String accountId;
+    private final String keyId;
     private final int maxQueued;
     private final AtomicInteger queued = new AtomicInteger();
     private final AtomicBoolean overrun = new AtomicBoolean();
     private volatile boolean closed;
+    /** The snapshot being built, or null; on the loop only. */
+    private SnapshotAssembly assembly;
 
-    /** @param maxQueued updates that may wait for the loop before the next are dropped for a fresh snapshot */
+    /**
+     * @param keyId     the API key that admitted the subscription, or null with authentication off
+     * @param maxQueued updates that may wait for the loop before the next are dropped for a fresh snapshot
+     */
     OrderFeedSubscription(final Receiver channel, final StreamSession session, final Context context,
-                          final String accountId, final int maxQueued) {
+                          final String accountId, final String keyId, final int maxQueued) {
         this.channel = channel;
         this.session = session;
         this.context = context;
         this.accountId = accountId;
+        this.keyId = keyId;
         this.maxQueued = maxQueued;
     }
 
     @Override
     public String accountId() {
         return accountId;
+    }
+
+    /** @return the key that admitted the subscription, or null with authentication off */
+    String keyId() {
+        return keyId;
     }
 
     @Override
@@ -68,10 +84,27 @@ final class OrderFeedSubscription implements FeedSubscriber {
         return session;
     }
 
+    /** @return the snapshot being built, or null; on the loop */
+    SnapshotAssembly assembly() {
+        return assembly;
+    }
+
+    /** Sets (or with null, drops) the snapshot being built; on the loop. */
+    void assembly(final SnapshotAssembly building) {
+        assembly = building;
+    }
+
     @Override
-    public void snapshot(final long sequence, final List<OrderState> openOrders) {
+    public void startsAfter(final long sequence) {
         if (!closed) {
-            context.runOnContext(ignored -> channel.snapshot(this, sequence, openOrders));
+            context.runOnContext(ignored -> channel.startsAfter(this, sequence));
+        }
+    }
+
+    @Override
+    public void marked(final long sequence) {
+        if (!closed) {
+            context.runOnContext(ignored -> channel.marked(this, sequence));
         }
     }
 

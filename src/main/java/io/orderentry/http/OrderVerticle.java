@@ -147,6 +147,10 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
                 .setPerFrameWebSocketCompressionSupported(false)
                 .setPerMessageWebSocketCompressionSupported(settings.marketData().config().deflate())
                 .setWebSocketAllowServerNoContext(true)
+                // stream clients send small JSON requests: a larger frame or message closes the stream (1009), so a
+                // client cannot make the server gather big messages (StreamInbound also bounds them once inflated)
+                .setMaxWebSocketFrameSize(settings.marketData().config().input().maxMessageBytes())
+                .setMaxWebSocketMessageSize(settings.marketData().config().input().maxMessageBytes())
                 .setIdleTimeout(settings.limits().idleTimeoutSeconds());
         if (settings.tls() != null) {
             // HTTPS and WSS on the same port, HTTP/1.1 only (no ALPN): the same server, the same limits

@@ -2,6 +2,7 @@ package io.orderentry.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderentry.app.Instrument;
+import io.orderentry.auth.TokenBucket;
 import io.orderentry.journal.WallClock;
 import io.orderentry.marketdata.BookSnapshot;
 import io.orderentry.marketdata.Channel;
@@ -79,12 +80,16 @@ final class StreamHub {
     private final byte[][] snapshotFrame;
     private final long[] snapshotSequence;
     private final long slowClientNanos;
+    /** Where the sessions' {@link StreamInbound}s inflate; this loop's only. */
+    private final byte[] inflateScratch;
     /**
      * Sessions found too slow at a heartbeat, closed {@value #CLOSES_PER_ROUND} every {@value #CLOSE_EVERY_MILLIS} ms
      * (10,000 within 5 s) rather than all at once; a session that caught up meanwhile stays open.
      */
     private final PacedCloser<StreamSession> tooSlow = new PacedCloser<>(CLOSES_PER_ROUND, this::closeIfStillTooSlow);
     static final int CLOSES_PER_ROUND = 100;
+    /** How often the orders subscriptions' keys are checked against the keys file's last reload (once a second). */
+    static final long REVOCATION_CHECK_MILLIS = 200;
     static final long CLOSE_EVERY_MILLIS = 50;
     private final AtomicInteger queuedBatches = new AtomicInteger();
     private final AtomicBoolean overrun = new AtomicBoolean();
@@ -118,6 +123,7 @@ final class StreamHub {
         this.snapshotFrame = new byte[slots][];
         this.snapshotSequence = new long[slots];
         this.slowClientNanos = TimeUnit.MILLISECONDS.toNanos(access.config().slowClientMillis());
+        this.inflateScratch = new byte[access.config().input().maxMessageBytes() + 1];
     }
 
     /** Registers with the fan-out and starts the heartbeat and slow-close timers. Called on the loop at start. */
@@ -125,15 +131,31 @@ final class StreamHub {
         access.fanOut().register(loop, this);
         vertx.setPeriodic(access.config().heartbeatMillis(), id -> tick());
         vertx.setPeriodic(CLOSE_EVERY_MILLIS, id -> tooSlow.round());
+        vertx.setPeriodic(REVOCATION_CHECK_MILLIS, id -> orders.closeRevoked(sessions));
     }
 
-    /** Takes over an upgraded connection that {@link StreamMetrics#tryOpen} counted. */
+    /**
+     * Takes over an upgraded connection whose stream slots its {@link ClientConnection} holds; what its client sends goes through
+     * a {@link StreamInbound} with a budget of its own.
+     */
     void open(final ServerWebSocket socket) {
         final MarketDataConfig config = access.config();
         final StreamSession session = new StreamSession(this, socket, access.metrics(), subscribers.size(),
                 config.maxQueuedMessages(), config.maxQueuedBytes(), config.totalQueuedBytes());
         sessions.add(session);
-        session.start(config.writeQueueBytes());
+        final MarketDataConfig.StreamInput input = config.input();
+        session.start(config.writeQueueBytes(), new StreamInbound(new StreamInbound.Owner() {
+            @Override
+            public void refused(final int inARow) {
+                refusedMessage(session, inARow);
+            }
+
+            @Override
+            public void violated(final short status, final String reason) {
+                session.closeForPolicy(status, reason);
+            }
+        }, new TokenBucket(input.perSecond(), input.burst(), System.nanoTime()), input.maxMessageBytes(),
+                inflateScratch));
         if (config.sendBufferBytes() > 0) {
             session.sendBuffer(config.sendBufferBytes());
         }
@@ -221,6 +243,24 @@ final class StreamHub {
         session.snapshot(slot, sequence, snapshotFrame[slot]);
     }
 
+    /**
+     * A message of {@code session} was dropped for its budget: the first of a run is answered RATE_LIMITED, the rest
+     * are not; a run of a whole burst closes the connection with 1008.
+     */
+    private void refusedMessage(final StreamSession session, final int inARow) {
+        access.metrics().refusedMessage();
+        final MarketDataConfig.StreamInput input = access.config().input();
+        if (inARow >= input.burst()) {
+            session.closeForPolicy(StreamSession.REFUSED, "too many messages: over " + input.perSecond()
+                    + " a second");
+        } else if (inARow == 1) {
+            session.send(StreamFrames.text(json.error(new ApiError(429, "RATE_LIMITED", "over this connection's "
+                    + input.perSecond() + " messages a second (bursts of " + input.burst() + "); messages are dropped"
+                    + " unread until it slows down, and " + input.burst() + " in a row close the connection",
+                    null))));
+        }
+    }
+
     /** The session ended (closed by either side, or dropped as too slow); forgets its subscriptions. */
     void closed(final StreamSession session) {
         if (!sessions.remove(session)) {
@@ -248,23 +288,37 @@ final class StreamHub {
         log.debug("stream connection failed: {}", failure.toString());
     }
 
+    /**
+     * Subscribes and sends the snapshot. A subscribe to what the session already has is answered ALREADY_SUBSCRIBED
+     * and sends nothing else: a snapshot (up to the whole book) per repeated message would let one client make the
+     * loop render and write without bound; a client that wants a fresh snapshot unsubscribes first.
+     */
     private void subscribe(final StreamSession session, final int slot) {
-        if (!session.isSubscribed(slot)) {
-            if (session.subscriptions() >= access.config().maxSubscriptions()) {
-                session.send(StreamFrames.text(json.error(ApiError.badRequest("TOO_MANY_SUBSCRIPTIONS", "at most "
-                        + access.config().maxSubscriptions() + " subscriptions per connection", null))));
-                return;
-            }
-            if (session.learnCompression()) {
-                access.metrics().deflateClients(1);
-            }
-            counts.increment(loop, slot / Channel.COUNT, Channel.of(slot % Channel.COUNT));
-            subscribers.get(slot).add(session);
-            session.subscribed(slot);
+        if (session.isSubscribed(slot)) {
+            session.send(StreamFrames.text(json.error(alreadySubscribed(Channel.of(slot % Channel.COUNT).wireName()
+                    + " " + access.instruments().get(slot / Channel.COUNT).symbol()))));
+            return;
         }
+        if (session.subscriptions() >= access.config().maxSubscriptions()) {
+            session.send(StreamFrames.text(json.error(ApiError.badRequest("TOO_MANY_SUBSCRIPTIONS", "at most "
+                    + access.config().maxSubscriptions() + " subscriptions per connection", null))));
+            return;
+        }
+        if (session.learnCompression()) {
+            access.metrics().deflateClients(1);
+        }
+        counts.increment(loop, slot / Channel.COUNT, Channel.of(slot % Channel.COUNT));
+        subscribers.get(slot).add(session);
+        session.subscribed(slot);
         if (!session.conflated()) {
             snapshot(session, slot);
         }
+    }
+
+    /** @return the answer to a subscribe of what the session already follows ({@code what}: "book BTCUSD") */
+    static ApiError alreadySubscribed(final String what) {
+        return ApiError.badRequest("ALREADY_SUBSCRIBED", "already subscribed to " + what + "; unsubscribe first for a"
+                + " fresh snapshot", null);
     }
 
     private void unsubscribe(final StreamSession session, final int slot) {

@@ -33,6 +33,8 @@ public final class StreamMetrics {
     private final LongAdder deliveries = new LongAdder();
     private final LongAdder ordersMessages = new LongAdder();
     private final LongAdder ordersResyncs = new LongAdder();
+    private final LongAdder refusedMessages = new LongAdder();
+    private final LongAdder policyCloses = new LongAdder();
     private long deliverySwappedNanos;
 
     /** Registers the stream's and the market data consumer's figures, and those of the private orders channel. */
@@ -46,6 +48,10 @@ public final class StreamMetrics {
         metrics.counter("orders_ws_orders_resyncs_total", "Fresh orders snapshots asked for because a connection fell"
                 + " behind (conflated, or too many updates waiting for its event loop)", ordersResyncs::sum);
         metrics.gauge("orders_ws_clients", "Open WebSocket stream connections", clients::get);
+        metrics.counter("orders_ws_refused_messages_total", "Client messages refused unread because their connection"
+                + " was over ORDERS_WS_MAX_REQUESTS_PER_SECOND", refusedMessages::sum);
+        metrics.counter("orders_ws_policy_closes_total", "Stream connections closed for what the client sent or"
+                + " because its key was revoked (1007, 1008, 1009)", policyCloses::sum);
         metrics.counter("orders_ws_connections_total", "WebSocket stream connections accepted since start",
                 connections::sum);
         metrics.gauge("orders_ws_subscriptions", "Stream subscriptions (channel and symbol) across all connections",
@@ -121,6 +127,16 @@ public final class StreamMetrics {
 
     void conflated() {
         conflations.increment();
+    }
+
+    /** A client message was refused for its connection's budget. */
+    void refusedMessage() {
+        refusedMessages.increment();
+    }
+
+    /** A connection was closed for what its client sent (a flood, a message too large once inflated) or a revoked key. */
+    void policyClose() {
+        policyCloses.increment();
     }
 
     void slowDisconnect() {

@@ -52,6 +52,8 @@ final class StreamSession {
     static final short TOO_SLOW = 1008;
     /** WebSocket close status for a policy violation: a private channel the client may not have. */
     static final short REFUSED = 1008;
+    /** WebSocket close status for a protocol error: a compressed frame without the extension. */
+    static final short PROTOCOL_ERROR = 1002;
     /** WebSocket close status for an unexpected condition on the server. */
     static final short SERVER_ERROR = 1011;
 
@@ -94,8 +96,12 @@ final class StreamSession {
         this.totalBacklogBytes = totalBacklogBytes;
     }
 
-    /** Wires the socket's handlers to the hub, and the channel's writability to {@link #drained()}. */
-    void start(final int writeQueueBytes) {
+    /**
+     * Wires the socket's handlers to the hub, the channel's writability to {@link #drained()}, and {@code inbound}
+     * (the budget and bounded inflating of what the client sends) after the connection's frame decoder.
+     */
+    void start(final int writeQueueBytes, final StreamInbound inbound) {
+        StreamInbound.install(channel.pipeline(), inbound);
         socket.setWriteQueueMaxSize(writeQueueBytes);
         socket.textMessageHandler(text -> hub.request(this, text));
         socket.binaryMessageHandler(bytes -> hub.request(this, bytes.toString(StandardCharsets.UTF_8)));
@@ -322,6 +328,21 @@ final class StreamSession {
             return;
         }
         write(channel.alloc().directBuffer(frame.length).writeBytes(frame), 1);
+    }
+
+    /**
+     * Closes the connection with {@code status} (1002, 1007, 1008 or 1009) for what the client did or may no longer
+     * do (flooding, a message too large, a revoked key); its backlog is dropped.
+     */
+    void closeForPolicy(final short status, final String reason) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        clearBacklog();
+        metrics.policyClose();
+        hub.closed(this);
+        socket.close(status, reason);
     }
 
     /** Closes the connection with status 1011 after a server-side failure; its backlog is dropped. */

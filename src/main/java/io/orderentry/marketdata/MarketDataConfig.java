@@ -25,12 +25,33 @@ package io.orderentry.marketdata;
  *                              doubles); 0 leaves it to the kernel's autotuning (up to 4 MiB a socket)
  * @param deflate               whether the stream accepts permessage-deflate from clients that offer it, and then
  *                              sends them updates compressed once for all
+ * @param input                 what one connection may send: messages a second, burst, and the largest message
  */
 public record MarketDataConfig(int tradesHistory, long snapshotMillis, int maxConnections, int maxSubscriptions,
                                int maxQueuedMessages, int writeQueueBytes, long heartbeatMillis,
                                long slowClientMillis, long maxQueuedBytes, long totalQueuedBytes,
                                long maxDeliveryWaitMillis, int fanOutCpuPercent, int sendBufferBytes,
-                               boolean deflate) {
+                               boolean deflate, StreamInput input) {
+
+    /**
+     * What one stream connection may send (README, "Market data", "Client messages"): {@code perSecond} messages a
+     * second on average with bursts of {@code burst} (a token bucket per connection, charged before a message is
+     * inflated or parsed), each frame and message at most {@code maxMessageBytes}, also once inflated.
+     */
+    public record StreamInput(int perSecond, int burst, int maxMessageBytes) {
+
+        /** The defaults of order-entry.properties. */
+        public static final StreamInput DEFAULT = new StreamInput(20, 40, 4096);
+        /** The smallest {@code maxMessageBytes}: a subscribe with an API key fits in far less. */
+        public static final int MIN_MESSAGE_BYTES = 512;
+
+        public StreamInput {
+            if (perSecond <= 0 || burst < 1 || maxMessageBytes < MIN_MESSAGE_BYTES) {
+                throw new IllegalArgumentException("stream input: messages a second and burst must be > 0, the"
+                        + " largest message at least " + MIN_MESSAGE_BYTES + " bytes");
+            }
+        }
+    }
 
     /** Longest heartbeat interval API.md allows. */
     public static final long MAX_HEARTBEAT_MILLIS = 5_000;
@@ -46,7 +67,7 @@ public record MarketDataConfig(int tradesHistory, long snapshotMillis, int maxCo
                             final long totalQueuedBytes, final long maxDeliveryWaitMillis, final int fanOutCpuPercent) {
         this(tradesHistory, snapshotMillis, maxConnections, maxSubscriptions, maxQueuedMessages, writeQueueBytes,
                 heartbeatMillis, slowClientMillis, maxQueuedBytes, totalQueuedBytes, maxDeliveryWaitMillis,
-                fanOutCpuPercent, DEFAULT_SEND_BUFFER_BYTES, true);
+                fanOutCpuPercent, DEFAULT_SEND_BUFFER_BYTES, true, StreamInput.DEFAULT);
     }
 
 
@@ -54,10 +75,13 @@ public record MarketDataConfig(int tradesHistory, long snapshotMillis, int maxCo
     public MarketDataConfig withMaxConnections(final int connections) {
         return new MarketDataConfig(tradesHistory, snapshotMillis, connections, maxSubscriptions, maxQueuedMessages,
                 writeQueueBytes, heartbeatMillis, slowClientMillis, maxQueuedBytes, totalQueuedBytes,
-                maxDeliveryWaitMillis, fanOutCpuPercent, sendBufferBytes, deflate);
+                maxDeliveryWaitMillis, fanOutCpuPercent, sendBufferBytes, deflate, input);
     }
 
     public MarketDataConfig {
+        if (input == null) {
+            throw new IllegalArgumentException("the stream's input limits are required");
+        }
         if (tradesHistory <= 0 || snapshotMillis <= 0 || maxConnections <= 0 || maxSubscriptions <= 0
                 || writeQueueBytes <= 0 || heartbeatMillis <= 0 || slowClientMillis <= 0 || maxQueuedBytes <= 0
                 || totalQueuedBytes < maxQueuedBytes || maxDeliveryWaitMillis <= 0 || fanOutCpuPercent <= 0 || fanOutCpuPercent > 100

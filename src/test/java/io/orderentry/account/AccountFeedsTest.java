@@ -1,6 +1,7 @@
 package io.orderentry.account;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -233,14 +234,20 @@ class AccountFeedsTest {
                 event += driver.applyNew(1);
                 final String account = subscribeAt.remove(event);
                 if (account != null) {
-                    final RecordingSubscriber subscriber = new RecordingSubscriber(account);
+                    final RecordingSubscriber subscriber = new RecordingSubscriber(driver, account);
+                    subscriber.stepwise = true;     // reads its snapshot a chunk per event, as the stage goes on
                     feeds.subscribe(subscriber);    // arrives mid-batch: taken at the batch's end
                     subscribers.add(subscriber);
                 }
+                subscribers.forEach(RecordingSubscriber::step);
                 if (random.nextInt(4) == 0) {
                     driver.endBatch();
                 }
             }
+        }
+        driver.endBatch();
+        while (!subscribers.stream().allMatch(RecordingSubscriber::step)) {
+            driver.endBatch();
         }
         driver.endBatch();
 
@@ -249,6 +256,42 @@ class AccountFeedsTest {
             assertEquals(1, subscriber.snapshots, subscriber.accountId());
             assertFollowsTheView(subscriber);
         }
+    }
+
+    @Test
+    void shouldBuildTheSnapshotInChunksOffTheStageAndMatchTheOpenOrdersAtTheMarkWhileOrdersChange() {
+        for (int i = 0; i < 9; i++) {
+            driver.rest("A", Side.SELL, 1_000 + i, 1);      // orders 1..9
+        }
+        driver.endBatch();
+        final RecordingSubscriber a = new RecordingSubscriber(driver, "A");
+        a.stepwise = true;
+        feeds.subscribe(a);
+        driver.endBatch();                                  // in the feed after update 9; nothing read yet
+        assertFalse(a.step(), "the first chunk");           // orders 1, 2
+        driver.cancel(1);                                   // behind the reading: only its update says so
+        driver.cancel(7);                                   // ahead of it: the reading will not see it
+        driver.endBatch();
+        assertFalse(a.step());                              // orders 3, 4
+        driver.rest("A", Side.SELL, 2_000, 1);              // order 10, opened ahead of the reading
+        driver.amend(2, 0, 3);                              // behind it: its update carries the new quantity
+        driver.endBatch();
+        while (!a.step()) {
+            driver.rest("B", Side.SELL, 3_000, 1);          // other accounts' events meanwhile
+        }
+        driver.cancel(4);                                   // after the reading, before the mark
+        assertEquals(0, a.snapshots);
+        driver.endBatch();                                  // the mark
+
+        assertEquals(1, a.snapshots);
+        assertEquals(5, a.snapshotSequence, "the feed began at the subscribe: 2 cancels, 1 accepted, 1 amend, 1 cancel");
+        final List<OrderState> open = driver.view.openOrders("A", 0, Integer.MAX_VALUE);
+        assertEquals(open.stream().map(OrderState::orderId).toList(),
+                a.snapshot.stream().map(OrderState::orderId).toList(), "the open orders at the mark, oldest first");
+        assertEquals(3, a.snapshot.get(0).quantity(), "order 2 as amended");
+        driver.cancel(2);
+        driver.endBatch();
+        assertEquals(List.of(6L), a.sequences(), "updates go on after the mark");
     }
 
     @Test
@@ -269,7 +312,7 @@ class AccountFeedsTest {
 
     @Test
     void shouldNeverAddASubscriptionThatEndedBeforeTheStageTookIt() {
-        final RecordingSubscriber early = new RecordingSubscriber("A");
+        final RecordingSubscriber early = new RecordingSubscriber(driver, "A");
         feeds.subscribe(early);
         early.close();
         feeds.unsubscribe(early);       // before the stage made A's feed: nothing to take it out of
@@ -278,8 +321,8 @@ class AccountFeedsTest {
         assertEquals(0, feeds.subscribers());
 
         // ends while the stage adds it: after the snapshot, before it is in the feed (its unsubscribe found nothing)
-        final RecordingSubscriber racing = new RecordingSubscriber("A");
-        racing.onSnapshot = () -> {
+        final RecordingSubscriber racing = new RecordingSubscriber(driver, "A");
+        racing.onStart = () -> {
             racing.close();
             feeds.unsubscribe(racing);
         };
@@ -288,7 +331,8 @@ class AccountFeedsTest {
         driver.rest("A", Side.SELL, 1_000, 1);
         driver.endBatch();
 
-        assertEquals(1, racing.snapshots);
+        assertEquals(1, racing.starts);
+        assertEquals(0, racing.snapshots, "nobody waits for the mark of an ended subscription");
         assertEquals(0, feeds.subscribers(), "the stage took it out again");
         assertTrue(racing.updates.isEmpty());
     }
@@ -301,7 +345,8 @@ class AccountFeedsTest {
         driver.endBatch();
 
         feeds.subscribe(a);     // fell behind: a fresh snapshot
-        driver.endBatch();
+        driver.endBatch();      // starts it again: it reads the open orders and asks for a mark
+        driver.endBatch();      // the mark
         driver.cancel(1);
         driver.endBatch();
 
@@ -323,7 +368,7 @@ class AccountFeedsTest {
     @Test
     void shouldForgetFeedsWithoutSubscribersOncePastTheBound() {
         for (int i = 0; i <= AccountFeeds.IDLE_FEEDS_KEPT; i++) {
-            final RecordingSubscriber subscriber = new RecordingSubscriber("acct-" + i);
+            final RecordingSubscriber subscriber = new RecordingSubscriber(driver, "acct-" + i);
             feeds.subscribe(subscriber);
             driver.endBatch();
             subscriber.close();
@@ -332,7 +377,7 @@ class AccountFeedsTest {
         assertTrue(feeds.feeds() <= AccountFeeds.IDLE_FEEDS_KEPT, "feeds: " + feeds.feeds());
         final RecordingSubscriber kept = subscribe("kept");
         for (int i = 0; i < AccountFeeds.IDLE_FEEDS_KEPT; i++) {
-            feeds.subscribe(new RecordingSubscriber("more-" + i));
+            feeds.subscribe(new RecordingSubscriber(driver, "more-" + i));
         }
         driver.endBatch();
         driver.rest("kept", Side.SELL, 1_000, 1);
@@ -341,10 +386,11 @@ class AccountFeedsTest {
     }
 
     private RecordingSubscriber subscribe(final String account) {
-        final RecordingSubscriber subscriber = new RecordingSubscriber(account);
+        final RecordingSubscriber subscriber = new RecordingSubscriber(driver, account);
         feeds.subscribe(subscriber);
         driver.endBatch();
-        assertEquals(1, subscriber.snapshots, "the snapshot comes at the end of the next batch");
+        driver.endBatch();
+        assertEquals(1, subscriber.snapshots, "the snapshot is complete at the mark, taken at an end of batch");
         return subscriber;
     }
 

@@ -132,13 +132,14 @@ class MarketDataStreamTest {
     }
 
     @Test
-    void resubscribingSendsAFreshSnapshot() {
+    void unsubscribingAndSubscribingAgainSendsAFreshSnapshot() {
         place(limit("m", null, "BTCUSD", "BUY", "99.00", "1", null));
         try (StreamClient stream = StreamClient.connect(clients, service.port())) {
             stream.subscribe("book", "BTCUSD");
             final long first = stream.awaitType("snapshot").get("sequence").asLong();
             place(limit("m", null, "BTCUSD", "BUY", "98.00", "1", null));
             stream.awaitType("update");
+            stream.unsubscribe("book", "BTCUSD");
             stream.subscribe("book", "BTCUSD");
             final JsonNode again = stream.awaitType("snapshot");
             assertEquals(first + 1, again.get("sequence").asLong());
@@ -154,6 +155,8 @@ class MarketDataStreamTest {
             stream.subscribe("trades", "BTCUSD");
             stream.subscribe("book", "BTCUSD");
             stream.subscribe("ticker", "BTCUSD");
+            assertEquals("ALREADY_SUBSCRIBED", stream.awaitType("error").get("error").get("code").asText(),
+                    "a subscription the connection has is not counted twice");
             final JsonNode error = stream.awaitType("error");
             assertEquals("TOO_MANY_SUBSCRIPTIONS", error.get("error").get("code").asText());
             assertTrue(error.get("error").get("message").asText().contains("2"));

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.orderentry.account.OrderEvent;
 import io.orderentry.account.OrderUpdate;
-import io.orderentry.query.OrderState;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import java.util.ArrayList;
@@ -29,8 +28,13 @@ class OrderFeedSubscriptionTest {
     private final List<String> received = new ArrayList<>();   // on the loop only
     private final OrderFeedSubscription subscription = new OrderFeedSubscription(new OrderFeedSubscription.Receiver() {
         @Override
-        public void snapshot(final OrderFeedSubscription s, final long sequence, final List<OrderState> open) {
+        public void startsAfter(final OrderFeedSubscription s, final long sequence) {
             received.add("snapshot " + sequence);
+        }
+
+        @Override
+        public void marked(final OrderFeedSubscription s, final long sequence) {
+            received.add("marked " + sequence);
         }
 
         @Override
@@ -43,7 +47,7 @@ class OrderFeedSubscriptionTest {
             received.add("overrun");
             s.overrunHandled();
         }
-    }, null, loop, "acct-1", MAX_QUEUED);
+    }, null, loop, "acct-1", null, MAX_QUEUED);
 
     @AfterEach
     void stop() {
@@ -55,7 +59,7 @@ class OrderFeedSubscriptionTest {
         final CountDownLatch release = new CountDownLatch(1);
         loop.runOnContext(ignored -> await(release));      // the loop is busy elsewhere
 
-        subscription.snapshot(0, List.of());
+        subscription.startsAfter(0);
         long sequence = 0;
         for (int batch = 0; batch < 10; batch++) {
             subscription.updates(updates(sequence + 1, 3), frames(3));    // 3 a batch: the third batch passes 8
@@ -75,7 +79,7 @@ class OrderFeedSubscriptionTest {
     @Test
     void shouldHandNothingOverOnceClosed() throws Exception {
         subscription.close();
-        subscription.snapshot(0, List.of());
+        subscription.startsAfter(0);
         subscription.updates(updates(1, 1), frames(1));
         awaitLoop();
         assertTrue(received.isEmpty(), received.toString());

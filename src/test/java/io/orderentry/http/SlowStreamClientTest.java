@@ -40,7 +40,8 @@ class SlowStreamClientTest {
         try (RunningService service = RunningService.start(dir, Map.of("ORDERS_WS_WRITE_QUEUE_BYTES", "4096",
                 "ORDERS_WS_MAX_QUEUED_MESSAGES", "16", "ORDERS_WS_MAX_SUBSCRIPTIONS", "4",
                 "ORDERS_WS_SLOW_CLIENT_MILLIS", "500", "ORDERS_WS_HEARTBEAT_MILLIS", "100",
-                "ORDERS_PRICE_BAND_PERCENT", "0"))) {
+                "ORDERS_PRICE_BAND_PERCENT", "0", "ORDERS_WS_MAX_REQUESTS_PER_SECOND", "100000",
+                "ORDERS_WS_MAX_REQUESTS_BURST", "1000000"))) {
             final ApiClient api = service.client();
             placeBids(api);
             try (StreamClient healthy = StreamClient.connect(clients, service.port());
@@ -86,7 +87,8 @@ class SlowStreamClientTest {
     void stalledClientIsConflatedByItsBacklogBytesLongBeforeItsMessageCountAndTheBytesAreFreedWhenItLeaves() {
         try (RunningService service = RunningService.start(dir, Map.of("ORDERS_WS_WRITE_QUEUE_BYTES", "4096",
                 "ORDERS_WS_MAX_QUEUED_MESSAGES", "1000000", "ORDERS_WS_MAX_QUEUED_BYTES", "65536",
-                "ORDERS_WS_MAX_SUBSCRIPTIONS", "4", "ORDERS_WS_SLOW_CLIENT_MILLIS", "600000"))) {
+                "ORDERS_WS_MAX_SUBSCRIPTIONS", "4", "ORDERS_WS_SLOW_CLIENT_MILLIS", "600000",
+                "ORDERS_WS_MAX_REQUESTS_PER_SECOND", "100000", "ORDERS_WS_MAX_REQUESTS_BURST", "1000000"))) {
             final ApiClient api = service.client();
             placeBids(api);
             try (StalledStreamClient stalled = StalledStreamClient.connect(service.port())) {
@@ -105,13 +107,15 @@ class SlowStreamClientTest {
     }
 
     /**
-     * Asks the stalled client's stream for 20 more full snapshots, as a client that resubscribes would.
+     * Asks the stalled client's stream for 20 more full snapshots, as a client that resubscribes would (unsubscribe,
+     * then subscribe: a repeated subscribe sends none); the tests lift the message budget so that it may.
      *
      * @return how many were asked for; 0 once the server has cut the connection
      */
     private static int stall(final StalledStreamClient stalled) {
         try {
             for (int i = 0; i < 20; i++) {
+                stalled.send("{\"op\":\"unsubscribe\",\"channel\":\"book\",\"symbol\":\"BTCUSD\"}");
                 stalled.send("{\"op\":\"subscribe\",\"channel\":\"book\",\"symbol\":\"BTCUSD\"}");
             }
             return 20;
