@@ -135,8 +135,8 @@ final class StreamHub {
     }
 
     /**
-     * Takes over an upgraded connection whose stream slots its {@link ClientConnection} holds; what its client sends goes through
-     * a {@link StreamInbound} with a budget of its own.
+     * Takes over an upgraded connection whose stream slots its {@link ClientConnection} holds; what its client sends
+     * goes through a {@link StreamInbound} with a budget of its own.
      */
     void open(final ServerWebSocket socket) {
         final MarketDataConfig config = access.config();
