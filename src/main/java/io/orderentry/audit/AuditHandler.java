@@ -266,6 +266,7 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
         entry.remoteAddress = event.remoteAddress;
         entry.keyId = event.keyId;
         entry.accountId = event.accountId;
+        entry.claimedAccountId = event.claimedAccountId;
         entry.clientOrderId = event.clientOrderId;
         entry.orderId = event.orderId;
         entry.httpStatus = refusal.httpStatus();

@@ -158,6 +158,7 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             event.type = EventType.REQUEST_REJECTED;
             event.orderId = command.orderId;
             event.accountId = command.accountId;
+            event.claimedAccountId = command.claimedAccountId;
             event.clientOrderId = command.clientOrderId;
             event.requestTag = command.requestTag;
             event.remoteAddress = command.remoteAddress;
