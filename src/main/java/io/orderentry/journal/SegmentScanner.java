@@ -158,9 +158,10 @@ final class SegmentScanner {
         if (magic != JournalFormat.MAGIC) {
             throw new JournalCorruptedException(file, 0, String.format("bad magic number 0x%08X", magic));
         }
-        if (version != JournalFormat.VERSION) {
+        if (version < JournalFormat.OLDEST_READABLE_VERSION || version > JournalFormat.VERSION) {
             throw new JournalCorruptedException(file, 0, "unsupported format version " + version
-                    + " (this build reads " + JournalFormat.VERSION + ")");
+                    + " (this build reads " + JournalFormat.OLDEST_READABLE_VERSION + " to " + JournalFormat.VERSION
+                    + ")");
         }
         if (first != named) {
             throw new JournalCorruptedException(file, 0, "header says first sequence " + first

@@ -328,12 +328,7 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             final EngineEvent event = claim(seq, EventType.COMMAND_COMPLETED);
             event.result = result;
             event.orderId = orderId;
-            copyRequest(command, event);
-            if (replaying) {
-                event.requestTag = null;
-                event.remoteAddress = null;
-                event.keyId = null;
-            }
+            copyRequest(command, event);   // replayed: who asked, as the journal holds it (null before format 2)
         } finally {
             output.publish(seq);
         }
