@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * <p>Edge refusals travel the same ring ({@link #tryReject}) so that the audit trail records them in order with
  * everything else, within a budget ({@link RefusalBudget}): at most {@code refusalsPerSecond} in all and a tenth of
  * that per client address (with a burst) are recorded one by one, the rest in one summary record a second
- * ({@link #recordSuppressedRefusals}), and they never take the last half of the ring, which is kept for orders. A refusal that finds that half reached is still answered by the caller but is not
- * audited: it is counted in {@link #refusalsDropped()} and logged at most every {@value #DROP_LOG_SECONDS} seconds.
+ * ({@link #recordSuppressedRefusals}), and they never take the last half of the ring, which is kept for orders. A
+ * refusal that finds that half reached is still answered by the caller but is not audited: it is counted in
+ * {@link #refusalsDropped()} and logged at most every {@value #DROP_LOG_SECONDS} seconds.
  */
 public final class InputGateway {
 
@@ -265,7 +266,9 @@ public final class InputGateway {
                 + " refused request(s) in the last " + RefusalBudget.secondsSince(drained.since(), System.nanoTime())
                 + " s from " + drained.addresses() + " address(es) were answered but not recorded one by one (over "
                 + refusalBudget.perAddressPerSecond() + "/s from one address or " + refusalBudget.perSecond()
-                + "/s in all); most from " + drained.topAddress() + ": " + drained.topCount(), null);
+                + "/s in all)" + (drained.topAddress() == null ? "" : "; most from "
+                + (drained.topAddress().isEmpty() ? "an unknown address" : drained.topAddress()) + ": "
+                + drained.topCount()), null);
         if (!publishRefusal(summary, null, null, null, null, null, null, 0)) {
             refusalBudget.restore(drained);   // the next call tries again
             return false;
