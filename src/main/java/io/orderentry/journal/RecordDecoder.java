@@ -28,6 +28,8 @@ final class RecordDecoder {
 
     private final SymbolLookup symbols;
     private final byte[] scratch = new byte[JournalFormat.MAX_RECORD_SIZE];
+    /** Who asked is decoded only for records above this sequence; the others' origin block is checked and skipped. */
+    private long originAfter;
 
     private Path file;
     private long recordOffset;
@@ -37,6 +39,15 @@ final class RecordDecoder {
 
     RecordDecoder(final SymbolLookup symbols) {
         this.symbols = symbols;
+    }
+
+    /**
+     * From now on, decodes the origin block (three strings, allocated) only for records whose sequence is above
+     * {@code sequence}; below it, {@code requestTag}, {@code remoteAddress} and {@code keyId} stay null. A replay
+     * needs who asked only for the commands the audit trail lacks; the default, 0, decodes every record's.
+     */
+    void decodeOriginAfter(final long sequence) {
+        originAfter = sequence;
     }
 
     /**
@@ -85,9 +96,15 @@ final class RecordDecoder {
             throw corrupted("unknown command type " + type);
         }
         if (position < end) {   // the origin block (format version 2); absent from older records and the cluster's
-            command.requestTag = getNullableString("requestId");
-            command.remoteAddress = getNullableString("remoteAddress");
-            command.keyId = getNullableString("keyId");
+            if (command.sequence > originAfter) {
+                command.requestTag = getNullableString("requestId");
+                command.remoteAddress = getNullableString("remoteAddress");
+                command.keyId = getNullableString("keyId");
+            } else {
+                skipNullableString("requestId");
+                skipNullableString("remoteAddress");
+                skipNullableString("keyId");
+            }
         }
         if (position != end) {
             throw corrupted("record length " + length + " does not match its fields (" + (position - start) + " bytes)");
@@ -162,6 +179,16 @@ final class RecordDecoder {
             return null;
         }
         return getString(field);
+    }
+
+    private void skipNullableString(final String field) throws JournalCorruptedException {
+        require(2, field);
+        if ((buffer.getShort(position) & 0xFFFF) == JournalFormat.NULL_STRING) {
+            position += 2;
+        } else {
+            final int length = getLength(field);   // advances past the count
+            position += length;
+        }
     }
 
     private String getString(final String field) throws JournalCorruptedException {

@@ -43,6 +43,11 @@ final class SegmentScanner {
         decoder = new RecordDecoder(symbols);
     }
 
+    /** Decodes who asked only for records above {@code sequence} (see {@link RecordDecoder#decodeOriginAfter}). */
+    void decodeOriginAfter(final long sequence) {
+        decoder.decodeOriginAfter(sequence);
+    }
+
     /**
      * Reads {@code segment} to its end or to its torn tail.
      *

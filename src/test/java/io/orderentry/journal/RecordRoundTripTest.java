@@ -196,6 +196,10 @@ class RecordRoundTripTest {
         assertEquals(List.of("5f3a9c1e-1-42 " + place.remoteAddress.substring(0, 64) + " k0123456789abcdef",
                 "t-? null null"), origins);
         assertEquals(Recorded.of(place), TestJournal.replay(dir).records().get(0), "the command is as it was");
+        final List<String> above = new ArrayList<>();
+        JournalReader.recover(dir, Commands.SYMBOL_INDEX, JournalPosition.START, 1,
+                c -> above.add(c.requestTag + " " + c.keyId));
+        assertEquals(List.of("null null", "t-? null"), above, "who asked is decoded only above the given sequence");
     }
 
     @Test
