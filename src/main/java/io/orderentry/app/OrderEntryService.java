@@ -715,7 +715,10 @@ public final class OrderEntryService {
             journalLock = DirectoryLock.acquire(config.journalDir(), DirectoryLock.JOURNAL, "journal");
             checkJournalConfiguration();
             final JournalPosition from = restoreSnapshot();
-            recovery = JournalReader.recover(config.journalDir(), symbolIndex, from, command -> {
+            // who asked is decoded only for the commands the audit trail lacks: the others' records are in it
+            final long audited = auditTrail.tail().isEmpty() ? Long.MAX_VALUE
+                    : auditTrail.tail().lastAuditedJournalSequence();
+            recovery = JournalReader.recover(config.journalDir(), symbolIndex, from, audited, command -> {
                 if (abortStart) {
                     throw new StoppedDuringStart();
                 }

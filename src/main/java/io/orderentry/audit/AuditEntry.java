@@ -24,7 +24,14 @@ public final class AuditEntry {
     public String remoteAddress;
     /** The id of the API key the request authenticated with (never the secret), or null. */
     public String keyId;
+    /** The account a key vouches for (the key the request presented), or the one an executed command names. */
     public String accountId;
+    /**
+     * An account only the request's body named, no key vouching for it: set on a {@link AuditKind#REJECTED_AT_EDGE}
+     * record (a keyless 401, a 400 with authentication off, a 403 naming another account), written as
+     * {@code claimedAccountId} so that nobody can make the trail say their request was an account's. Null otherwise.
+     */
+    public String claimedAccountId;
     public String clientOrderId;
     public long orderId;
     /** The command's journal sequence; for {@link AuditKind#SERVICE_STARTED} the last one replayed. */
@@ -89,6 +96,7 @@ public final class AuditEntry {
         remoteAddress = null;
         keyId = null;
         accountId = null;
+        claimedAccountId = null;
         clientOrderId = null;
         orderId = 0;
         journalSequence = 0;
@@ -114,7 +122,7 @@ public final class AuditEntry {
     @Override
     public String toString() {
         return kind + " action=" + action + " requestId=" + requestId + " remoteAddress=" + remoteAddress + " keyId=" + keyId
-                + " accountId=" + accountId + " clientOrderId=" + clientOrderId + " orderId=" + orderId
+                + " accountId=" + accountId + " claimedAccountId=" + claimedAccountId + " clientOrderId=" + clientOrderId + " orderId=" + orderId
                 + " journalSequence=" + journalSequence + " recovered=" + recovered + " result=" + result
                 + " status=" + status + " rejectReason=" + rejectReason + " httpStatus=" + httpStatus
                 + " code=" + code + " field=" + field + " message=" + message

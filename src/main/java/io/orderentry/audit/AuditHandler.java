@@ -30,10 +30,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Replay: commands replayed from the journal were audited when they first ran and are skipped, except those
  * whose journal sequence is above the highest one the trail held at startup. Such a command was journaled but
- * its record never reached the trail: the process died between the journal write and the audit write (the
- * request was then never answered, since replies wait for this stage), or the trail had failed (the record is
- * then in the application log). It is audited now with {@code recovered: true} and no request id, address or
- * HTTP status. An empty trail has no such baseline and back-fills nothing: it starts with this run's
+ * its record is not in the trail: the process died between the journal write and the audit write (the request was
+ * then never answered, since replies wait for this stage), the machine lost the trail's unforced tail ({@link
+ * AuditSync#NONE} and a power loss: the request may well have been answered), or the trail had failed (the record is
+ * then in the application log). It is audited now with {@code recovered: true}, with the request id, address and key
+ * id the journal holds (format version 2; null for commands journaled before) and the engine's outcome, but no HTTP
+ * status: whether an answer went out is not known. Edge refusals are never journaled, so those a lost tail held
+ * are gone. An empty trail has no such baseline and back-fills nothing: it starts with this run's
  * {@code SERVICE_STARTED} record.
  *
  * <p>Failure: if the trail cannot write, {@code onFailure} is told the reason (the service then refuses new orders
@@ -266,6 +269,7 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
         entry.remoteAddress = event.remoteAddress;
         entry.keyId = event.keyId;
         entry.accountId = event.accountId;
+        entry.claimedAccountId = event.claimedAccountId;
         entry.clientOrderId = event.clientOrderId;
         entry.orderId = event.orderId;
         entry.httpStatus = refusal.httpStatus();
@@ -277,8 +281,11 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
 
     private void started(final long lastJournalSequence) {
         if (recoveredRecords > 0) {
-            LOG.warn("audit: {} journaled command(s) had no audit record (a crash between the journal and the audit"
-                    + " write; never answered) and were audited as recovered", recoveredRecords);
+            LOG.warn("audit: {} journaled command(s) had no audit record and were audited as recovered, with the request"
+                    + " id, address and key id the journal holds: the process stopped between the journal and the audit"
+                    + " write (such a request was not answered), or the machine lost the trail's unforced tail"
+                    + " (ORDERS_AUDIT_SYNC=none and a power loss: it may have been answered, and refusals the lost tail"
+                    + " held are gone)", recoveredRecords);
         }
         entry.reset();
         entry.kind = AuditKind.SERVICE_STARTED;

@@ -24,6 +24,7 @@ final class AuditRecordEncoder {
     private static final byte[] KIND = ascii(",\"kind\":");
     private static final byte[] ACTION = ascii(",\"action\":");
     private static final byte[] ACCOUNT_ID = ascii(",\"accountId\":");
+    private static final byte[] CLAIMED_ACCOUNT_ID = ascii(",\"claimedAccountId\":");
     private static final byte[] CLIENT_ORDER_ID = ascii(",\"clientOrderId\":");
     private static final byte[] ORDER_ID = ascii(",\"orderId\":");
     private static final byte[] JOURNAL_SEQUENCE = ascii(",\"journalSequence\":");
@@ -82,6 +83,8 @@ final class AuditRecordEncoder {
         name(e.action);
         put(ACCOUNT_ID);
         string(e.accountId, false);
+        put(CLAIMED_ACCOUNT_ID);
+        string(e.claimedAccountId, false);
         put(CLIENT_ORDER_ID);
         string(e.clientOrderId, false);
         put(ORDER_ID);

@@ -9,7 +9,9 @@ import java.util.regex.Pattern;
 
 /**
  * Hands the refusals the edge answers (400, 413, 422 on the order-entry routes) to the audit trail through the
- * input ring, with the account and clientOrderId the body named where they can be read and are well formed.
+ * input ring, with the account and clientOrderId the body named where they can be read and are well formed. An
+ * account only the body names (no key, or a key of another account) is passed as claimed, never as the account: a
+ * request that failed authentication must not be able to make the trail say it was an account's.
  * Refusals are only published while the service accepts orders; a refusal that does not fit in the ring is
  * counted by the {@link InputGateway}. The caller answers the client either way, at once. Thread-safe;
  * called on the event loops.
@@ -41,7 +43,8 @@ final class EdgeRefusals {
      *
      * @param action    PLACE, CANCEL, or null for a read (a failed authentication of a GET)
      * @param keyId     the id of the key the request presented, or null
-     * @param accountId the key's account, or null to take the one the body names
+     * @param accountId the account of the key the request presented, or null; the body's account, when it names
+     *                  another, goes to the record as {@code claimedAccountId}
      */
     void publish(final String requestTag, final String remoteAddress, final CommandType action, final ApiError error,
                  final byte[] body, final long orderId, final String keyId, final String accountId) {
@@ -49,8 +52,9 @@ final class EdgeRefusals {
             return;
         }
         final JsonNode root = readQuietly(body);
+        final String named = text(root, "accountId", OrderRequestParser.ACCOUNT_ID);
         input.tryReject(new Refusal(action, error.status(), error.code(), error.message(), error.field()), requestTag,
-                remoteAddress, keyId, accountId != null ? accountId : text(root, "accountId", OrderRequestParser.ACCOUNT_ID),
+                remoteAddress, keyId, accountId, named == null || named.equals(accountId) ? null : named,
                 text(root, "clientOrderId", OrderRequestParser.CLIENT_ORDER_ID), orderId);
     }
 

@@ -17,10 +17,11 @@ import org.slf4j.LoggerFactory;
  * loop. Thread-safe (the ring is multi-producer); called on the event loops.
  *
  * <p>Edge refusals travel the same ring ({@link #tryReject}) so that the audit trail records them in order with
- * everything else, within a budget: at most {@code refusalsPerSecond} (with a burst) are recorded one by one, the
- * rest in one summary record a second ({@link #recordSuppressedRefusals}), and they never take the last half of the
- * ring, which is kept for orders. A refusal that finds that half reached is still answered by the caller but is not
- * audited: it is counted in {@link #refusalsDropped()} and logged at most every {@value #DROP_LOG_SECONDS} seconds.
+ * everything else, within a budget ({@link RefusalBudget}): at most {@code refusalsPerSecond} in all and a tenth of
+ * that per client address (with a burst) are recorded one by one, the rest in one summary record a second
+ * ({@link #recordSuppressedRefusals}), and they never take the last half of the ring, which is kept for orders. A
+ * refusal that finds that half reached is still answered by the caller but is not audited: it is counted in
+ * {@link #refusalsDropped()} and logged at most every {@value #DROP_LOG_SECONDS} seconds.
  */
 public final class InputGateway {
 
@@ -38,33 +39,26 @@ public final class InputGateway {
     /** Edge refusals recorded one by one per second by default, and the burst above that rate. */
     public static final int DEFAULT_REFUSALS_PER_SECOND = 200;
 
-    private final long refusalsPerSecond;
-    private final long refusalBurst;
-    /** Refusal tokens, refilled at {@code refusalsPerSecond}; guarded by {@code this}. */
-    private double refusalTokens;
-    private long refusalRefillNanos = System.nanoTime();
-    private long suppressedSinceNanos;
+    private final RefusalBudget refusalBudget;
     private final AtomicLong refusalsSuppressed = new AtomicLong();
-    private final AtomicLong suppressedNotYetRecorded = new AtomicLong();
 
     public InputGateway(final RingBuffer<OrderCommand> ring) {
         this(ring, DEFAULT_REFUSALS_PER_SECOND);
     }
 
     /**
-     * @param refusalsPerSecond how many edge refusals a second are recorded one by one in the audit trail (with a
-     *                          burst of five times that); the rest are answered as usual and recorded as one summary
-     *                          record a second, so that a flood of bad requests can neither take the ring's slots
-     *                          from orders nor fill the audit disk
+     * @param refusalsPerSecond how many edge refusals a second are recorded one by one in the audit trail in all, a
+     *                          tenth of that from one address (each with a burst of five times that); the rest are
+     *                          answered as usual and recorded as one summary record a second, so that a flood of bad
+     *                          requests can neither take the ring's slots from orders nor fill the audit disk, and one
+     *                          flooding address cannot push other addresses' refusals out of the trail
      */
     public InputGateway(final RingBuffer<OrderCommand> ring, final int refusalsPerSecond) {
         if (refusalsPerSecond < 1) {
             throw new IllegalArgumentException("refusalsPerSecond must be >= 1");
         }
         this.ring = ring;
-        this.refusalsPerSecond = refusalsPerSecond;
-        this.refusalBurst = 5L * refusalsPerSecond;
-        this.refusalTokens = refusalBurst;
+        this.refusalBudget = new RefusalBudget(refusalsPerSecond, System.nanoTime());
     }
 
     /** @return false if the ring is full and nothing was published */
@@ -234,17 +228,27 @@ public final class InputGateway {
      */
     public boolean tryReject(final Refusal refusal, final String requestTag, final String remoteAddress,
                              final String accountId, final String clientOrderId, final long orderId) {
-        return tryReject(refusal, requestTag, remoteAddress, null, accountId, clientOrderId, orderId);
+        return tryReject(refusal, requestTag, remoteAddress, null, accountId, null, clientOrderId, orderId);
     }
 
-    /** As {@link #tryReject(Refusal, String, String, String, String, long)}, with the request's API key id or null. */
+    /**
+     * Publishes an edge refusal for the audit trail, if its address's and the total budget allow (else it is counted
+     * for the next summary record); nobody waits for it.
+     *
+     * @param keyId            the id of the API key the request presented, or null
+     * @param accountId        the account a key vouches for (the key's), or null
+     * @param claimedAccountId an account only the request's body named (no key vouches for it), or null
+     * @return false if the budget or the ring had no room: the refusal is counted, not audited one by one
+     */
     public boolean tryReject(final Refusal refusal, final String requestTag, final String remoteAddress,
-                             final String keyId, final String accountId, final String clientOrderId,
-                             final long orderId) {
-        if (!takeRefusalToken()) {
+                             final String keyId, final String accountId, final String claimedAccountId,
+                             final String clientOrderId, final long orderId) {
+        if (!refusalBudget.take(remoteAddress, System.nanoTime())) {
+            refusalsSuppressed.incrementAndGet();
             return false;
         }
-        return publishRefusal(refusal, requestTag, remoteAddress, keyId, accountId, clientOrderId, orderId);
+        return publishRefusal(refusal, requestTag, remoteAddress, keyId, accountId, claimedAccountId, clientOrderId,
+                orderId);
     }
 
     /**
@@ -254,21 +258,19 @@ public final class InputGateway {
      * @return true if a summary was published
      */
     public boolean recordSuppressedRefusals() {
-        final long count = suppressedNotYetRecorded.getAndSet(0);
-        if (count == 0) {
+        final RefusalBudget.Suppressed drained = refusalBudget.drainSuppressed();
+        if (drained == null) {
             return false;
         }
-        final long since;
-        synchronized (this) {
-            since = suppressedSinceNanos;
-            suppressedSinceNanos = 0;
-        }
-        final long seconds = Math.max(1, TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - since));
-        final Refusal summary = new Refusal(CommandType.PLACE, 0, "REFUSALS_NOT_RECORDED", count + " refused request(s)"
-                + " in the last " + seconds + " s were answered as usual but not recorded one by one: more than "
-                + refusalsPerSecond + " a second (ORDERS_AUDIT_REFUSALS_PER_SECOND)", null);
-        if (!publishRefusal(summary, null, null, null, null, null, 0)) {
-            suppressedNotYetRecorded.addAndGet(count);   // the next call tries again
+        final Refusal summary = new Refusal(CommandType.PLACE, 0, "REFUSALS_NOT_RECORDED", drained.count()
+                + " refused request(s) in the last " + RefusalBudget.secondsSince(drained.since(), System.nanoTime())
+                + " s from " + drained.addresses() + " address(es) were answered but not recorded one by one (over "
+                + refusalBudget.perAddressPerSecond() + "/s from one address or " + refusalBudget.perSecond()
+                + "/s in all)" + (drained.topAddress() == null ? "" : "; most from "
+                + (drained.topAddress().isEmpty() ? "an unknown address" : drained.topAddress()) + ": "
+                + drained.topCount()), null);
+        if (!publishRefusal(summary, null, null, null, null, null, null, 0)) {
+            refusalBudget.restore(drained);   // the next call tries again
             return false;
         }
         return true;
@@ -295,30 +297,14 @@ public final class InputGateway {
         return true;
     }
 
-    /** @return edge refusals answered but recorded only in a summary record, since start */
+    /** @return edge refusals answered but recorded only in a summary record (over the budget), since start */
     public long refusalsSuppressed() {
         return refusalsSuppressed.get();
     }
 
-    private synchronized boolean takeRefusalToken() {
-        final long now = System.nanoTime();
-        refusalTokens = Math.min(refusalBurst, refusalTokens + (now - refusalRefillNanos) * refusalsPerSecond / 1e9);
-        refusalRefillNanos = now;
-        if (refusalTokens >= 1) {
-            refusalTokens -= 1;
-            return true;
-        }
-        if (suppressedSinceNanos == 0) {
-            suppressedSinceNanos = now;
-        }
-        refusalsSuppressed.incrementAndGet();
-        suppressedNotYetRecorded.incrementAndGet();
-        return false;
-    }
-
     private boolean publishRefusal(final Refusal refusal, final String requestTag, final String remoteAddress,
-                                   final String keyId, final String accountId, final String clientOrderId,
-                                   final long orderId) {
+                                   final String keyId, final String accountId, final String claimedAccountId,
+                                   final String clientOrderId, final long orderId) {
         final long seq = claim(ring.getBufferSize() / 2);   // the other half of the ring is kept for orders
         if (seq < 0) {
             if (!closed) {
@@ -334,6 +320,7 @@ public final class InputGateway {
             command.remoteAddress = remoteAddress;
             command.keyId = keyId;
             command.accountId = accountId;
+            command.claimedAccountId = claimedAccountId;
             command.clientOrderId = clientOrderId;
             command.orderId = orderId;
             command.refusal = refusal;

@@ -26,7 +26,7 @@ import java.nio.ByteOrder;
  *   8  long  sequence         1, 2, 3, ... without gaps across segments
  *  16  long  timestampMicros  ingress time, microseconds since the epoch, never decreasing
  *  24  byte  commandType      1 = PLACE, 2 = CANCEL, 3 = AMEND, 4 = CANCEL_ALL, 5 = SET_PRICE_BAND
- *  25  fields of the command type:
+ *  25  fields of the command type, then (version 2) the origin block:
  *      PLACE:      string accountId, nullable string clientOrderId, string symbol (the instrument NAME),
  *                  byte side (0 BUY, 1 SELL), byte orderType (0 LIMIT, 1 MARKET),
  *                  byte timeInForce (0 GTC, 1 IOC, 2 FOK),
@@ -37,7 +37,17 @@ import java.nio.ByteOrder;
  *      CANCEL_ALL: string accountId, nullable string symbol (null = every instrument),
  *                  byte cause (0 a client's cancel-all, 1 the account's dead man's switch)
  *      SET_PRICE_BAND: string symbol, int basisPoints (0 = no band)
+ *  origin: nullable string requestId, nullable string remoteAddress, nullable string keyId (the API key's id,
+ *          never its secret): who asked, so that the audit trail can be rebuilt whole from the journal when it lost
+ *          records (a power loss with ORDERS_AUDIT_SYNC=none). Each at most {@value #MAX_ORIGIN_BYTES} bytes of
+ *          printable ASCII (a longer value is cut, another character written as '?'). Not part of the command:
+ *          replay gives it to the audit stage only.
  * </pre>
+ * Version 2 added the origin block. Segments written by version 1 hold records without it, and are read as before:
+ * a record's fields either end at {@code length} (no origin) or are followed by exactly the origin block. A writer
+ * never appends to a version 1 segment (it starts a new one), so a segment's records all have the block or none
+ * do; a build reading only version 1 refuses a version 2 segment by its header. Cluster mode's log carries records
+ * without the block: its messages carry the origin themselves.
  * Types 3 to 5 and the self-trade prevention bits came with issue 15 without a version change: a PLACE written
  * before them has flags 0 or 1, which read as they always did (self-trade prevention NONE). A build from before
  * them refuses a journal holding them as corrupted rather than misreading it.
@@ -54,7 +64,9 @@ public final class JournalFormat {
     /** First four bytes of every segment: "JRNL" read as a little-endian int. */
     public static final int MAGIC = 0x4C4E524A;
     /** Format version written in every segment header. */
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
+    /** The oldest format version this build reads. */
+    public static final int OLDEST_READABLE_VERSION = 1;
     /** Bytes of the segment header. */
     public static final int SEGMENT_HEADER_SIZE = 16;
     /** Suffix of segment file names. */
@@ -74,6 +86,11 @@ public final class JournalFormat {
     public static final int MAX_RECORD_SIZE = 512;
     /** Largest UTF-8 encoding of a symbol name. */
     public static final int MAX_SYMBOL_BYTES = 64;
+    /**
+     * Largest string of the origin block. With ids and symbols of at most 64 bytes the largest record (a PLACE, 243
+     * bytes) and its origin block (198 bytes) stay within {@link #MAX_RECORD_SIZE}.
+     */
+    public static final int MAX_ORIGIN_BYTES = 64;
 
     static final int NULL_STRING = 0xFFFF;
 

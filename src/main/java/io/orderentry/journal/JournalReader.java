@@ -57,12 +57,27 @@ public final class JournalReader {
     public static JournalRecovery recover(final Path directory, final Map<String, Integer> symbolIndex,
                                           final JournalPosition from, final RecordConsumer consumer)
             throws IOException {
+        return recover(directory, symbolIndex, from, 0, consumer);
+    }
+
+    /**
+     * {@link #recover(Path, Map, JournalPosition, RecordConsumer)}, decoding who asked (request id, address, key id)
+     * only for the records above {@code originAfter}: the service's replay needs it only for the commands its audit
+     * trail lacks, and the three strings a record would allocate are most of what format 2 adds to a replay's cost.
+     *
+     * @param originAfter the highest sequence whose command is handed over without who asked ({@code Long.MAX_VALUE}:
+     *                    none has it; 0: every one has it)
+     */
+    public static JournalRecovery recover(final Path directory, final Map<String, Integer> symbolIndex,
+                                          final JournalPosition from, final long originAfter,
+                                          final RecordConsumer consumer) throws IOException {
         Objects.requireNonNull(consumer, "consumer");
         final long started = System.nanoTime();
         Files.createDirectories(directory);
         final List<Path> all = SegmentFiles.list(directory);
         final List<Path> segments = fromSegment(directory, all, from);
         final SegmentScanner scanner = new SegmentScanner(new SymbolLookup(symbolIndex), READ_BUFFER_BYTES);
+        scanner.decodeOriginAfter(originAfter);
         long lastSequence = from.sequence();
         long lastTimestamp = from.timestampMicros();
         long records = 0;

@@ -26,7 +26,7 @@ public final class JournalRecords {
      * @param origin      what error messages name as the records' file (the cluster's log)
      */
     public JournalRecords(final String[] symbolNames, final Map<String, Integer> symbolIndex, final Path origin) {
-        this.encoder = new RecordEncoder(symbolNames);
+        this.encoder = new RecordEncoder(symbolNames, false);   // the cluster's messages carry the origin
         this.decoder = new RecordDecoder(new SymbolLookup(symbolIndex));
         this.origin = origin;
     }

@@ -9,7 +9,8 @@ import java.util.Map;
  * Follows a journal that is being written, from a position on: each {@link #readUntil} hands over the records
  * up to a sequence the writer has made durable, moving on to the next segment when the writer has rolled. It
  * never reads past that sequence, so it never sees a record being written, and it never changes a file. Used by
- * the snapshot writer to keep a copy of the state behind the live engine.
+ * the snapshot writer to keep a copy of the state behind the live engine; the records' origin block (who asked) is
+ * skipped, never decoded: the state does not depend on it.
  *
  * <p>Not thread safe: owned by one thread.
  */
@@ -27,6 +28,7 @@ public final class JournalTail {
     public JournalTail(final Path directory, final Map<String, Integer> symbolIndex, final JournalPosition from) {
         this.directory = directory;
         this.scanner = new SegmentScanner(new SymbolLookup(symbolIndex), READ_BUFFER_BYTES);
+        this.scanner.decodeOriginAfter(Long.MAX_VALUE);   // state only: who asked is the audit trail's, never needed here
         this.position = from;
     }
 

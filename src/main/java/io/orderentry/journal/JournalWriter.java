@@ -60,7 +60,7 @@ public final class JournalWriter implements AutoCloseable {
         this.sync = config.sync();
         this.segmentSize = config.segmentSizeBytes();
         this.channels = channels;
-        this.encoder = new RecordEncoder(symbolNames);
+        this.encoder = new RecordEncoder(symbolNames, true);
         this.buffer = ByteBuffer.allocateDirect(config.writeBufferBytes()).order(JournalFormat.BYTE_ORDER);
         this.crcView = buffer.duplicate();
         this.appendedSequence = recovery.lastSequence();
@@ -94,7 +94,7 @@ public final class JournalWriter implements AutoCloseable {
         if (recovery.lastSegment() == null) {
             writer.createSegment(recovery.lastSequence() + 1);
         } else {
-            writer.reopenSegment(recovery.lastSegment());
+            writer.reopenSegment(recovery.lastSegment(), recovery.lastSequence());
         }
         return writer;
     }
@@ -286,15 +286,25 @@ public final class JournalWriter implements AutoCloseable {
         segmentBytes = JournalFormat.SEGMENT_HEADER_SIZE;
     }
 
-    private void reopenSegment(final Path path) throws IOException {
+    /**
+     * Appends to the last segment where recovery left it; one of an older format version gets no record of this
+     * version: it is rewritten with this version's header while it holds none, else forced, closed and followed by a
+     * new segment from {@code lastSequence + 1}.
+     */
+    private void reopenSegment(final Path path, final long lastSequence) throws IOException {
         final FileChannel opened = channels.open(path, false);
         try {
             final long size = opened.size();
-            if (size == 0) {
+            if (size == 0 || size == JournalFormat.SEGMENT_HEADER_SIZE && versionOf(opened) != JournalFormat.VERSION) {
                 writeHeader(opened, SegmentFiles.firstSequenceOf(path));
                 segmentBytes = JournalFormat.SEGMENT_HEADER_SIZE;
             } else if (size < JournalFormat.SEGMENT_HEADER_SIZE) {
                 throw new IOException(path + " has a partial header of " + size + " bytes: run recovery first");
+            } else if (versionOf(opened) != JournalFormat.VERSION) {
+                opened.force(false);
+                opened.close();
+                createSegment(lastSequence + 1);
+                return;
             } else {
                 segmentBytes = size;
             }
@@ -304,6 +314,17 @@ public final class JournalWriter implements AutoCloseable {
         }
         channel = opened;
         currentSegment = path;
+    }
+
+    /** @return the format version in the header of a segment that has one */
+    private static int versionOf(final FileChannel segment) throws IOException {
+        final ByteBuffer version = ByteBuffer.allocate(Integer.BYTES).order(JournalFormat.BYTE_ORDER);
+        while (version.hasRemaining()) {
+            if (segment.read(version, 4 + version.position()) < 0) {
+                throw new IOException("segment header ends early");
+            }
+        }
+        return version.getInt(0);
     }
 
     /**

@@ -14,7 +14,8 @@ import java.nio.file.Path;
 
 /**
  * Decodes the fields of one CRC-checked journal record (see {@link JournalFormat}) into a reused
- * {@link OrderCommand}. Allocates only the id strings. Owned by the recovering thread.
+ * {@link OrderCommand}, with the origin block (request id, address, key id) where the record has one. Allocates only
+ * the id strings. Owned by the recovering thread.
  */
 final class RecordDecoder {
 
@@ -27,6 +28,8 @@ final class RecordDecoder {
 
     private final SymbolLookup symbols;
     private final byte[] scratch = new byte[JournalFormat.MAX_RECORD_SIZE];
+    /** Who asked is decoded only for records above this sequence; the others' origin block is checked and skipped. */
+    private long originAfter;
 
     private Path file;
     private long recordOffset;
@@ -39,8 +42,18 @@ final class RecordDecoder {
     }
 
     /**
+     * From now on, decodes the origin block (three strings, allocated) only for records whose sequence is above
+     * {@code sequence}; below it, {@code requestTag}, {@code remoteAddress} and {@code keyId} stay null. A replay
+     * needs who asked only for the commands the audit trail lacks; the default, 0, decodes every record's.
+     */
+    void decodeOriginAfter(final long sequence) {
+        originAfter = sequence;
+    }
+
+    /**
      * Resets {@code command} and fills it from the record at {@code buffer[start, start + length)}, whose CRC
-     * has been verified. {@code requestId} stays 0 and {@code replyTo} -1: nobody waits for a replayed command.
+     * has been verified. {@code requestId} stays 0 and {@code replyTo} -1: nobody waits for a replayed command;
+     * {@code requestTag}, {@code remoteAddress} and {@code keyId} are the origin block's, null without one.
      *
      * @param file         segment the record comes from, for error messages
      * @param recordOffset byte offset of the record in {@code file}, for error messages
@@ -82,6 +95,17 @@ final class RecordDecoder {
         } else {
             throw corrupted("unknown command type " + type);
         }
+        if (position < end) {   // the origin block (format version 2); absent from older records and the cluster's
+            if (command.sequence > originAfter) {
+                command.requestTag = getNullableString("requestId");
+                command.remoteAddress = getNullableString("remoteAddress");
+                command.keyId = getNullableString("keyId");
+            } else {
+                skipNullableString("requestId");
+                skipNullableString("remoteAddress");
+                skipNullableString("keyId");
+            }
+        }
         if (position != end) {
             throw corrupted("record length " + length + " does not match its fields (" + (position - start) + " bytes)");
         }
@@ -90,7 +114,7 @@ final class RecordDecoder {
     private void decodePlace(final OrderCommand command) throws JournalCorruptedException, UnknownSymbolException {
         command.type = CommandType.PLACE;
         command.accountId = getString("accountId");
-        command.clientOrderId = getNullableString();
+        command.clientOrderId = getNullableString("clientOrderId");
         final int symbolLength = getLength("symbol");
         final int symbol = symbols.indexOf(buffer, position, symbolLength);
         if (symbol == SymbolLookup.UNKNOWN) {
@@ -148,13 +172,23 @@ final class RecordDecoder {
         return value;
     }
 
-    private String getNullableString() throws JournalCorruptedException {
-        require(2, "clientOrderId");
+    private String getNullableString(final String field) throws JournalCorruptedException {
+        require(2, field);
         if ((buffer.getShort(position) & 0xFFFF) == JournalFormat.NULL_STRING) {
             position += 2;
             return null;
         }
-        return getString("clientOrderId");
+        return getString(field);
+    }
+
+    private void skipNullableString(final String field) throws JournalCorruptedException {
+        require(2, field);
+        if ((buffer.getShort(position) & 0xFFFF) == JournalFormat.NULL_STRING) {
+            position += 2;
+        } else {
+            final int length = getLength(field);   // advances past the count
+            position += length;
+        }
     }
 
     private String getString(final String field) throws JournalCorruptedException {

@@ -10,20 +10,24 @@ import java.util.Objects;
 import java.util.zip.CRC32C;
 
 /**
- * Encodes an {@link OrderCommand} as one journal record (see {@link JournalFormat}) without allocating.
- * Owned by one thread (the journal thread).
+ * Encodes an {@link OrderCommand} as one journal record (see {@link JournalFormat}) without allocating, with or
+ * without the origin block (who asked: request id, address, key id). Owned by one thread (the journal thread).
  */
 final class RecordEncoder {
 
     private final byte[][] symbolNames;
+    private final boolean withOrigin;
     private final CRC32C crc = new CRC32C();
 
     /**
      * @param symbolNames instrument names by index, as configured; each 1..{@value JournalFormat#MAX_SYMBOL_BYTES}
      *                    bytes of UTF-8
+     * @param withOrigin  whether records end with the origin block; the journal's segments do, cluster mode's log
+     *                    does not (its messages carry the origin themselves)
      */
-    RecordEncoder(final String[] symbolNames) {
+    RecordEncoder(final String[] symbolNames, final boolean withOrigin) {
         Objects.requireNonNull(symbolNames, "symbolNames");
+        this.withOrigin = withOrigin;
         this.symbolNames = new byte[symbolNames.length][];
         for (int i = 0; i < symbolNames.length; i++) {
             final String name = Objects.requireNonNull(symbolNames[i], "symbolNames[" + i + "]");
@@ -70,6 +74,11 @@ final class RecordEncoder {
                             .putInt(command.priceBandBasisPoints);
                 }
                 default -> throw new IllegalArgumentException("unknown command type " + type);
+            }
+            if (withOrigin) {
+                putOrigin(command.requestTag, buffer);
+                putOrigin(command.remoteAddress, buffer);
+                putOrigin(command.keyId, buffer);
             }
             final int end = buffer.position();
             crcView.limit(end).position(start + JournalFormat.CRC_START);
@@ -134,6 +143,23 @@ final class RecordEncoder {
             buffer.put((byte) 1);
         } else {
             throw new IllegalArgumentException("CANCEL_ALL with cause " + command.cancelAllCause);
+        }
+    }
+
+    /**
+     * Writes one string of the origin block: null, or its first {@value JournalFormat#MAX_ORIGIN_BYTES} characters as
+     * ASCII, any other character as {@code '?'}. Always fits: the command's fields leave room for the whole block.
+     */
+    private static void putOrigin(final String value, final ByteBuffer buffer) {
+        if (value == null) {
+            buffer.putShort((short) JournalFormat.NULL_STRING);
+            return;
+        }
+        final int length = Math.min(value.length(), JournalFormat.MAX_ORIGIN_BYTES);
+        buffer.putShort((short) length);
+        for (int i = 0; i < length; i++) {
+            final char c = value.charAt(i);
+            buffer.put(c >= 0x20 && c < 0x7F ? (byte) c : (byte) '?');
         }
     }
 

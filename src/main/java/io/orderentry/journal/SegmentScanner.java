@@ -43,6 +43,11 @@ final class SegmentScanner {
         decoder = new RecordDecoder(symbols);
     }
 
+    /** Decodes who asked only for records above {@code sequence} (see {@link RecordDecoder#decodeOriginAfter}). */
+    void decodeOriginAfter(final long sequence) {
+        decoder.decodeOriginAfter(sequence);
+    }
+
     /**
      * Reads {@code segment} to its end or to its torn tail.
      *
@@ -158,9 +163,10 @@ final class SegmentScanner {
         if (magic != JournalFormat.MAGIC) {
             throw new JournalCorruptedException(file, 0, String.format("bad magic number 0x%08X", magic));
         }
-        if (version != JournalFormat.VERSION) {
+        if (version < JournalFormat.OLDEST_READABLE_VERSION || version > JournalFormat.VERSION) {
             throw new JournalCorruptedException(file, 0, "unsupported format version " + version
-                    + " (this build reads " + JournalFormat.VERSION + ")");
+                    + " (this build reads " + JournalFormat.OLDEST_READABLE_VERSION + " to " + JournalFormat.VERSION
+                    + ")");
         }
         if (first != named) {
             throw new JournalCorruptedException(file, 0, "header says first sequence " + first

@@ -29,11 +29,14 @@ public final class EngineEvent {
     public long requestId;
     /** Copied from the command: the verticle that waits, or -1. */
     public int replyTo;
-    /** COMMAND_COMPLETED, REQUEST_REJECTED: the command's {@link OrderCommand#requestTag}; null when replayed. */
+    /**
+     * COMMAND_COMPLETED, REQUEST_REJECTED: the command's {@link OrderCommand#requestTag}; when replayed, the one the
+     * journal holds (null in records journaled before it held them).
+     */
     public String requestTag;
-    /** COMMAND_COMPLETED, REQUEST_REJECTED: the command's {@link OrderCommand#remoteAddress}; null when replayed. */
+    /** COMMAND_COMPLETED, REQUEST_REJECTED: the command's {@link OrderCommand#remoteAddress}; when replayed, as above. */
     public String remoteAddress;
-    /** COMMAND_COMPLETED, REQUEST_REJECTED: the command's {@link OrderCommand#keyId}; null when replayed or unknown. */
+    /** COMMAND_COMPLETED, REQUEST_REJECTED: the command's {@link OrderCommand#keyId}; when replayed, as above. */
     public String keyId;
     /** COMMAND_COMPLETED: the command's type (PLACE, CANCEL, AMEND or CANCEL_ALL). */
     public CommandType commandType;
@@ -42,6 +45,8 @@ public final class EngineEvent {
     public long orderId;
     /** The owning account; for COMMAND_COMPLETED and REQUEST_REJECTED the one the request named, if any. */
     public String accountId;
+    /** REQUEST_REJECTED: the command's {@link OrderCommand#claimedAccountId}: named by the body, vouched by no key. */
+    public String claimedAccountId;
     /** The client's idempotency key; for COMMAND_COMPLETED and REQUEST_REJECTED the one the request named, if any. */
     public String clientOrderId;
     public int symbol;
@@ -106,6 +111,7 @@ public final class EngineEvent {
         commandType = null;
         orderId = 0;
         accountId = null;
+        claimedAccountId = null;
         clientOrderId = null;
         symbol = -1;
         side = null;

@@ -158,6 +158,7 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             event.type = EventType.REQUEST_REJECTED;
             event.orderId = command.orderId;
             event.accountId = command.accountId;
+            event.claimedAccountId = command.claimedAccountId;
             event.clientOrderId = command.clientOrderId;
             event.requestTag = command.requestTag;
             event.remoteAddress = command.remoteAddress;
@@ -327,12 +328,7 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             final EngineEvent event = claim(seq, EventType.COMMAND_COMPLETED);
             event.result = result;
             event.orderId = orderId;
-            copyRequest(command, event);
-            if (replaying) {
-                event.requestTag = null;
-                event.remoteAddress = null;
-                event.keyId = null;
-            }
+            copyRequest(command, event);   // replayed: who asked, as the journal holds it (null before format 2)
         } finally {
             output.publish(seq);
         }

@@ -42,6 +42,11 @@ public final class OrderCommand {
 
     /** PLACE and CANCEL_ALL: the owning account. */
     public String accountId;
+    /**
+     * REJECTED: an account only the refused request's body named, no key vouching for it (no key, a key that failed
+     * authentication, or a key of another account), or null. Audit only: recorded as claimed, never as the account.
+     */
+    public String claimedAccountId;
     /** PLACE: the client's idempotency key, or null. */
     public String clientOrderId;
     /** PLACE and SET_PRICE_BAND: the instrument's index in the configured instrument list. CANCEL_ALL: that, or -1 for all. */
@@ -81,6 +86,7 @@ public final class OrderCommand {
         remoteAddress = null;
         keyId = null;
         accountId = null;
+        claimedAccountId = null;
         clientOrderId = null;
         refusal = null;
     }
@@ -97,6 +103,7 @@ public final class OrderCommand {
         timestampMicros = 0;
         journalFailed = false;
         accountId = null;
+        claimedAccountId = null;
         clientOrderId = null;
         symbol = -1;
         side = null;

@@ -43,7 +43,7 @@ class AuditRecordEncoderTest {
         final List<String> fields = new ArrayList<>();
         record.fieldNames().forEachRemaining(fields::add);
         assertEquals(List.of("seq", "time", "requestId", "remoteAddress", "keyId", "kind", "action", "accountId",
-                "clientOrderId", "orderId", "journalSequence", "recovered", "terms", "outcome", "prevHash", "hash"),
+                "claimedAccountId", "clientOrderId", "orderId", "journalSequence", "recovered", "terms", "outcome", "prevHash", "hash"),
                 fields);
         final List<String> outcome = new ArrayList<>();
         record.get("outcome").fieldNames().forEachRemaining(outcome::add);

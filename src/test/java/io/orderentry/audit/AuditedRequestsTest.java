@@ -64,7 +64,8 @@ class AuditedRequestsTest {
             assertTrue(badJson.get("accountId").isNull());
             final JsonNode offTick = refusedRecord(api.post("/api/v1/orders",
                     limit("acct-2", "c-2", "BTCUSD", "BUY", "1.001", "1", null)), "PLACE", 422, "PRICE_NOT_ON_TICK");
-            assertEquals("acct-2", offTick.get("accountId").asText());
+            assertTrue(offTick.get("accountId").isNull(), "no key vouches for the account the body names");
+            assertEquals("acct-2", offTick.get("claimedAccountId").asText());
             assertEquals("c-2", offTick.get("clientOrderId").asText());
             assertEquals("price", offTick.get("outcome").get("field").asText());
             refusedRecord(api.delete("/api/v1/orders/abc"), "CANCEL", 400, "INVALID_ORDER_ID");
@@ -151,12 +152,15 @@ class AuditedRequestsTest {
         for (int i = 4; i <= 5; i++) {
             final JsonNode recovered = records.get(i);
             assertTrue(recovered.get("recovered").asBoolean(), recovered.toString());
-            assertTrue(recovered.get("requestId").isNull());
+            assertFalse(recovered.get("requestId").isNull(), "who asked is in the journal");
+            assertTrue(recovered.get("outcome").get("httpStatus").isNull(), "whether it was answered is not known");
             assertEquals(i, recovered.get("journalSequence").asLong());
             assertEquals("NEW", recovered.get("outcome").get("status").asText());
         }
         assertEquals(lost.get("orderId"), records.get(5).get("orderId"));
         assertEquals(lost.get("clientOrderId"), records.get(5).get("clientOrderId"));
+        assertEquals(lost.get("requestId"), records.get(5).get("requestId"));
+        assertEquals(lost.get("remoteAddress"), records.get(5).get("remoteAddress"));
         assertEquals("SERVICE_STARTED", records.get(6).get("kind").asText());
         assertTrue(Trails.verify(audit()).intact(), Trails.verify(audit()).summary());
     }

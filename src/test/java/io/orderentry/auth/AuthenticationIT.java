@@ -208,6 +208,27 @@ class AuthenticationIT {
     }
 
     @Test
+    void aKeyless401NamingAnAccountIsRecordedAsClaimedNeverAsTheAccount() throws Exception {
+        final String body = ORDER.replace("{", "{\"accountId\":\"victim\",\"clientOrderId\":\"c-1\",");
+        final Answer keyless = service.client().post("/api/v1/orders", body);
+        assertEquals(401, keyless.status(), keyless.body());
+        final Answer forged = as("kdeadbeefdeadbeef." + "y".repeat(43)).post("/api/v1/orders", body);
+        assertEquals(401, forged.status(), forged.body());
+        final Answer mismatch = as(alice).post("/api/v1/orders", body);
+        assertEquals(403, mismatch.status(), mismatch.body());
+        for (final Answer refused : List.of(keyless, forged)) {
+            final JsonNode record = awaitRecord(refused.header("X-Request-Id"));
+            assertTrue(record.get("accountId").isNull(), record.toString());
+            assertEquals("victim", record.get("claimedAccountId").asText(), record.toString());
+        }
+        final JsonNode other = awaitRecord(mismatch.header("X-Request-Id"));
+        assertEquals("alice", other.get("accountId").asText(), "the key vouches for its own account");
+        assertEquals("victim", other.get("claimedAccountId").asText(), other.toString());
+        final Answer placed = as(alice).post("/api/v1/orders", ORDER);
+        assertTrue(awaitRecord(placed.header("X-Request-Id")).get("claimedAccountId").isNull());
+    }
+
+    @Test
     void failedAuthenticationsAreCountedByCodeInMetrics() {
         final double before = metric("orders_auth_failures_total{code=\"INVALID_API_KEY\"}");
         as("nobody").get("/api/v1/orders");

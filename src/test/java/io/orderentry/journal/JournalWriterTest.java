@@ -269,7 +269,7 @@ class JournalWriterTest {
     void shouldRefuseInvalidConfiguration() {
         assertThrows(IllegalArgumentException.class, () -> new JournalConfig(dir, JournalSync.NONE, 100, 4096));
         assertThrows(IllegalArgumentException.class, () -> new JournalConfig(dir, JournalSync.NONE, 1 << 20, 100));
-        assertThrows(IllegalArgumentException.class, () -> new RecordEncoder(new String[] {"X".repeat(65)}));
+        assertThrows(IllegalArgumentException.class, () -> new RecordEncoder(new String[] {"X".repeat(65)}, true));
         assertSame(JournalSync.FSYNC, JournalConfig.defaults(dir).sync());
     }
 }

@@ -156,20 +156,90 @@ class RecordRoundTripTest {
         writeAll();
         final Path segment = dir.resolve("00000000000000000001.journal");
         final ByteBuffer bytes = TestJournal.readAll(segment);
-        assertEquals(JournalFormat.SEGMENT_HEADER_SIZE + JournalFormat.MIN_RECORD_SIZE, bytes.limit());
+        final int origin = 3 * 2;   // three null strings: nobody asked
+        assertEquals(JournalFormat.SEGMENT_HEADER_SIZE + JournalFormat.MIN_RECORD_SIZE + origin, bytes.limit());
         assertEquals('J', bytes.get(0));
         assertEquals('L', bytes.get(3));
         assertEquals(JournalFormat.VERSION, bytes.getInt(4));
         assertEquals(1, bytes.getLong(8));
         final int r = JournalFormat.SEGMENT_HEADER_SIZE;
-        assertEquals(JournalFormat.MIN_RECORD_SIZE, bytes.getInt(r));
+        assertEquals(JournalFormat.MIN_RECORD_SIZE + origin, bytes.getInt(r));
         final CRC32C crc = new CRC32C();
-        crc.update(bytes.array(), r + 8, JournalFormat.MIN_RECORD_SIZE - 8);
+        crc.update(bytes.array(), r + 8, JournalFormat.MIN_RECORD_SIZE + origin - 8);
         assertEquals((int) crc.getValue(), bytes.getInt(r + 4));
         assertEquals(1, bytes.getLong(r + 8));
         assertEquals(1000, bytes.getLong(r + 16));
         assertEquals(2, bytes.get(r + 24));
         assertEquals(0x0102030405060708L, bytes.getLong(r + 25));
+        for (int i = 0; i < 3; i++) {
+            assertEquals(JournalFormat.NULL_STRING, bytes.getShort(r + 33 + 2 * i) & 0xFFFF);
+        }
+    }
+
+    @Test
+    void whoAskedIsJournaledWithTheCommandSoThatTheAuditTrailCanBeRebuiltFromTheJournal() throws IOException {
+        final OrderCommand place = new OrderCommand();
+        Commands.place(place, "a".repeat(64), "c".repeat(64), 0, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, false,
+                1, 1);
+        place.requestTag = "5f3a9c1e-1-42";
+        place.remoteAddress = "[2001:db8:0:0:0:0:0:1%" + "e".repeat(40) + "]:65535";   // 74 characters: cut to 64
+        place.keyId = "k0123456789abcdef";
+        written.add(place);
+        final OrderCommand cancel = new OrderCommand();
+        Commands.cancel(cancel, 9);
+        cancel.requestTag = "t-\u00e9";   // not ASCII: written as '?'
+        written.add(cancel);
+        writeAll();
+        final List<String> origins = new ArrayList<>();
+        JournalReader.recover(dir, Commands.SYMBOL_INDEX,
+                c -> origins.add(c.requestTag + " " + c.remoteAddress + " " + c.keyId));
+        assertEquals(List.of("5f3a9c1e-1-42 " + place.remoteAddress.substring(0, 64) + " k0123456789abcdef",
+                "t-? null null"), origins);
+        assertEquals(Recorded.of(place), TestJournal.replay(dir).records().get(0), "the command is as it was");
+        final List<String> above = new ArrayList<>();
+        JournalReader.recover(dir, Commands.SYMBOL_INDEX, JournalPosition.START, 1,
+                c -> above.add(c.requestTag + " " + c.keyId));
+        assertEquals(List.of("null null", "t-? null"), above, "who asked is decoded only above the given sequence");
+    }
+
+    @Test
+    void aVersion1JournalStillReplaysAndTheWriterContinuesItInAVersion2Segment() throws IOException {
+        final JournalRecords cluster = new JournalRecords(Commands.SYMBOLS, Commands.SYMBOL_INDEX, dir);
+        final ByteBuffer v1 = ByteBuffer.allocate(4096).order(JournalFormat.BYTE_ORDER);
+        SegmentFiles.encodeHeader(v1, 1);
+        v1.putInt(4, 1);   // a segment written before the origin block: version 1, records without it
+        v1.limit(v1.capacity()).position(JournalFormat.SEGMENT_HEADER_SIZE);
+        for (long s = 1; s <= 2; s++) {
+            final OrderCommand c = Commands.nth(s);
+            c.sequence = s;
+            c.timestampMicros = 1000 * s;
+            c.keyId = "never-written";
+            cluster.encode(c, v1);   // the cluster's records have no origin block: the same bytes as version 1
+            written.add(c);
+        }
+        java.nio.file.Files.write(dir.resolve("00000000000000000001.journal"),
+                java.util.Arrays.copyOf(v1.array(), v1.position()));
+        try (JournalWriter writer = TestJournal.reopen(TestJournal.config(dir))) {
+            final OrderCommand next = Commands.nth(3);
+            next.sequence = 3;
+            next.timestampMicros = 3000;
+            next.keyId = "k-new";
+            assertTrue(writer.append(next));
+            assertTrue(writer.flush());
+            written.add(next);
+        }
+        final Path second = dir.resolve("00000000000000000003.journal");
+        assertTrue(java.nio.file.Files.exists(second), "records of version 2 go to a segment of their own");
+        assertEquals(JournalFormat.VERSION, TestJournal.readAll(second).getInt(4));
+        assertEquals(1, TestJournal.readAll(dir.resolve("00000000000000000001.journal")).getInt(4));
+        final List<String> keys = new ArrayList<>();
+        final JournalRecovery recovery = JournalReader.recover(dir, Commands.SYMBOL_INDEX, c -> keys.add(c.keyId));
+        assertEquals(3, recovery.lastSequence());
+        assertEquals(java.util.Arrays.asList(null, null, "k-new"), keys);
+        final List<Recorded> replayed = TestJournal.replay(dir).records();
+        for (int i = 0; i < written.size(); i++) {
+            assertEquals(Recorded.of(written.get(i)), replayed.get(i));
+        }
     }
 
     @Test

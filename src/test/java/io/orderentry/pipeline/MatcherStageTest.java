@@ -86,12 +86,14 @@ class MatcherStageTest {
     }
 
     @Test
-    void shouldNotCarryARequestIntoReplayedEvents() {
-        stage.replay(place("stale", 1));
+    void shouldCarryWhoAskedAsTheJournalHoldsItIntoReplayedEventsButNoReplyTarget() {
+        stage.replay(place("journaled", 1));
         final EngineEvent completed = output.get(output.getCursor());
         assertTrue(completed.replay);
-        assertNull(completed.requestTag);
-        assertNull(completed.remoteAddress);
+        assertEquals(0, completed.requestId, "nobody waits for a replayed command");
+        assertEquals(-1, completed.replyTo);
+        assertEquals("journaled", completed.requestTag, "the audit trail rebuilds a lost record with it");
+        assertEquals("10.0.0.1:5555", completed.remoteAddress);
         assertEquals("acct-9", completed.accountId);
     }
 

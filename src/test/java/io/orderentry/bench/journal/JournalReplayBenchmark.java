@@ -1,6 +1,7 @@
 package io.orderentry.bench.journal;
 
 import io.orderentry.journal.JournalConfig;
+import io.orderentry.journal.JournalPosition;
 import io.orderentry.journal.JournalReader;
 import io.orderentry.journal.JournalRecovery;
 import io.orderentry.journal.JournalSync;
@@ -21,8 +22,10 @@ import java.util.stream.Stream;
  * and prints the median records/s and MB/s. The segments stay in the page cache after writing, so this
  * measures parsing, CRC and decoding rather than the disk.
  *
- * <p>Usage: {@code JournalReplayBenchmark [dir] [records] [runs]}, defaults
- * {@code target/journal-bench/replay 5000000 5}. The directory is emptied first.
+ * <p>Usage: {@code JournalReplayBenchmark [dir] [records] [runs] [origin]}, defaults
+ * {@code target/journal-bench/replay 5000000 5 all}. The directory is emptied first. {@code origin}: {@code all}
+ * decodes who asked (request id, address, key id) of every record, as a replay whose audit trail lacks them all would;
+ * {@code none} skips it, as the service's replay does for the commands its trail already holds.
  */
 public final class JournalReplayBenchmark {
 
@@ -33,6 +36,7 @@ public final class JournalReplayBenchmark {
         final Path dir = Paths.get(args.length > 0 ? args[0] : "target/journal-bench/replay");
         final long records = args.length > 1 ? Long.parseLong(args[1]) : 5_000_000;
         final int runs = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+        final long originAfter = args.length > 3 && "none".equals(args[3]) ? Long.MAX_VALUE : 0;
         final Map<String, Integer> symbols = BenchCommands.symbolIndex();
 
         deleteRecursively(dir);
@@ -65,7 +69,7 @@ public final class JournalReplayBenchmark {
         final long[] checksum = new long[1];
         for (int run = 0; run < runs; run++) {
             checksum[0] = 0;
-            final JournalRecovery recovery = JournalReader.recover(dir, symbols,
+            final JournalRecovery recovery = JournalReader.recover(dir, symbols, JournalPosition.START, originAfter,
                     c -> checksum[0] += c.quantity ^ c.sequence ^ c.symbol ^ (c.accountId == null ? 0 : c.accountId.length()));
             if (recovery.recordCount() != records || recovery.truncatedTail() != null) {
                 throw new IllegalStateException("unexpected recovery result " + recovery);

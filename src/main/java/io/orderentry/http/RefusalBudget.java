@@ -1,0 +1,231 @@
+package io.orderentry.http;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * How many edge refusals the audit trail records one by one: a token bucket per client address and one for all of
+ * them, so that one address flooding bad requests spends only its own share and the refusals of every other address
+ * are still recorded one by one, while the total (the audit disk) stays bounded.
+ *
+ * <ul>
+ *   <li>In all: {@code perSecond} a second, a burst of five times that ({@code ORDERS_AUDIT_REFUSALS_PER_SECOND}).</li>
+ *   <li>Per address: a tenth of that (at least 1) a second, a burst of five times that: 20 a second and 100 at once
+ *       by default. An address is the client's IPv4 address, or its IPv6 /64 prefix (one host commonly holds a whole
+ *       /64, so counting IPv6 addresses one by one would let a single host take every share); the port is ignored.</li>
+ * </ul>
+ *
+ * <p>Memory is fixed: the addresses live in a table of {@value #SETS} sets of {@value #WAYS} entries, chosen by the
+ * address's hash; an address not in its set takes the place of the entry seen longest ago, so a flooder (seen all
+ * the time) keeps its spent bucket and an evicted address, which was idle, comes back with a full one. An attacker
+ * with many prefixes can evict and so get fresh per-address buckets, but never more than the total.
+ *
+ * <p>What is refused a token is counted, per address and in all, until {@link #drainSuppressed} reports it, once a
+ * second, for the {@code REFUSALS_NOT_RECORDED} summary record. Thread-safe: every method takes the instance's lock
+ * (refusals only; orders never come here); called on the event loops and the summary's timer.
+ */
+final class RefusalBudget {
+
+    /** Sets in the address table; a power of two. */
+    static final int SETS = 256;
+    /** Entries per set. */
+    static final int WAYS = 4;
+    /** The per-address rate is the total's divided by this. */
+    static final int ADDRESS_SHARE_DIVISOR = 10;
+    private static final int BURST_SECONDS = 5;
+
+    /** What was suppressed since the last {@link #drainSuppressed}. */
+    record Suppressed(long count, long since, int addresses, String topAddress, long topCount) {
+    }
+
+    private final long perSecond;
+    private final long perAddressPerSecond;
+    private final long burst;
+    private final long addressBurst;
+
+    private double tokens;
+    private long refillNanos;
+
+    private final String[] addresses = new String[SETS * WAYS];
+    private final double[] addressTokens = new double[SETS * WAYS];
+    private final long[] addressRefillNanos = new long[SETS * WAYS];
+    private final long[] addressSuppressed = new long[SETS * WAYS];
+
+    private long suppressed;
+    private long suppressedSinceNanos;
+    /** Addresses with suppressed refusals whose entries were evicted since the last drain. */
+    private int evictedSuppressing;
+
+    /**
+     * @param perSecond refusals recorded one by one a second in all; at least 1
+     * @param nowNanos  the current {@link System#nanoTime()}
+     */
+    RefusalBudget(final long perSecond, final long nowNanos) {
+        if (perSecond < 1) {
+            throw new IllegalArgumentException("perSecond must be >= 1");
+        }
+        this.perSecond = perSecond;
+        this.perAddressPerSecond = Math.max(1, perSecond / ADDRESS_SHARE_DIVISOR);
+        this.burst = BURST_SECONDS * perSecond;
+        this.addressBurst = BURST_SECONDS * perAddressPerSecond;
+        this.tokens = burst;
+        this.refillNanos = nowNanos;
+    }
+
+    /** @return refusals recorded one by one a second from one address */
+    long perAddressPerSecond() {
+        return perAddressPerSecond;
+    }
+
+    /** @return refusals recorded one by one a second in all */
+    long perSecond() {
+        return perSecond;
+    }
+
+    /**
+     * Takes a token of the address's bucket and of the total; when either has none, counts the refusal as suppressed.
+     *
+     * @param remoteAddress the client's {@code host:port} ({@code [v6]:port}), or null when unknown (one shared entry)
+     * @return true if the refusal may be recorded one by one
+     */
+    synchronized boolean take(final String remoteAddress, final long nowNanos) {
+        tokens = Math.min(burst, tokens + (nowNanos - refillNanos) * perSecond / 1e9);
+        refillNanos = nowNanos;
+        final int entry = entry(addressKey(remoteAddress), nowNanos);
+        addressTokens[entry] = Math.min(addressBurst,
+                addressTokens[entry] + (nowNanos - addressRefillNanos[entry]) * perAddressPerSecond / 1e9);
+        addressRefillNanos[entry] = nowNanos;
+        if (addressTokens[entry] >= 1 && tokens >= 1) {
+            addressTokens[entry] -= 1;
+            tokens -= 1;
+            return true;
+        }
+        if (suppressed == 0) {
+            suppressedSinceNanos = nowNanos;
+        }
+        suppressed++;
+        addressSuppressed[entry]++;
+        return false;
+    }
+
+    /**
+     * Reports and forgets what was suppressed since the last call: the count, since when, how many addresses, and
+     * the address with the most (among those still in the table).
+     *
+     * @return null when nothing was suppressed
+     */
+    synchronized Suppressed drainSuppressed() {
+        if (suppressed == 0) {
+            return null;
+        }
+        int count = evictedSuppressing;
+        int top = -1;
+        for (int i = 0; i < addresses.length; i++) {
+            if (addressSuppressed[i] > 0) {
+                count++;
+                if (top < 0 || addressSuppressed[i] > addressSuppressed[top]) {
+                    top = i;
+                }
+            }
+        }
+        final Suppressed result = new Suppressed(suppressed, suppressedSinceNanos, count,
+                top < 0 ? null : addresses[top], top < 0 ? 0 : addressSuppressed[top]);
+        java.util.Arrays.fill(addressSuppressed, 0);
+        suppressed = 0;
+        evictedSuppressing = 0;
+        return result;
+    }
+
+    /** Gives back a drained count that could not be recorded, so that the next summary includes it. */
+    synchronized void restore(final Suppressed drained) {
+        if (suppressed == 0 || drained.since() - suppressedSinceNanos < 0) {
+            suppressedSinceNanos = drained.since();
+        }
+        suppressed += drained.count();
+        evictedSuppressing += drained.addresses();
+    }
+
+    /** @return the table entry of {@code key}, taking the place of the entry of its set seen longest ago if absent */
+    private int entry(final String key, final long nowNanos) {
+        final int set = (spread(key.hashCode()) & (SETS - 1)) * WAYS;
+        int oldest = set;
+        for (int i = set; i < set + WAYS; i++) {
+            if (key.equals(addresses[i])) {
+                return i;
+            }
+            if (addresses[i] == null) {
+                oldest = i;
+                break;
+            }
+            if (addressRefillNanos[i] - addressRefillNanos[oldest] < 0) {
+                oldest = i;
+            }
+        }
+        if (addressSuppressed[oldest] > 0) {
+            evictedSuppressing++;
+        }
+        addresses[oldest] = key;
+        addressTokens[oldest] = addressBurst;
+        addressRefillNanos[oldest] = nowNanos;
+        addressSuppressed[oldest] = 0;
+        return oldest;
+    }
+
+    private static int spread(final int hash) {
+        final int h = hash * 0x9E3779B9;
+        return h ^ (h >>> 16);
+    }
+
+    /**
+     * @param remoteAddress {@code host:port} or {@code [v6]:port}, or null
+     * @return the budget's key: the IPv4 address, the IPv6 /64 prefix as {@code xxxx:xxxx:xxxx:xxxx::/64}, or the
+     *         host as given when it is neither; "" when unknown
+     */
+    static String addressKey(final String remoteAddress) {
+        if (remoteAddress == null) {
+            return "";
+        }
+        if (remoteAddress.startsWith("[")) {
+            final int close = remoteAddress.indexOf(']');
+            final String host = close < 0 ? remoteAddress.substring(1) : remoteAddress.substring(1, close);
+            return ipv6Prefix(host);
+        }
+        final int colon = remoteAddress.lastIndexOf(':');
+        if (colon >= 0 && remoteAddress.indexOf(':') != colon) {
+            return ipv6Prefix(remoteAddress);   // an IPv6 address without brackets or port
+        }
+        return colon < 0 ? remoteAddress : remoteAddress.substring(0, colon);
+    }
+
+    private static String ipv6Prefix(final String host) {
+        final int zone = host.indexOf('%');
+        final String literal = zone < 0 ? host : host.substring(0, zone);
+        if (literal.isEmpty() || literal.indexOf(':') < 0) {
+            return literal;
+        }
+        final byte[] bytes;
+        try {
+            bytes = InetAddress.getByName(literal).getAddress();   // a literal: parsed, never looked up
+        } catch (final UnknownHostException | SecurityException notALiteral) {
+            return literal;
+        }
+        if (bytes.length != 16) {
+            return v4(bytes);   // an IPv4-mapped address
+        }
+        final StringBuilder prefix = new StringBuilder(24);
+        for (int i = 0; i < 8; i += 2) {
+            prefix.append(Integer.toHexString((bytes[i] & 0xFF) << 8 | bytes[i + 1] & 0xFF)).append(':');
+        }
+        return prefix.append(":/64").toString();
+    }
+
+    private static String v4(final byte[] bytes) {
+        return (bytes[0] & 0xFF) + "." + (bytes[1] & 0xFF) + "." + (bytes[2] & 0xFF) + "." + (bytes[3] & 0xFF);
+    }
+
+    /** @return {@code seconds} since {@code sinceNanos}, at least 1 */
+    static long secondsSince(final long sinceNanos, final long nowNanos) {
+        return Math.max(1, TimeUnit.NANOSECONDS.toSeconds(nowNanos - sinceNanos));
+    }
+}
