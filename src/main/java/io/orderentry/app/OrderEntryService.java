@@ -1224,8 +1224,8 @@ public final class OrderEntryService {
                 + " them", audit::recoveredRecords);
         metrics.counter("orders_audit_refusals_dropped_total",
                 "Edge refusals answered but not audited (input ring half full)", gateway::refusalsDropped);
-        metrics.counter("orders_audit_refusals_suppressed_total", "Edge refusals answered beyond"
-                + " ORDERS_AUDIT_REFUSALS_PER_SECOND, recorded only in a summary record", gateway::refusalsSuppressed);
+        metrics.counter("orders_audit_refusals_suppressed_total", "Refusals answered beyond"
+                + " ORDERS_AUDIT_REFUSALS_PER_SECOND in all or its tenth per address, recorded only in a summary record", gateway::refusalsSuppressed);
         metrics.gauge("orders_audit_up", "1 while the audit trail can write", () -> auditTrail.isHealthy() ? 1 : 0);
     }
 

@@ -4,7 +4,9 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.UnknownHostException;
 import java.util.Arrays;
+import java.util.regex.Pattern;
 
 /**
  * The part of a client's address that per-address bounds count by: an IPv4 address whole, an IPv6 address by its
@@ -15,6 +17,8 @@ public final class ClientAddress {
 
     /** The key of a connection whose address is not an IP address (a Unix socket, a test channel). */
     public static final ClientAddress UNKNOWN = new ClientAddress(new byte[0]);
+
+    private static final Pattern LITERAL = Pattern.compile("[0-9a-fA-F:.]+");
 
     private final byte[] bytes;
     private final int hash;
@@ -30,6 +34,36 @@ public final class ClientAddress {
             return UNKNOWN;
         }
         return of(inet.getAddress());
+    }
+
+    /**
+     * @param remote the client's address as {@link RequestIds#remoteAddress} writes it ({@code host:port},
+     *               {@code [v6]:port}), or an address without a port; an IPv6 zone is ignored
+     * @return its key, or {@link #UNKNOWN} when it is null or not an IP literal (never a name to look up)
+     */
+    public static ClientAddress ofRemote(final String remote) {
+        if (remote == null) {
+            return UNKNOWN;
+        }
+        String host = remote;
+        if (host.startsWith("[")) {
+            final int close = host.indexOf(']');
+            host = close < 0 ? host.substring(1) : host.substring(1, close);
+        } else if (host.indexOf(':') == host.lastIndexOf(':') && host.indexOf(':') >= 0) {
+            host = host.substring(0, host.indexOf(':'));   // IPv4 with a port; two colons or more: IPv6 without one
+        }
+        final int zone = host.indexOf('%');
+        if (zone >= 0) {
+            host = host.substring(0, zone);
+        }
+        if (host.isEmpty() || !LITERAL.matcher(host).matches()) {
+            return UNKNOWN;
+        }
+        try {
+            return of(InetAddress.getByName(host));   // a literal: parsed, never looked up
+        } catch (final UnknownHostException notAnAddress) {
+            return UNKNOWN;
+        }
     }
 
     /** @return the key of {@code address}: IPv4 whole, IPv6 by its /64 prefix */

@@ -14,9 +14,9 @@ package io.orderentry.http;
  * @param maxStreamsPerAddress     the most stream connections one client address holds; more are answered 503
  * @param anonymousStreamPercent   the share of the stream's connections that upgrades without a valid API key may take,
  *                                 so that subscribers without a key can never take every stream slot from those with one
- * @param refusalsAuditedPerSecond edge refusals (400, 413, 422) recorded one by one in the audit trail a second; the
- *                                 rest are answered as usual and recorded in one summary record a second
- *                                 ({@link InputGateway})
+ * @param refusalsAuditedPerSecond refusals (401, 403, 400, 413, 422, ...) recorded one by one in the audit trail a
+ *                                 second in all, and a tenth of that per address ({@link RefusalBudget}); the rest are
+ *                                 answered as usual and recorded in one summary record a second ({@link InputGateway})
  * @param metricsCacheMillis       how old the {@code /metrics} rendering served may be; 0: rendered for every scrape
  * @param answerTimeoutMillis      in cluster mode, how long a request waits for its command to come back committed
  *                                 before it is answered {@code 503 OUTCOME_UNKNOWN}; 0 (one node) waits for the engine

@@ -1,7 +1,5 @@
 package io.orderentry.http;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -179,49 +177,12 @@ final class RefusalBudget {
 
     /**
      * @param remoteAddress {@code host:port} or {@code [v6]:port}, or null
-     * @return the budget's key: the IPv4 address, the IPv6 /64 prefix as {@code xxxx:xxxx:xxxx:xxxx::/64}, or the
-     *         host as given when it is neither; "" when unknown
+     * @return the budget's key, the {@link ClientAddress} the connection bounds count by too: the IPv4 address, the
+     *         IPv6 /64 prefix as {@code xxxx:xxxx:xxxx:xxxx::/64}; "" when unknown
      */
     static String addressKey(final String remoteAddress) {
-        if (remoteAddress == null) {
-            return "";
-        }
-        if (remoteAddress.startsWith("[")) {
-            final int close = remoteAddress.indexOf(']');
-            final String host = close < 0 ? remoteAddress.substring(1) : remoteAddress.substring(1, close);
-            return ipv6Prefix(host);
-        }
-        final int colon = remoteAddress.lastIndexOf(':');
-        if (colon >= 0 && remoteAddress.indexOf(':') != colon) {
-            return ipv6Prefix(remoteAddress);   // an IPv6 address without brackets or port
-        }
-        return colon < 0 ? remoteAddress : remoteAddress.substring(0, colon);
-    }
-
-    private static String ipv6Prefix(final String host) {
-        final int zone = host.indexOf('%');
-        final String literal = zone < 0 ? host : host.substring(0, zone);
-        if (literal.isEmpty() || literal.indexOf(':') < 0) {
-            return literal;
-        }
-        final byte[] bytes;
-        try {
-            bytes = InetAddress.getByName(literal).getAddress();   // a literal: parsed, never looked up
-        } catch (final UnknownHostException | SecurityException notALiteral) {
-            return literal;
-        }
-        if (bytes.length != 16) {
-            return v4(bytes);   // an IPv4-mapped address
-        }
-        final StringBuilder prefix = new StringBuilder(24);
-        for (int i = 0; i < 8; i += 2) {
-            prefix.append(Integer.toHexString((bytes[i] & 0xFF) << 8 | bytes[i + 1] & 0xFF)).append(':');
-        }
-        return prefix.append(":/64").toString();
-    }
-
-    private static String v4(final byte[] bytes) {
-        return (bytes[0] & 0xFF) + "." + (bytes[1] & 0xFF) + "." + (bytes[2] & 0xFF) + "." + (bytes[3] & 0xFF);
+        final ClientAddress address = ClientAddress.ofRemote(remoteAddress);
+        return address == ClientAddress.UNKNOWN ? "" : address.toString();
     }
 
     /** @return {@code seconds} since {@code sinceNanos}, at least 1 */
