@@ -94,12 +94,12 @@ public final class ClusterNode implements AutoCloseable {
                 .dirDeleteOnStart(true)
                 .dirDeleteOnShutdown(true)
                 .errorHandler(errors);
-        // this archive's client of another member's archive, replicating the log or a snapshot from it
         // one per component: Aeron asks its supplier once, on launch
         final MemberAuthenticator ingressAuthenticator = new MemberAuthenticator(settings.secret(),
                 ClusterSecret.Purpose.INGRESS, memberIds);
         final MemberAuthenticator archiveAuthenticator = new MemberAuthenticator(settings.secret(),
                 ClusterSecret.Purpose.ARCHIVE, memberIds);
+        // this archive's client of another member's archive, replicating the log or a snapshot from it
         final AeronArchive.Context replicationClient = new AeronArchive.Context()
                 .credentialsSupplier(archiveCredentials)
                 .controlResponseChannel("aeron:udp?endpoint=" + host + ":0");
