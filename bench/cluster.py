@@ -13,7 +13,7 @@ wrk and the harness share this machine's cores, so the cluster's figures include
 archives and three consensus modules on them. Authentication off (ORDERS_AUTH=none) everywhere: this measures
 what replication costs, not keys. Only loopback addresses are used; every process it starts is stopped.
 """
-import os, re, shutil, subprocess, sys, tempfile, time
+import base64, os, re, shutil, subprocess, sys, tempfile, time
 
 from benchlib import DOCKERFILE_OPTS, arg, free_port, service_env, stop, wait_http
 
@@ -106,6 +106,11 @@ def cluster(root, fsync=False):
     members = "|".join(f"{i}," + ",".join(f"127.0.0.1:{free_port()}" for _ in range(5)) for i in range(MEMBERS))
     procs, urls = [], []
     url_of_db = database("cluster_fsync" if fsync else "cluster")
+    # the secret the members share (ORDERS_CLUSTER_SECRET_FILE, required in cluster mode): owner-only, as an operator's
+    secret = os.path.join(root, "cluster-secret")
+    if not os.path.exists(secret):
+        with os.fdopen(os.open(secret, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as out:
+            out.write(base64.b64encode(os.urandom(32)).decode() + "\n")
     try:
         for i in range(MEMBERS):
             port = free_port()
@@ -114,7 +119,7 @@ def cluster(root, fsync=False):
             env.update(ORDERS_CLUSTER_MEMBERS=members, ORDERS_CLUSTER_MEMBER_ID=str(i),
                        ORDERS_CLUSTER_DIR=os.path.join(work, "cluster"), ORDERS_DB_URL=url_of_db,
                        ORDERS_PERSISTENCE_SPOOL_DIR=os.path.join(work, "spool"),
-                       ORDERS_CLUSTER_FSYNC="true" if fsync else "false")
+                       ORDERS_CLUSTER_FSYNC="true" if fsync else "false", ORDERS_CLUSTER_SECRET_FILE=secret)
             procs.append(start(work, env, CLUSTER_OPTS, f"member-{i}"))
             urls.append(f"http://127.0.0.1:{port}")
         for url, proc in zip(urls, procs):

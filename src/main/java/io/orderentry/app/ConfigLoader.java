@@ -171,7 +171,7 @@ public final class ConfigLoader {
                 intValue("cluster.member.id", 0, 1_000), dir.isBlank() ? parent.resolve("cluster") : Path.of(dir),
                 longValue("cluster.leader.timeout.millis", 200, 600_000),
                 longValue("cluster.answer.timeout.millis", 100, 600_000), bool("cluster.purge.log"),
-                clusterSegmentBytes(), bool("cluster.fsync"));
+                clusterSegmentBytes(), bool("cluster.fsync"), null);
         try {
             final int count = settings.parsedMembers().length;
             settings.self();
@@ -181,7 +181,26 @@ public final class ConfigLoader {
         } catch (final IllegalArgumentException e) {
             throw new ConfigException(envName("cluster.members") + ": " + e.getMessage());
         }
-        return Optional.of(settings);
+        return Optional.of(settings.withSecret(clusterSecret()));
+    }
+
+    /**
+     * The secret the members share ({@code cluster.secret.file}): required in cluster mode, since without it anyone who
+     * reaches a member's UDP ports could join as a client of the cluster or of its archive.
+     */
+    private io.orderentry.cluster.ClusterSecret clusterSecret() {
+        final String file = string("cluster.secret.file");
+        if (file.isBlank()) {
+            throw new ConfigException(envName("cluster.secret.file") + " is required in cluster mode: a file, readable"
+                    + " by its owner only, holding a secret of at least " + io.orderentry.cluster.ClusterSecret.MIN_BYTES
+                    + " characters that every member shares (e.g. `openssl rand -base64 32`; docs/cluster.md,"
+                    + " \"Who may talk to a member\")");
+        }
+        try {
+            return io.orderentry.cluster.ClusterSecret.read(Path.of(file));
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException(envName("cluster.secret.file") + ": " + e.getMessage());
+        }
     }
 
     /**

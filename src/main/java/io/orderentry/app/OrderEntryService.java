@@ -502,6 +502,11 @@ public final class OrderEntryService {
                 + " before they were committed (answered 503 JOURNAL_UNAVAILABLE: not executed)", service::lostCommands);
         metrics.counter("orders_cluster_undecodable_total", "Log messages skipped because they could not be decoded",
                 service::undecodable);
+        metrics.counter("orders_cluster_forged_keep_from_total", "keepFrom messages ignored because the session that"
+                + " sent them is not the member they name", service::forgedKeepFrom);
+        metrics.counter("orders_cluster_rejected_clients_total", "Clients of this member's cluster ingress or archive"
+                + " rejected: they named no member or did not prove they know the cluster's secret",
+                node::rejectedClients);
         final LogRetention retention = logRetention;
         metrics.gauge("orders_cluster_log_floor", "Log position before which no member needs the log (-1: not every"
                 + " member has said where it keeps its log from since this one started)", retention::floor);

@@ -5,6 +5,7 @@ import io.aeron.Publication;
 import io.aeron.cluster.client.AeronCluster;
 import io.aeron.cluster.client.EgressListener;
 import io.aeron.logbuffer.Header;
+import io.aeron.security.AuthenticationException;
 import io.orderentry.pipeline.CommandType;
 import io.orderentry.pipeline.MatcherStage;
 import io.orderentry.pipeline.OrderCommand;
@@ -191,8 +192,10 @@ public final class ClusterIngress implements EventHandler<OrderCommand>, AutoClo
                     }
                     if (System.nanoTime() - lastLog >= RECONNECT_LOG_EVERY_NANOS) {
                         lastLog = System.nanoTime();
-                        LOG.warn("cluster: member {} cannot reach a leader ({}); orders are answered 503 until it can,"
-                                + " tried again continuously, logged every 30 s", member, e.toString());
+                        LOG.warn("cluster: member {} cannot reach a leader ({}{}); orders are answered 503 until it"
+                                + " can, tried again continuously, logged every 30 s", member, e.toString(),
+                                e instanceof AuthenticationException ? ": the leader rejected this member's client;"
+                                        + " is ORDERS_CLUSTER_SECRET_FILE the same secret on every member?" : "");
                     }
                     sleep(100);
                 }

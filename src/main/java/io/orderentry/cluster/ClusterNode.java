@@ -31,6 +31,11 @@ import java.util.function.Supplier;
  * {@code directory/archive}, the cluster's own state under {@code directory/cluster}, Aeron's shared-memory files under
  * {@code directory/aeron} (deleted at each start: they hold nothing durable).
  *
+ * <p>Every Aeron client that connects to this member, to the cluster's ingress (when it leads) or to its archive (over
+ * IPC, as its own consensus module and service container do, or over UDP, as another member's archive replicating from
+ * it), must prove it knows the members' shared {@link ClusterSecret} ({@link MemberAuthenticator}); this member's own
+ * clients prove it with {@link MemberCredentials}. docs/cluster.md, "Who may talk to a member".
+ *
  * <p>Every agent shares one thread per component and backs off to a 1 ms park when idle: the members of a cluster on
  * one small machine would otherwise spin its cores away from the HTTP side.
  */
@@ -47,11 +52,18 @@ public final class ClusterNode implements AutoCloseable {
     private final String egressHost;
     private final AeronArchive.Context archiveClient;
     private final File clusterDirectory;
+    private final ClusterSecret secret;
+    private final int memberId;
+    private final MemberAuthenticator[] authenticators;
     private volatile boolean closed;
 
     private ClusterNode(final ClusteredMediaDriver driver, final ClusteredServiceContainer container,
                         final String aeronDirectory, final String ingressEndpoints, final String egressHost,
-                        final AeronArchive.Context archiveClient, final File clusterDirectory) {
+                        final AeronArchive.Context archiveClient, final File clusterDirectory,
+                        final ClusterSecret secret, final int memberId, final MemberAuthenticator[] authenticators) {
+        this.authenticators = authenticators;
+        this.secret = secret;
+        this.memberId = memberId;
         this.archiveClient = archiveClient;
         this.clusterDirectory = clusterDirectory;
         this.driver = driver;
@@ -70,6 +82,9 @@ public final class ClusterNode implements AutoCloseable {
         final String aeronDirectory = new File(base, "aeron").getPath();
         final String host = ClusterSettings.host(self.archiveEndpoint());
         final Supplier<IdleStrategy> idle = ClusterNode::idle;
+        final int[] memberIds = settings.memberIds();
+        final MemberCredentials archiveCredentials = new MemberCredentials(settings.secret(),
+                ClusterSecret.Purpose.ARCHIVE, settings.memberId());
 
         final MediaDriver.Context driverContext = new MediaDriver.Context()
                 .aeronDirectoryName(aeronDirectory)
@@ -79,7 +94,14 @@ public final class ClusterNode implements AutoCloseable {
                 .dirDeleteOnStart(true)
                 .dirDeleteOnShutdown(true)
                 .errorHandler(errors);
+        // one per component: Aeron asks its supplier once, on launch
+        final MemberAuthenticator ingressAuthenticator = new MemberAuthenticator(settings.secret(),
+                ClusterSecret.Purpose.INGRESS, memberIds);
+        final MemberAuthenticator archiveAuthenticator = new MemberAuthenticator(settings.secret(),
+                ClusterSecret.Purpose.ARCHIVE, memberIds);
+        // this archive's client of another member's archive, replicating the log or a snapshot from it
         final AeronArchive.Context replicationClient = new AeronArchive.Context()
+                .credentialsSupplier(archiveCredentials)
                 .controlResponseChannel("aeron:udp?endpoint=" + host + ":0");
         final Archive.Context archiveContext = new Archive.Context()
                 .aeronDirectoryName(aeronDirectory)
@@ -94,6 +116,8 @@ public final class ClusterNode implements AutoCloseable {
                 .archiveId(settings.memberId())
                 .controlChannel("aeron:udp?endpoint=" + self.archiveEndpoint())
                 .archiveClientContext(replicationClient)
+                // every control session, local (IPC) or remote (UDP), proves it knows the cluster's secret
+                .authenticatorSupplier(() -> archiveAuthenticator)
                 .localControlChannel("aeron:ipc?term-length=64k")
                 .replicationChannel("aeron:udp?endpoint=" + host + ":0")
                 .recordingEventsEnabled(false)
@@ -101,6 +125,7 @@ public final class ClusterNode implements AutoCloseable {
                 .idleStrategySupplier(idle)
                 .errorHandler(errors);
         final AeronArchive.Context archiveClient = new AeronArchive.Context()
+                .credentialsSupplier(archiveCredentials)
                 .lock(NoOpLock.INSTANCE)
                 .controlRequestChannel(archiveContext.localControlChannel())
                 .controlRequestStreamId(archiveContext.localControlStreamId())
@@ -114,6 +139,8 @@ public final class ClusterNode implements AutoCloseable {
                 .serviceCount(1)
                 .logChannel("aeron:udp?term-length=" + settings.logTermLength())
                 .ingressChannel("aeron:udp")
+                // a cluster client is admitted only if it proves it knows the secret; its session is "member N"
+                .authenticatorSupplier(() -> ingressAuthenticator)
                 .replicationChannel("aeron:udp?endpoint=" + host + ":0")
                 .clusterClock(new MicrosecondClock())
                 .fileSyncLevel(settings.fsync() ? 1 : 0)
@@ -135,7 +162,8 @@ public final class ClusterNode implements AutoCloseable {
             final ClusteredServiceContainer container = onceMarkFilesAreStale(
                     () -> ClusteredServiceContainer.launch(containerContext.clone()));
             return new ClusterNode(driver, container, aeronDirectory, ClusterMember.ingressEndpoints(members), host,
-                    archiveClient, new File(base, "cluster"));
+                    archiveClient, new File(base, "cluster"), settings.secret(), settings.memberId(),
+                    new MemberAuthenticator[] {ingressAuthenticator, archiveAuthenticator});
         } catch (final RuntimeException e) {
             CloseHelper.quietClose(driver);
             throw e;
@@ -183,6 +211,7 @@ public final class ClusterNode implements AutoCloseable {
                 .ingressEndpoints(ingressEndpoints)
                 .egressChannel("aeron:udp?endpoint=" + egressHost + ":0")
                 .egressListener(new ClusterIngress.IgnoreEgress())
+                .credentialsSupplier(new MemberCredentials(secret, ClusterSecret.Purpose.INGRESS, memberId))
                 .messageTimeoutNs(TimeUnit.SECONDS.toNanos(2));
     }
 
@@ -192,6 +221,7 @@ public final class ClusterNode implements AutoCloseable {
                 .controlRequestChannel(archiveClient.controlRequestChannel())
                 .controlRequestStreamId(archiveClient.controlRequestStreamId())
                 .controlResponseChannel(archiveClient.controlResponseChannel())
+                .credentialsSupplier(archiveClient.credentialsSupplier())
                 .aeronDirectoryName(aeronDirectory);
     }
 
@@ -215,6 +245,18 @@ public final class ClusterNode implements AutoCloseable {
         }
         final Counter commit = driver.consensusModule().context().commitPositionCounter();
         return commit == null || commit.isClosed() ? 0 : commit.get();
+    }
+
+    /**
+     * @return clients this member's consensus module (as leader) and archive rejected since start: they named no member,
+     *         or did not prove they know the cluster's secret; any thread
+     */
+    public long rejectedClients() {
+        long total = 0;
+        for (final MemberAuthenticator each : authenticators) {
+            total += each.rejected();
+        }
+        return total;
     }
 
     /** @return the consensus module's directory: the recording log (which recordings are the log and the snapshots) */

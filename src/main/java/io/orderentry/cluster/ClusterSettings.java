@@ -21,9 +21,12 @@ import java.nio.file.Path;
  * @param fsync                whether the archive forces what it records (the log, the snapshots) to disk before it
  *                             counts it as recorded, so that a command is committed only once a majority has it on
  *                             disk (Aeron's fileSyncLevel 1); false: a majority holds it in memory or the page cache
+ * @param secret               the secret the members share: a client of the cluster or of a member's archive must prove
+ *                             it knows it ({@link MemberAuthenticator})
  */
 public record ClusterSettings(String members, int memberId, Path directory, long leaderTimeoutMillis,
-                              long answerTimeoutMillis, boolean purgeLog, int segmentBytes, boolean fsync) {
+                              long answerTimeoutMillis, boolean purgeLog, int segmentBytes, boolean fsync,
+                              ClusterSecret secret) {
 
     /** Aeron's term length for the cluster's log before this setting existed, and its largest here. */
     static final int MAX_LOG_TERM_LENGTH = 64 << 20;
@@ -43,6 +46,22 @@ public record ClusterSettings(String members, int memberId, Path directory, long
                     + "archive|...): " + e.getMessage());
         }
         return parsed;
+    }
+
+    /** @return these settings with {@code secret} as the members' shared secret */
+    public ClusterSettings withSecret(final ClusterSecret secret) {
+        return new ClusterSettings(members, memberId, directory, leaderTimeoutMillis, answerTimeoutMillis, purgeLog,
+                segmentBytes, fsync, secret);
+    }
+
+    /** @return the ids of the members in the list */
+    public int[] memberIds() {
+        final ClusterMember[] parsed = parsedMembers();
+        final int[] ids = new int[parsed.length];
+        for (int i = 0; i < parsed.length; i++) {
+            ids[i] = parsed[i].id();
+        }
+        return ids;
     }
 
     /** @return this member's entry */

@@ -61,6 +61,9 @@ public final class EngineService implements ClusteredService {
     private final ByteBuffer scratch = ByteBuffer.allocate(ClusterCommands.maxMessageSize()).order(ByteOrder.LITTLE_ENDIAN);
     private final AtomicLong undecodable = new AtomicLong();
     private final AtomicLong lostCommands = new AtomicLong();
+    private final AtomicLong forgedKeepFrom = new AtomicLong();
+    private static final long FORGED_LOG_EVERY_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private long lastForgedLog;
     private final InFlight inFlight = new InFlight();
     private final OrderCommand failed = new OrderCommand();
     private final Runnable onStarted;
@@ -203,7 +206,7 @@ public final class EngineService implements ClusteredService {
         }
         buffer.getBytes(offset, scratch.array(), 0, length);
         if (ClusterCommands.isKeepFrom(scratch, length)) {
-            retention.onKeepFrom(ClusterCommands.keepFromMember(scratch), ClusterCommands.keepFromPosition(scratch));
+            onKeepFrom(session, header.position());
             return;   // no command: no sequence, nothing published
         }
         try {
@@ -230,6 +233,31 @@ public final class EngineService implements ClusteredService {
         } finally {
             outputLock.unlock();
         }
+    }
+
+    /**
+     * A member's {@code keepFrom}, accepted only from the session of the member it names: the principal Aeron recorded
+     * with the session when the {@link MemberAuthenticator} admitted it ("member N"), the same on every member and in
+     * every replay. Any other is counted and logged, and changes nothing (a forged one could hold the log's purge or
+     * let it delete what a stopped member still needs).
+     */
+    private void onKeepFrom(final ClientSession session, final long position) {
+        final int named = ClusterCommands.keepFromMember(scratch);
+        final int sender = session == null ? MemberCredentials.NO_MEMBER
+                : MemberCredentials.memberOf(session.encodedPrincipal());
+        if (sender != named) {
+            final long count = forgedKeepFrom.incrementAndGet();
+            if (System.nanoTime() - lastForgedLog < FORGED_LOG_EVERY_NANOS && count > 1) {
+                return;
+            }
+            lastForgedLog = System.nanoTime();
+            LOG.warn("cluster: ignored a keepFrom at log position {} naming member {}: its session ({}) is {}; {} such"
+                    + " since start", position, named, session == null ? "none" : session.id(),
+                    sender == MemberCredentials.NO_MEMBER ? "no member's" : "member " + sender + "'s", count);
+            // logged every 10 s at most: a log recorded before members authenticated holds one every few seconds
+            return;
+        }
+        retention.onKeepFrom(named, ClusterCommands.keepFromPosition(scratch));
     }
 
     /**
@@ -390,7 +418,12 @@ public final class EngineService implements ClusteredService {
         return commandSequence;
     }
 
-    /** @return messages skipped as undecodable; any thread */
+    /** @return {@code keepFrom} messages ignored because their session is not the member they name; any thread */
+    public long forgedKeepFrom() {
+        return forgedKeepFrom.get();
+    }
+
+        /** @return messages skipped as undecodable; any thread */
     public long undecodable() {
         return undecodable.get();
     }

@@ -31,6 +31,33 @@ class ConfigLoaderTest {
         assertEquals(1000, config.database().orElseThrow().batchSize());
     }
 
+    @TempDir
+    static Path secrets;
+
+    /** A secret file as an operator makes it: 44 characters, mode 0600. */
+    private static String secretFile() {
+        try {
+            final Path file = secrets.resolve("cluster-secret");
+            if (!Files.exists(file)) {
+                Files.writeString(file, "c2VjcmV0IHNoYXJlZCBieSB0aGUgbWVtYmVycyBvZiB0aGU=\n");
+                Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            }
+            return file.toString();
+        } catch (final java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** {@code pairs} and the secret file: cluster mode's settings. */
+    private static Map<String, String> cluster(final String... pairs) {
+        final Map<String, String> env = new java.util.HashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            env.put(pairs[i], pairs[i + 1]);
+        }
+        env.put("ORDERS_CLUSTER_SECRET_FILE", secretFile());
+        return env;
+    }
+
     private static final String THREE_MEMBERS = "0,h0:1,h0:2,h0:3,h0:4,h0:5|1,h1:1,h1:2,h1:3,h1:4,h1:5"
             + "|2,h2:1,h2:2,h2:3,h2:4,h2:5";
 
@@ -38,7 +65,7 @@ class ConfigLoaderTest {
     void clusterModeIsOffByDefaultAndOnWithAMemberListThatNamesThisMember() {
         assertTrue(ConfigLoader.load(Map.of()).cluster().isEmpty());
         assertEquals(0, ConfigLoader.load(Map.of()).httpLimits().answerTimeoutMillis(), "one node waits for its engine");
-        final Config config = ConfigLoader.load(Map.of("ORDERS_CLUSTER_MEMBERS", THREE_MEMBERS,
+        final Config config = ConfigLoader.load(cluster("ORDERS_CLUSTER_MEMBERS", THREE_MEMBERS,
                 "ORDERS_CLUSTER_MEMBER_ID", "2", "ORDERS_DB_URL", "", "ORDERS_JOURNAL_DIR", "/var/oe/journal"));
         final io.orderentry.cluster.ClusterSettings cluster = config.cluster().orElseThrow();
         assertEquals(2, cluster.memberId());
@@ -46,7 +73,7 @@ class ConfigLoaderTest {
         assertEquals(Path.of("/var/oe/cluster"), cluster.directory());
         assertEquals(3000, cluster.leaderTimeoutMillis());
         // with PostgreSQL too: the members share one database, written by the leader
-        final Config withDatabase = ConfigLoader.load(Map.of("ORDERS_CLUSTER_MEMBERS", THREE_MEMBERS,
+        final Config withDatabase = ConfigLoader.load(cluster("ORDERS_CLUSTER_MEMBERS", THREE_MEMBERS,
                 "ORDERS_CLUSTER_MEMBER_ID", "0", "ORDERS_DB_URL", "jdbc:postgresql://db:5432/orders"));
         assertTrue(withDatabase.cluster().isPresent() && withDatabase.database().isPresent());
         assertEquals(10_000, config.httpLimits().answerTimeoutMillis());
@@ -54,24 +81,45 @@ class ConfigLoaderTest {
 
     @Test
     void theClusterLogIsPurgedBy128MiBSegmentsWithAeronsTermLengthAndNoFsyncUnlessSetOtherwise() {
-        final io.orderentry.cluster.ClusterSettings defaults = ConfigLoader.load(Map.of("ORDERS_CLUSTER_MEMBERS",
+        final io.orderentry.cluster.ClusterSettings defaults = ConfigLoader.load(cluster("ORDERS_CLUSTER_MEMBERS",
                 THREE_MEMBERS, "ORDERS_DB_URL", "")).cluster().orElseThrow();
         assertTrue(defaults.purgeLog());
         assertEquals(128 << 20, defaults.segmentBytes());
         assertEquals(64 << 20, defaults.logTermLength(), "Aeron's default term length: an existing log extends");
         assertFalse(defaults.fsync(), "a command is durable on a majority of members, as before the setting existed");
-        final io.orderentry.cluster.ClusterSettings small = ConfigLoader.load(Map.of("ORDERS_CLUSTER_MEMBERS",
+        final io.orderentry.cluster.ClusterSettings small = ConfigLoader.load(cluster("ORDERS_CLUSTER_MEMBERS",
                 THREE_MEMBERS, "ORDERS_DB_URL", "", "ORDERS_CLUSTER_SEGMENT_BYTES", "65536",
                 "ORDERS_CLUSTER_PURGE_LOG", "false", "ORDERS_CLUSTER_FSYNC", "true")).cluster().orElseThrow();
         assertFalse(small.purgeLog());
         assertTrue(small.fsync());
         assertEquals(65536, small.logTermLength(), "a term is never longer than the segment it is purged in");
         for (final String bad : java.util.List.of("100000", "32768", "2147483647", "x")) {
-            final ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(Map.of(
+            final ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(cluster(
                     "ORDERS_CLUSTER_MEMBERS", THREE_MEMBERS, "ORDERS_DB_URL", "", "ORDERS_CLUSTER_SEGMENT_BYTES", bad)),
                     bad);
             assertTrue(e.getMessage().contains("ORDERS_CLUSTER_SEGMENT_BYTES"), e.getMessage());
         }
+    }
+
+    @Test
+    void clusterModeRefusesToStartWithoutASecretFileOrWithOneOpenToOthersOrTooShort() throws Exception {
+        final Map<String, String> none = Map.of("ORDERS_CLUSTER_MEMBERS", THREE_MEMBERS, "ORDERS_DB_URL", "");
+        final ConfigException missing = assertThrows(ConfigException.class, () -> ConfigLoader.load(none));
+        assertTrue(missing.getMessage().contains("ORDERS_CLUSTER_SECRET_FILE is required in cluster mode"),
+                missing.getMessage());
+        final Path open = secrets.resolve("open");
+        Files.writeString(open, "a secret long enough for the members, but readable by all");
+        Files.setPosixFilePermissions(open, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        final Path shortOne = secrets.resolve("short");
+        Files.writeString(shortOne, "  too short\n");
+        Files.setPosixFilePermissions(shortOne, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        for (final Path bad : java.util.List.of(open, shortOne, secrets.resolve("absent"))) {
+            final ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(Map.of(
+                    "ORDERS_CLUSTER_MEMBERS", THREE_MEMBERS, "ORDERS_DB_URL", "",
+                    "ORDERS_CLUSTER_SECRET_FILE", bad.toString())), bad.toString());
+            assertTrue(e.getMessage().startsWith("ORDERS_CLUSTER_SECRET_FILE: "), e.getMessage());
+        }
+        assertTrue(ConfigLoader.load(Map.of()).cluster().isEmpty(), "one node needs no secret");
     }
 
     @Test

@@ -18,6 +18,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * No Docker engine runs here, so the container setup is checked by reading it: the compose file's
@@ -209,7 +210,11 @@ class ContainerSetupTest {
     }
 
     @Test
-    void theClusterComposeRunsThreeMembersOfOneClusterOnOneDatabaseEachWithItsOwnState() throws Exception {
+    void theClusterComposeRunsThreeMembersOfOneClusterOnOneDatabaseEachWithItsOwnStateAFsyncedLogAndOneSecret(
+            @TempDir final Path work) throws Exception {
+        final Path secret = work.resolve("cluster-secret");
+        Files.writeString(secret, "c2VjcmV0IG1hZGUgYnkgdGhlIGNsdXN0ZXItc2VjcmV0IHNlcnZpY2U=\n");
+        Files.setPosixFilePermissions(secret, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
         final JsonNode root = YAML.readTree(Path.of("docker-compose.cluster.yml").toFile());
         final JsonNode services = root.get("services");
         final Map<String, String> db = environment(services.get("postgres"));
@@ -226,8 +231,14 @@ class ContainerSetupTest {
             for (final String variable : env.keySet()) {
                 assertTrue(known.contains(variable), variable + " is not a setting the service reads");
             }
-            final Config config = ConfigLoader.load(env);
+            final String secretFile = env.get("ORDERS_CLUSTER_SECRET_FILE");
+            assertNotNull(secretFile, "cluster mode needs the members' shared secret");
+            final Map<String, String> here = new HashMap<>(env);
+            here.put("ORDERS_CLUSTER_SECRET_FILE", secret.toString());   // the compose volume's file is not here
+            final Config config = ConfigLoader.load(here);
             final io.orderentry.cluster.ClusterSettings cluster = config.cluster().orElseThrow();
+            assertTrue(cluster.fsync(), "three members on one host share its power: without fsync one power loss"
+                    + " can lose orders already answered 201 (ORDERS_CLUSTER_FSYNC=true in the cluster compose file)");
             assertEquals(id, cluster.memberId());
             assertEquals(3, cluster.parsedMembers().length);
             assertTrue(cluster.self().consensusEndpoint().startsWith(name + ":"),
@@ -256,7 +267,19 @@ class ContainerSetupTest {
             }
             assertEquals("keys", mounts.get(Path.of(env.get("ORDERS_AUTH_KEYS_FILE")).getParent().toString()),
                     "one keys file for all members");
+            assertEquals("keys", mounts.get(Path.of(secretFile).getParent().toString()),
+                    "one secret for all members, on the keys volume");
+            assertEquals("service_completed_successfully",
+                    member.get("depends_on").get("cluster-secret").get("condition").asText(),
+                    "the secret exists before any member starts");
+            assertEquals(1, member.get("ports").size(), "only HTTP is published: the Aeron ports stay on the"
+                    + " compose network");
         }
+        final JsonNode secretMaker = services.get("cluster-secret");
+        final String makes = secretMaker.get("entrypoint").toString();
+        assertTrue(makes.contains("test -s /app/data/keys/cluster-secret ||") && makes.contains("umask 077")
+                && makes.contains("/dev/urandom"), "made once, random, owner-only: " + makes);
+        assertTrue(secretMaker.get("volumes").toString().contains("keys:/app/data/keys"));
         final JsonNode keys = services.get("keys");
         assertEquals("/app/data/keys/keys", environment(keys).get("ORDERS_AUTH_KEYS_FILE"));
         assertTrue(keys.get("entrypoint").toString().contains("keys create --account demo"));

@@ -57,6 +57,7 @@ class ClusterFailoverIT {
     static Path work;
 
     private String members;
+    private Path secretFile;
     private final ServiceProcess[] nodes = new ServiceProcess[MEMBERS];
 
     @BeforeAll
@@ -72,6 +73,15 @@ class ClusterFailoverIT {
             }
         }
         members = list.toString();
+        // the secret the members share (required in cluster mode): one file, owner-only
+        secretFile = work.resolve("cluster-secret");
+        try {
+            Files.writeString(secretFile, "c2VjcmV0IG9mIHRoZSBmYWlsb3ZlciB0ZXN0J3MgbWVtYmVycw==\n");
+            Files.setPosixFilePermissions(secretFile,
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        } catch (final java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
         for (int id = 0; id < MEMBERS; id++) {
             nodes[id] = launch(id);
         }
@@ -101,6 +111,7 @@ class ClusterFailoverIT {
         final Map<String, String> env = new HashMap<>(DB.env());
         env.put("ORDERS_CLUSTER_MEMBERS", members);
         env.put("ORDERS_CLUSTER_MEMBER_ID", Integer.toString(id));
+        env.put("ORDERS_CLUSTER_SECRET_FILE", secretFile.toString());
         env.put("ORDERS_CLUSTER_DIR", dir.resolve("cluster").toString());
         env.put("ORDERS_CLUSTER_LEADER_TIMEOUT_MILLIS", "2000");
         env.put("ORDERS_CLUSTER_ANSWER_TIMEOUT_MILLIS", "5000");

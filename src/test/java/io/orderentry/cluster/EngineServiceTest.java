@@ -192,14 +192,55 @@ class EngineServiceTest {
         assertEquals(EventType.REPLAY_COMPLETED, output.events.get(0).type);
     }
 
+    /** A client session as Aeron gives it to the service: its id and the principal its authenticator gave it. */
+    private static io.aeron.cluster.service.ClientSession session(final long id, final byte[] principal) {
+        return (io.aeron.cluster.service.ClientSession) java.lang.reflect.Proxy.newProxyInstance(
+                EngineServiceTest.class.getClassLoader(), new Class<?>[] {io.aeron.cluster.service.ClientSession.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "id" -> id;
+                    case "encodedPrincipal" -> principal;
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+    }
+
+    /** @return the session of member {@code member}'s cluster client, as the authenticator admitted it */
+    private static io.aeron.cluster.service.ClientSession sessionOf(final int member) {
+        return session(100 + member, MemberCredentials.principal(member));
+    }
+
+    private void keepFrom(final io.aeron.cluster.service.ClientSession from, final int member, final long position) {
+        final ByteBuffer keep = ClusterCommands.encodeKeepFrom(member, position);
+        service.onSessionMessage(from, 1, new UnsafeBuffer(keep.array(), 0, keep.limit()), 0, keep.limit(), header);
+    }
+
+    @Test
+    void aKeepFromIsIgnoredUnlessTheSessionThatSentItIsTheMemberItNames() {
+        service.onStart(inRole(io.aeron.cluster.service.Cluster.Role.FOLLOWER), null);
+        keepFrom(sessionOf(0), 0, 5_000);
+        keepFrom(sessionOf(1), 1, 5_000);
+        keepFrom(sessionOf(2), 2, 5_000);
+        assertEquals(5_000, retention.floor());
+        // member 0's session says member 2 keeps from much further on (would let every member purge what 2 needs)
+        keepFrom(sessionOf(0), 2, 900_000);
+        // a session with no member's principal (recorded before members authenticated), or none at all
+        keepFrom(session(7, new byte[0]), 2, 900_000);
+        keepFrom(null, 2, 900_000);
+        keepFrom(sessionOf(0), 0, 900_000);
+        keepFrom(sessionOf(1), 1, 900_000);
+        assertEquals(5_000, retention.floor(), "member 2 still said only 5,000");
+        assertEquals(3, service.forgedKeepFrom());
+        keepFrom(sessionOf(2), 2, 900_000);
+        assertEquals(900_000, retention.floor());
+        assertEquals(3, service.forgedKeepFrom());
+        assertEquals(0, service.undecodable());
+    }
+
     @Test
     void aMembersKeepFromTakesNoCommandSequenceReachesNoStageAndMovesTheFloorOnceEveryMemberSaidIt() {
         service.onStart(inRole(io.aeron.cluster.service.Cluster.Role.FOLLOWER), null);
         final int before = output.events.size();
         for (int member = 0; member < 3; member++) {
-            final ByteBuffer keep = ClusterCommands.encodeKeepFrom(member, 1_000L * (member + 1));
-            service.onSessionMessage(null, 1, new UnsafeBuffer(keep.array(), 0, keep.limit()), 0, keep.limit(),
-                    header);
+            keepFrom(sessionOf(member), member, 1_000L * (member + 1));
         }
         assertEquals(before, output.events.size(), "nothing published");
         assertEquals(0, service.undecodable());
