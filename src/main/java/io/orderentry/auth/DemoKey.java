@@ -1,14 +1,8 @@
 package io.orderentry.auth;
 
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 
 /**
  * The key a first start makes, so that the README's example order works at once: a {@code trade} key for account
@@ -46,35 +40,12 @@ public final class DemoKey {
         final String secret = KeysCommand.create(keys, ACCOUNT, Permission.TRADE);
         final Path target = secretFile(keys.path());
         try {
-            writePrivately(target, secret + "\n");
+            KeysFile.writePrivately(target, secret + "\n");
         } catch (final IOException e) {
             Files.deleteIfExists(keys.path());
             throw new IOException("the demo key's secret cannot be written to " + target + " (" + e.getMessage()
                     + "); the keys file was removed again, the next start tries again", e);
         }
         return target;
-    }
-
-    private static void writePrivately(final Path target, final String text) throws IOException {
-        final Path temporary = Files.createTempFile(target.getParent(), FILE_NAME, ".tmp");
-        try {
-            try {
-                Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-------"));
-            } catch (final UnsupportedOperationException notPosix) {
-                // a file system without POSIX permissions: the directory's own protection applies, as for the keys
-            }
-            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                channel.write(StandardCharsets.US_ASCII.encode(text));
-                channel.force(true);
-            }
-            try {
-                Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (final AtomicMoveNotSupportedException e) {
-                Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(temporary);
-        }
     }
 }

@@ -126,8 +126,18 @@ public final class KeysFile {
                     .append(key.revoked() == null ? "-" : key.revoked().toString()).append(' ')
                     .append(HexFormat.of().formatHex(key.secretHash())).append('\n');
         }
-        final Path parent = file.toAbsolutePath().getParent();
-        final Path temporary = Files.createTempFile(parent, file.getFileName().toString(), ".tmp");
+        writePrivately(file, text.toString());
+    }
+
+    /**
+     * Replaces {@code target} whole with {@code text} (UTF-8), forced to the device, in a file made readable by its
+     * owner only before it holds anything: a temporary file beside it, renamed into place. Any thread.
+     *
+     * @throws IOException when it cannot be written; {@code target} is then as it was
+     */
+    static void writePrivately(final Path target, final String text) throws IOException {
+        final Path temporary = Files.createTempFile(target.toAbsolutePath().getParent(),
+                target.getFileName().toString(), ".tmp");
         try {
             try {
                 Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-------"));
@@ -136,13 +146,13 @@ public final class KeysFile {
             }
             try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING)) {
-                channel.write(StandardCharsets.UTF_8.encode(text.toString()));
+                channel.write(StandardCharsets.UTF_8.encode(text));
                 channel.force(true);
             }
             try {
-                Files.move(temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (final AtomicMoveNotSupportedException e) {
-                Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
             }
         } finally {
             Files.deleteIfExists(temporary);
