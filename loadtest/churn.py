@@ -9,7 +9,7 @@ seconds for the last connections to go,
   - every connection got exactly the answer its kind expects, none closed before an answer;
   - the service's open file descriptors (/proc/PID/fd) grew by at most max(16, 5%) and its threads by at most 8,
     from the end of the warm-up (WARMUP seconds into the load) to the end;
-  - its heap after a full collection (jcmd PID GC.run, then the heap used in /metrics) grew by at most
+  - its heap after a full collection (jcmd PID GC.run, then the heap used by jcmd PID GC.heap_info) grew by at most
     max(16 MiB, 10%) from the end of the warm-up to the end; it is also taken each minute, and its slope printed.
 Every EVERY seconds it samples those figures; at the end it prints them as Markdown tables, for loadtest/RESULTS.md,
 and exits 1 on FAIL.
@@ -27,7 +27,7 @@ About 55% of the mix carries no key (401s, /health, the book, stream upgrades): 
 second that meets the service's budget per address without a key (ORDERS_RATE_LIMIT_ADDRESS_PER_SECOND, 429s,
 counted as unexpected); and every connection the client closes first waits 60 s in TIME_WAIT on one of the ~28,000
 ephemeral ports, so keep RATE under about 400 from one machine."""
-import asyncio, collections, http.client, os, random, subprocess, sys, tempfile, time, urllib.parse, urllib.request
+import asyncio, collections, http.client, os, random, re, subprocess, sys, tempfile, time, urllib.parse, urllib.request
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import Keys, arg, free_port, service_env, stop, wait_http
@@ -88,8 +88,15 @@ class Service:
         if done.returncode != 0:
             print(f"  jcmd {self.pid} GC.run failed: {(done.stdout + done.stderr).strip()[-300:]}", flush=True)
             return None
-        figures = self.scrape()
-        return figures["heap"] if figures else None
+        # from the JVM itself: /metrics may serve a rendering up to ORDERS_HTTP_METRICS_CACHE_MILLIS old, from before
+        # the collection
+        info = subprocess.run(["jcmd", "-J-Dsun.tools.attach.attachTimeout=60000", str(self.pid), "GC.heap_info"],
+                              capture_output=True, text=True, timeout=120)
+        used = re.search(r"heap\s+total \d+K, used (\d+)K", info.stdout)
+        if info.returncode != 0 or not used:
+            print(f"  jcmd {self.pid} GC.heap_info failed: {(info.stdout + info.stderr).strip()[-300:]}", flush=True)
+            return None
+        return int(used.group(1)) * 1024
 
 
 class Soak:
