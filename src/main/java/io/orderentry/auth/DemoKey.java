@@ -40,7 +40,7 @@ public final class DemoKey {
         final String secret = KeysCommand.create(keys, ACCOUNT, Permission.TRADE);
         final Path target = secretFile(keys.path());
         try {
-            KeysFile.writePrivately(target, secret + "\n");
+            PrivateFiles.write(target, secret + "\n");
         } catch (final IOException e) {
             Files.deleteIfExists(keys.path());
             throw new IOException("the demo key's secret cannot be written to " + target + " (" + e.getMessage()

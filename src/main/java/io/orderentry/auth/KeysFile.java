@@ -4,14 +4,11 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -126,37 +123,7 @@ public final class KeysFile {
                     .append(key.revoked() == null ? "-" : key.revoked().toString()).append(' ')
                     .append(HexFormat.of().formatHex(key.secretHash())).append('\n');
         }
-        writePrivately(file, text.toString());
-    }
-
-    /**
-     * Replaces {@code target} whole with {@code text} (UTF-8), forced to the device, in a file made readable by its
-     * owner only before it holds anything: a temporary file beside it, renamed into place. Any thread.
-     *
-     * @throws IOException when it cannot be written; {@code target} is then as it was
-     */
-    static void writePrivately(final Path target, final String text) throws IOException {
-        final Path temporary = Files.createTempFile(target.toAbsolutePath().getParent(),
-                target.getFileName().toString(), ".tmp");
-        try {
-            try {
-                Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString("rw-------"));
-            } catch (final UnsupportedOperationException notPosix) {
-                // a file system without POSIX permissions: the directory's own protection applies
-            }
-            try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                channel.write(StandardCharsets.UTF_8.encode(text));
-                channel.force(true);
-            }
-            try {
-                Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (final AtomicMoveNotSupportedException e) {
-                Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(temporary);
-        }
+        PrivateFiles.write(file, text.toString());
     }
 
     private ApiKey parse(final String line, final int number) throws IOException {
@@ -206,18 +173,11 @@ public final class KeysFile {
      */
     public static void checkPrivate(final Path file, final Set<PosixFilePermission> permissions)
             throws NotPrivateException {
-        if (permissions == null) {
-            return;
-        }
-        for (final PosixFilePermission permission : permissions) {
-            switch (permission) {
-                case GROUP_READ, GROUP_WRITE, OTHERS_READ, OTHERS_WRITE -> throw new NotPrivateException("the API"
-                        + " keys file " + file + " may be read or written by other users than its owner (mode "
-                        + mode(permissions) + ", " + PosixFilePermissions.toString(permissions) + "): anyone who may"
-                        + " write it can add a key; make it its owner's only: chmod 600 " + file);
-                default -> {
-                }
-            }
+        final String exposure = PrivateFiles.exposure(permissions);
+        if (exposure != null) {
+            throw new NotPrivateException("the API keys file " + file + " may be read or written by other users than"
+                    + " its owner (" + exposure + "): anyone who may write it can add a key; make it its owner's only:"
+                    + " chmod 600 " + file);
         }
     }
 
@@ -228,15 +188,6 @@ public final class KeysFile {
         NotPrivateException(final String message) {
             super(message);
         }
-    }
-
-    /** @return {@code permissions} as an octal mode, {@code 0644} */
-    static String mode(final Set<PosixFilePermission> permissions) {
-        int mode = 0;
-        for (final PosixFilePermission permission : permissions) {
-            mode |= 0400 >> permission.ordinal();   // the enum runs OWNER_READ .. OTHERS_EXECUTE, as the mode's bits
-        }
-        return String.format("0%03o", mode);
     }
 
     /** @return every key of the file, oldest first (for listings) */

@@ -1,5 +1,6 @@
 package io.orderentry.cluster;
 
+import io.orderentry.auth.PrivateFiles;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import java.io.IOException;
@@ -8,12 +9,9 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Arrays;
-import java.util.EnumSet;
-import java.util.Set;
 
 /**
  * The secret the members of a cluster share ({@code ORDERS_CLUSTER_SECRET_FILE}, docs/cluster.md "Who may talk to a
@@ -62,19 +60,15 @@ public final class ClusterSecret {
         if (!Files.isRegularFile(file)) {
             throw new IllegalArgumentException(file + " is not a file");
         }
+        final String exposure;
         try {
-            final Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(file);
-            final Set<PosixFilePermission> others = EnumSet.copyOf(permissions);
-            others.removeAll(EnumSet.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
-                    PosixFilePermission.OWNER_EXECUTE));
-            if (!others.isEmpty()) {
-                throw new IllegalArgumentException(file + " is open to others (" + others
-                        + "): make it readable by its owner only (chmod 600)");
-            }
-        } catch (final UnsupportedOperationException notPosix) {
-            // a file system without POSIX permissions: the directory's own protection applies
+            exposure = PrivateFiles.exposure(PrivateFiles.permissionsOf(file));
         } catch (final IOException e) {
             throw new IllegalArgumentException("cannot read the permissions of " + file + ": " + e.getMessage());
+        }
+        if (exposure != null) {
+            throw new IllegalArgumentException(file + " may be read or written by other users than its owner ("
+                    + exposure + "): make it its owner's only (chmod 600)");
         }
         final byte[] bytes;
         try {
