@@ -105,18 +105,7 @@ class RateLimitIT {
         try (ServiceProcess service = ServiceProcess.start(dir, Map.of("ORDERS_AUTH", "keys",
                 "ORDERS_AUTH_KEYS_FILE", keys.toString(), "ORDERS_RATE_LIMIT_ADDRESS_PER_SECOND", "1",
                 "ORDERS_RATE_LIMIT_ADDRESS_BURST", "5"), "address")) {
-            int ok = 0;
-            Answer last = null;
-            for (int i = 0; i < 10; i++) {
-                last = service.client().get("/api/v1/orderbook/BTCUSD");
-                if (last.status() == 200) {
-                    ok++;
-                }
-            }
-            assertTrue(ok >= 5 && ok <= 7, ok + " of 10 passed a budget of 5 (+1/s)");
-            assertEquals(429, last.status(), last.body());
-            assertEquals("RATE_LIMITED", last.errorCode());
-            assertNotNull(last.header("Retry-After"));
+            spendTheAddressBudget(service, "");
             final Answer guess = service.client().withKey("nobody").get("/api/v1/orders");
             assertEquals(429, guess.status(), "a key guess from a limited address is limited too: " + guess.body());
             assertEquals(200, service.client().get("/health").status());
@@ -128,18 +117,7 @@ class RateLimitIT {
     void withAuthenticationOffRequestsAreStillLimitedPerAddressAndOrdersAreNot() {
         try (ServiceProcess service = ServiceProcess.start(dir, Map.of("ORDERS_AUTH", "none",
                 "ORDERS_RATE_LIMIT_ADDRESS_PER_SECOND", "1", "ORDERS_RATE_LIMIT_ADDRESS_BURST", "5"), "none")) {
-            int ok = 0;
-            Answer last = null;
-            for (int i = 0; i < 10; i++) {
-                last = service.client().get("/api/v1/orderbook/BTCUSD");
-                if (last.status() == 200) {
-                    ok++;
-                }
-            }
-            assertTrue(ok >= 5 && ok <= 7, ok + " of 10 passed a budget of 5 (+1/s) with ORDERS_AUTH=none");
-            assertEquals(429, last.status(), last.body());
-            assertEquals("RATE_LIMITED", last.errorCode());
-            assertNotNull(last.header("Retry-After"));
+            spendTheAddressBudget(service, " with ORDERS_AUTH=none");
             awaitOneToken();   // an open /metrics spends the same address budget (README, "What one client can hold")
             assertTrue(metric(service, "orders_rate_limited_total{budget=\"address\"}") >= 3);
             final Answer placed = service.client().post("/api/v1/orders", ApiClient.limit("acct-1", "none-1",
@@ -148,6 +126,25 @@ class RateLimitIT {
                     + " keys\"): " + placed.body());
             assertEquals(200, service.client().get("/health").status());
         }
+    }
+
+    /**
+     * Sends 10 reads without a key against an address budget of 5 (+1 a second): 5 to 7 pass, and the last is refused
+     * 429 RATE_LIMITED with Retry-After.
+     */
+    private static void spendTheAddressBudget(final ServiceProcess service, final String setting) {
+        int ok = 0;
+        Answer last = null;
+        for (int i = 0; i < 10; i++) {
+            last = service.client().get("/api/v1/orderbook/BTCUSD");
+            if (last.status() == 200) {
+                ok++;
+            }
+        }
+        assertTrue(ok >= 5 && ok <= 7, ok + " of 10 passed a budget of 5 (+1/s)" + setting);
+        assertEquals(429, last.status(), last.body());
+        assertEquals("RATE_LIMITED", last.errorCode());
+        assertNotNull(last.header("Retry-After"));
     }
 
     /** Waits out more than one token's refill of a budget of 1 a second. */
