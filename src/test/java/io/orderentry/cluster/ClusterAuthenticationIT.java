@@ -51,10 +51,10 @@ class ClusterAuthenticationIT {
 
     @BeforeAll
     void startMember() throws IOException {
-        ingressPort = FreePort.pick();
-        archivePort = FreePort.pick();
-        members = "0,127.0.0.1:" + ingressPort + ",127.0.0.1:" + FreePort.pick() + ",127.0.0.1:" + FreePort.pick()
-                + ",127.0.0.1:" + FreePort.pick() + ",127.0.0.1:" + archivePort;
+        ingressPort = FreePort.pickForUdp();
+        archivePort = FreePort.pickForUdp();
+        members = "0,127.0.0.1:" + ingressPort + ",127.0.0.1:" + FreePort.pickForUdp() + ",127.0.0.1:"
+                + FreePort.pickForUdp() + ",127.0.0.1:" + FreePort.pickForUdp() + ",127.0.0.1:" + archivePort;
         final Path secret = work.resolve("cluster-secret");
         Files.writeString(secret, SECRET + "\n");
         Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
@@ -144,7 +144,8 @@ class ClusterAuthenticationIT {
     @Test
     void aMemberWithoutASecretRefusesToStartNamingTheSetting() throws IOException {
         final Map<String, String> env = env("no-secret");
-        env.put("ORDERS_CLUSTER_MEMBERS", members.replace("127.0.0.1:" + ingressPort, "127.0.0.1:" + FreePort.pick()));
+        env.put("ORDERS_CLUSTER_MEMBERS", members.replace("127.0.0.1:" + ingressPort,
+                "127.0.0.1:" + FreePort.pickForUdp()));
         try (ServiceProcess refused = ServiceProcess.launch(work.resolve("no-secret"), env, "no-secret")) {
             assertNotEquals(0, refused.awaitExit(Duration.ofSeconds(60)));
             assertTrue(refused.log().contains("ORDERS_CLUSTER_SECRET_FILE is required in cluster mode"),

@@ -69,7 +69,7 @@ class ClusterFailoverIT {
             }
             list.append(id);
             for (int endpoint = 0; endpoint < 5; endpoint++) {
-                list.append(",127.0.0.1:").append(FreePort.pick());
+                list.append(",127.0.0.1:").append(FreePort.pickForUdp());
             }
         }
         members = list.toString();
