@@ -22,6 +22,7 @@ import io.orderentry.cluster.EngineService;
 import io.orderentry.cluster.LogPurger;
 import io.orderentry.cluster.LogRetention;
 import io.orderentry.engine.CommandResult;
+import io.orderentry.engine.MarketBandRule;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.RejectReason;
@@ -529,14 +530,17 @@ public final class OrderEntryService {
 
     /**
      * @return per instrument, the band the configuration asks for where it differs from the engine's after recovery
-     *         (which the journal and snapshot decided), else -1; called on the recovering thread before the input ring
+     *         (which the journal and snapshot decided), or where the engine's band was set under an older
+     *         {@link MarketBandRule} than this build's, else -1; called on the recovering thread before the input ring
      *         starts
      */
     private int[] priceBandChanges() {
         final int[] changes = new int[config.instruments().size()];
         for (int symbol = 0; symbol < changes.length; symbol++) {
             final int configured = config.tradingRules().priceBand(symbol);
-            changes[symbol] = matcherStage.matcher().priceBand(symbol) == configured ? -1 : configured;
+            final boolean same = matcherStage.matcher().priceBand(symbol) == configured
+                    && (configured == 0 || matcherStage.matcher().priceBandRule(symbol) == MarketBandRule.CURRENT);
+            changes[symbol] = same ? -1 : configured;
         }
         return changes;
     }
@@ -554,8 +558,9 @@ public final class OrderEntryService {
                 status.fail("the input ring is full at start; the price band change could not be journaled");
                 throw new IllegalStateException("the input ring is full at start");
             }
-            LOG.info("price band of {}: {}% from now on (journaled)", config.instruments().get(symbol).symbol(),
-                    TradingRules.percent(changes[symbol]));
+            LOG.info("price band of {}: {}% from now on, MARKET orders trading inside both of its edges ({};"
+                            + " journaled)", config.instruments().get(symbol).symbol(),
+                    TradingRules.percent(changes[symbol]), MarketBandRule.CURRENT);
         }
     }
 

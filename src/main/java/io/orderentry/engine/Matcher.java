@@ -63,10 +63,16 @@ import java.util.Map;
  * An instrument may have a band of {@code b} basis points around a reference price, taken on arrival before anything
  * changes: its last trade price, else the mid of its best bid and ask, else none (and then no band). A LIMIT order
  * (of any time in force) priced further than {@code b} from it is REJECTED with PRICE_OUTSIDE_BAND and nothing trades;
- * this check comes before every other. A MARKET order trades only with makers priced within the band and its
- * remainder expires, with reason PRICE_OUTSIDE_BAND when liquidity beyond the band was left (else NONE). The
- * comparison is exact: with {@code r2} twice the reference, a price {@code p} is inside when
- * {@code |2p - r2| <= floor(r2 * b / 10000)}.
+ * this check comes before every other. A MARKET order trades only at prices within the band, on both edges: when
+ * the best maker is beyond the near edge (a bid above the band for a SELL, an ask below it for a BUY, left there by
+ * trades that moved the reference) it trades nothing and touches nothing, not even its own account's orders, and
+ * otherwise it stops at the first maker beyond the far edge; its remainder expires, with reason PRICE_OUTSIDE_BAND
+ * when liquidity beyond the band was left (else NONE). A LIMIT order's band is its own price: inside the band it
+ * trades with every maker its price reaches at the maker's price, which may lie beyond the near edge (a better price
+ * than its own; refusing it would leave the instrument with no order able to trade, since only a trade moves the
+ * reference). The comparison is exact: with {@code r2} twice the reference, a price {@code p} is inside when
+ * {@code |2p - r2| <= floor(r2 * b / 10000)}. Each band carries the {@link MarketBandRule} it was set with, so that
+ * orders journaled by a build with an older rule replay under it.
  *
  * <h2>Amend</h2>
  * Of a resting order only (ORDER_NOT_OPEN, ORDER_NOT_FOUND as for cancel); a new price and/or a new total quantity
@@ -110,17 +116,13 @@ public final class Matcher {
     private static final int ORDER_CHUNK = 4096;
     private static final int LEVEL_CHUNK = 256;
     private static final int INITIAL_TABLE_CAPACITY = 1024;
-    private static final int SNAPSHOT_VERSION = 2;
-    private static final int BASIS_POINTS = 10_000;
+    private static final int SNAPSHOT_VERSION = 3;
     private static final SelfTradePrevention[] STP_MODES = SelfTradePrevention.values();
 
     private final EngineLimits limits;
     private final EventSink sink;
     private final OrderBook[] books;
-    /** Per instrument: the price band in basis points, 0 for none. */
-    private final int[] bandBasisPoints;
-    /** Per instrument: the price of its most recent trade, 0 before the first (the band's reference). */
-    private final long[] lastTradePrices;
+    private final PriceBands bands;
     private final LongObjectMap<Order> restingOrders = new LongObjectMap<>(INITIAL_TABLE_CAPACITY);
     private final AccountOrders accountOrders = new AccountOrders(INITIAL_TABLE_CAPACITY);
     private final DedupWindow dedup;
@@ -155,28 +157,13 @@ public final class Matcher {
         if (symbolCount <= 0 || limits == null || sink == null) {
             throw new IllegalArgumentException("symbolCount must be > 0, limits and sink non-null");
         }
-        if (priceBandBasisPoints != null && priceBandBasisPoints.length != symbolCount) {
-            throw new IllegalArgumentException("one price band per instrument: " + priceBandBasisPoints.length
-                    + " for " + symbolCount);
-        }
         this.limits = limits;
         this.sink = sink;
         this.books = new OrderBook[symbolCount];
         for (int symbol = 0; symbol < symbolCount; symbol++) {
             books[symbol] = new OrderBook(symbol, limits.maxPriceLevelsPerSide());
         }
-        this.bandBasisPoints = new int[symbolCount];
-        if (priceBandBasisPoints != null) {
-            for (int symbol = 0; symbol < symbolCount; symbol++) {
-                final int band = priceBandBasisPoints[symbol];
-                if (band < 0 || band >= BASIS_POINTS) {
-                    throw new IllegalArgumentException("price band of instrument " + symbol + " must be in [0, "
-                            + BASIS_POINTS + ") basis points: " + band);
-                }
-                bandBasisPoints[symbol] = band;
-            }
-        }
-        this.lastTradePrices = new long[symbolCount];
+        this.bands = new PriceBands(books, priceBandBasisPoints);
         this.dedup = new DedupWindow(limits.dedupWindow());
         this.orderPool = new ObjectPool<>(Order::new, limits.maxRestingOrders(), ORDER_CHUNK);
         final long maxLevels = Math.min(limits.maxRestingOrders(), 2L * symbolCount * limits.maxPriceLevelsPerSide());
@@ -228,9 +215,9 @@ public final class Matcher {
         final OrderBook book = books[symbol];
         final BookSide own = book.side(side);
         final BookSide opposite = book.side(side.opposite());
-        final long reach = type == OrderType.MARKET ? marketReach(symbol, opposite) : opposite.keyOf(price);
+        final long reach = type == OrderType.MARKET ? bands.marketReach(symbol, opposite) : opposite.keyOf(price);
         RejectReason reason = RejectReason.NONE;
-        if (type == OrderType.LIMIT && outsideBand(symbol, price)) {
+        if (type == OrderType.LIMIT && bands.outside(symbol, price)) {
             reason = RejectReason.PRICE_OUTSIDE_BAND;
         } else if (postOnly && opposite.bestReaches(reach)) {
             reason = RejectReason.POST_ONLY_WOULD_CROSS;
@@ -312,7 +299,7 @@ public final class Matcher {
         final CommandResult refusal;
         if (quantity <= filledBefore) {
             refusal = CommandResult.QUANTITY_NOT_ABOVE_FILLED;
-        } else if (repriced && outsideBand(symbol, price)) {
+        } else if (repriced && bands.outside(symbol, price)) {
             refusal = CommandResult.PRICE_OUTSIDE_BAND;
         } else if (repriced && own.find(price) == null
                 && own.levelCount() - (level.orderCount == 1 ? 1 : 0) >= limits.maxPriceLevelsPerSide()
@@ -405,19 +392,33 @@ public final class Matcher {
      * when a band changed and replay applies each band to exactly the orders it applied to.
      *
      * @param basisPoints the band in basis points of the reference price (1000 is 10%), 0 for none
-     * @throws IllegalArgumentException on a symbol out of range or a band outside [0, 10000) (a bug in the caller)
+     * @param rule        how the band bounds MARKET orders: {@link MarketBandRule#CURRENT}, or an older rule when
+     *                    replaying what an older build journaled
+     * @throws IllegalArgumentException on a symbol out of range, a band outside [0, 10000) or a null rule (a bug in
+     *                                  the caller)
      */
-    public void setPriceBand(final long timestampMicros, final int symbol, final int basisPoints) {
-        if (symbol < 0 || symbol >= books.length || basisPoints < 0 || basisPoints >= BASIS_POINTS) {
+    public void setPriceBand(final long timestampMicros, final int symbol, final int basisPoints,
+                             final MarketBandRule rule) {
+        if (symbol < 0 || symbol >= books.length) {
             throw new IllegalArgumentException("price band " + basisPoints + " bp for instrument " + symbol);
         }
-        bandBasisPoints[symbol] = basisPoints;
+        bands.set(symbol, basisPoints, rule);
         sink.commandCompleted(CommandResult.PRICE_BAND_SET, 0);
+    }
+
+    /** Sets a band under this build's rule; see {@link #setPriceBand(long, int, int, MarketBandRule)}. */
+    public void setPriceBand(final long timestampMicros, final int symbol, final int basisPoints) {
+        setPriceBand(timestampMicros, symbol, basisPoints, MarketBandRule.CURRENT);
     }
 
     /** @return an instrument's price band in basis points, 0 for none */
     public int priceBand(final int symbol) {
-        return bandBasisPoints[symbol];
+        return bands.basisPoints(symbol);
+    }
+
+    /** @return the rule by which an instrument's band bounds MARKET orders */
+    public MarketBandRule priceBandRule(final int symbol) {
+        return bands.rule(symbol);
     }
 
     /** @return the id given to the most recent placed order, 0 before the first */
@@ -437,7 +438,7 @@ public final class Matcher {
 
     /** @return the price of the instrument's most recent trade in ticks, 0 before its first */
     public long lastTradePrice(final int symbol) {
-        return lastTradePrices[symbol];
+        return bands.lastTradePrice(symbol);
     }
 
     /**
@@ -464,12 +465,14 @@ public final class Matcher {
     /**
      * Writes the engine's complete state: the ids and the event sequence, every resting order in price-time
      * priority, each instrument's last trade price and the dedup window, oldest entry first. Called on the thread
-     * that owns the matcher, between commands. Format, version 2: {@code int version, int symbols, long lastOrderId,
+     * that owns the matcher, between commands. Format, version 3: {@code int version, int symbols, long lastOrderId,
      * long lastTradeId, long lastEventSequence}; per symbol, bids then asks: {@code int levels}, per level worst first
      * {@code long price, int orders}, per order oldest first {@code long orderId, UTF accountId, long quantity,
      * long filled, byte flags} (bit 0 postOnly, bits 1-2 the self-trade prevention mode); per symbol {@code long
-     * lastTradePrice} (0: none) and {@code int priceBandBasisPoints}; then the dedup window
-     * ({@link DedupWindow#writeSnapshot}). Version 1 had no flags byte, last trade prices or bands.
+     * lastTradePrice} (0: none), {@code int priceBandBasisPoints} and {@code byte} its {@link MarketBandRule#code()};
+     * then the dedup window ({@link DedupWindow#writeSnapshot}). Version 2 had no rule byte (its bands restore with
+     * {@link MarketBandRule#FAR_EDGE_ONLY}, the rule of the builds that wrote it); version 1 had no flags byte, last
+     * trade prices or bands.
      */
     public void writeSnapshot(final DataOutput out) throws IOException {
         out.writeInt(SNAPSHOT_VERSION);
@@ -496,15 +499,12 @@ public final class Matcher {
                 }
             }
         }
-        for (int symbol = 0; symbol < books.length; symbol++) {
-            out.writeLong(lastTradePrices[symbol]);
-            out.writeInt(bandBasisPoints[symbol]);
-        }
+        bands.writeSnapshot(out);
         dedup.writeSnapshot(out);
     }
 
     /**
-     * Restores a state written by {@link #writeSnapshot} (version 2, or version 1: its orders then have no postOnly
+     * Restores a state written by {@link #writeSnapshot} (version 3 or 2, or version 1: its orders then have no postOnly
      * flag and no self-trade prevention, no instrument has a last trade until its next one, and the bands are this
      * matcher's, which for the service are none: bands did not exist when a version 1 snapshot was written) into this matcher,
      * which must be new (no command executed). A snapshot of fewer instruments than this matcher has is fine: the new
@@ -518,8 +518,8 @@ public final class Matcher {
             throw new IllegalStateException("restoreSnapshot needs a new matcher");
         }
         final int version = in.readInt();
-        if (version != 1 && version != SNAPSHOT_VERSION) {
-            throw new IOException("engine snapshot version " + version + " is not supported (expected 1 or "
+        if (version < 1 || version > SNAPSHOT_VERSION) {
+            throw new IOException("engine snapshot version " + version + " is not supported (expected 1 to "
                     + SNAPSHOT_VERSION + ")");
         }
         final int symbols = in.readInt();
@@ -575,19 +575,7 @@ public final class Matcher {
             accountOrders.add(order);   // in id order, as they rested
         }
         if (version >= 2) {
-            for (int symbol = 0; symbol < symbols; symbol++) {
-                final long price = in.readLong();
-                if (price < 0 || price >= PlaceArguments.MAX_PRICE) {
-                    throw new IOException("engine snapshot: bad last trade price " + price + " of instrument "
-                            + symbol);
-                }
-                lastTradePrices[symbol] = price;
-                final int band = in.readInt();
-                if (band < 0 || band >= BASIS_POINTS) {
-                    throw new IOException("engine snapshot: bad price band " + band + " of instrument " + symbol);
-                }
-                bandBasisPoints[symbol] = band;
-            }
+            bands.restoreSnapshot(in, symbols, version >= 3);
         }
         dedup.restoreSnapshot(in);
     }
@@ -706,7 +694,7 @@ public final class Matcher {
             filled += traded;
             maker.filled += traded;
             level.totalQuantity -= traded;
-            lastTradePrices[symbol] = level.price;
+            bands.traded(symbol, level.price);
             final boolean makerDone = maker.filled == maker.quantity;
             sink.trade(++lastEventSequence, timestampMicros, ++lastTradeId, symbol, level.price, traded, side, orderId,
                     accountId, filled, maker.orderId, maker.accountId, maker.filled,
@@ -729,54 +717,6 @@ public final class Matcher {
         removeResting(order);
         sink.orderUpdated(++lastEventSequence, timestampMicros, orderId, accountId, side.symbol(), side.side(), price,
                 quantity, filled, 0, OrderStatus.CANCELED, reason);
-    }
-
-    /**
-     * The reference price of an instrument's band, doubled so that the mid of the book is exact: twice the last
-     * trade price, else the best bid plus the best ask, else 0 (no reference).
-     */
-    private long doubledReference(final int symbol) {
-        final long last = lastTradePrices[symbol];
-        if (last > 0) {
-            return 2 * last;
-        }
-        final OrderBook book = books[symbol];
-        final PriceLevel bid = book.side(Side.BUY).best();
-        final PriceLevel ask = book.side(Side.SELL).best();
-        return bid == null || ask == null ? 0 : bid.price + ask.price;
-    }
-
-    /** @return floor(doubledReference x band / 10,000), the band's half-width in half ticks, without overflow */
-    private static long doubledBandWidth(final long doubledReference, final int basisPoints) {
-        return doubledReference / BASIS_POINTS * basisPoints + doubledReference % BASIS_POINTS * basisPoints / BASIS_POINTS;
-    }
-
-    /** @return true when the instrument has a band and a reference and the price is outside it */
-    private boolean outsideBand(final int symbol, final long price) {
-        final int band = bandBasisPoints[symbol];
-        if (band == 0) {
-            return false;
-        }
-        final long reference = doubledReference(symbol);
-        return reference != 0 && Math.abs(2 * price - reference) > doubledBandWidth(reference, band);
-    }
-
-    /**
-     * @return the reach ({@link BookSide#bestReaches} threshold) of a MARKET order against {@code opposite}: the far
-     *         edge of the band around the reference price, or any price without a band or a reference
-     */
-    private long marketReach(final int symbol, final BookSide opposite) {
-        final int band = bandBasisPoints[symbol];
-        final long reference = band == 0 ? 0 : doubledReference(symbol);
-        if (reference == 0) {
-            return Long.MIN_VALUE;
-        }
-        final long width = doubledBandWidth(reference, band);
-        if (opposite.side() == Side.SELL) {
-            return opposite.keyOf((reference + width) / 2);   // a BUY: asks at or below the band's top
-        }
-        final long lowest = (reference - width + 1) / 2;      // a SELL: bids at or above the band's bottom
-        return lowest <= 0 ? Long.MIN_VALUE : opposite.keyOf(lowest);
     }
 
     /** Puts a new order node at the back of its price level (creating the level) and indexes it by id. */

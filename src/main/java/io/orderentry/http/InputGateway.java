@@ -2,6 +2,7 @@ package io.orderentry.http;
 
 import com.lmax.disruptor.InsufficientCapacityException;
 import com.lmax.disruptor.RingBuffer;
+import io.orderentry.engine.MarketBandRule;
 import io.orderentry.engine.RejectReason;
 import io.orderentry.pipeline.CommandType;
 import io.orderentry.pipeline.OrderCommand;
@@ -182,8 +183,8 @@ public final class InputGateway {
     }
 
     /**
-     * Publishes a change of an instrument's price band (at start, when the configuration differs from the engine's);
-     * nobody waits for it.
+     * Publishes a change of an instrument's price band, under this build's {@link MarketBandRule} (at start, when the
+     * configuration or the rule differs from the engine's); nobody waits for it.
      *
      * @return false if the ring is full and nothing was published
      */
@@ -198,6 +199,7 @@ public final class InputGateway {
             command.type = CommandType.SET_PRICE_BAND;
             command.symbol = symbol;
             command.priceBandBasisPoints = basisPoints;
+            command.priceBandRule = MarketBandRule.CURRENT;
         } finally {
             release(seq);
         }

@@ -25,7 +25,8 @@ import java.nio.ByteOrder;
  *   4  int   crc32c           CRC32C of bytes [8, length)
  *   8  long  sequence         1, 2, 3, ... without gaps across segments
  *  16  long  timestampMicros  ingress time, microseconds since the epoch, never decreasing
- *  24  byte  commandType      1 = PLACE, 2 = CANCEL, 3 = AMEND, 4 = CANCEL_ALL, 5 = SET_PRICE_BAND
+ *  24  byte  commandType      1 = PLACE, 2 = CANCEL, 3 = AMEND, 4 = CANCEL_ALL, 5 = SET_PRICE_BAND (older builds),
+ *                               6 = SET_PRICE_BAND with its rule
  *  25  fields of the command type, then (version 2) the origin block:
  *      PLACE:      string accountId, nullable string clientOrderId, string symbol (the instrument NAME),
  *                  byte side (0 BUY, 1 SELL), byte orderType (0 LIMIT, 1 MARKET),
@@ -36,7 +37,9 @@ import java.nio.ByteOrder;
  *      AMEND:      long orderId, long price (ticks, 0 = unchanged), long quantity (new total in lots, 0 = unchanged)
  *      CANCEL_ALL: string accountId, nullable string symbol (null = every instrument),
  *                  byte cause (0 a client's cancel-all, 1 the account's dead man's switch)
- *      SET_PRICE_BAND: string symbol, int basisPoints (0 = no band)
+ *      SET_PRICE_BAND (5): string symbol, int basisPoints (0 = no band)
+ *      SET_PRICE_BAND (6): string symbol, int basisPoints (0 = no band), byte marketBandRule (1 FAR_EDGE_ONLY,
+ *                  2 BOTH_EDGES: how the band bounds MARKET orders, see MarketBandRule)
  *  origin: nullable string requestId, nullable string remoteAddress, nullable string keyId (the API key's id,
  *          never its secret): who asked, so that the audit trail can be rebuilt whole from the journal when it lost
  *          records (a power loss with ORDERS_AUDIT_SYNC=none). Each at most {@value #MAX_ORIGIN_BYTES} bytes of
@@ -51,6 +54,9 @@ import java.nio.ByteOrder;
  * Types 3 to 5 and the self-trade prevention bits came with issue 15 without a version change: a PLACE written
  * before them has flags 0 or 1, which read as they always did (self-trade prevention NONE). A build from before
  * them refuses a journal holding them as corrupted rather than misreading it.
+ * Type 6 came with issue 31, also without a version change: this build writes only 6, reads a 5 as a band under the
+ * rule of the builds that wrote it (FAR_EDGE_ONLY), so that their MARKET orders replay as they were matched, and a
+ * build from before it refuses a journal holding a 6 as corrupted rather than replaying it under its older rule.
  * A string is an unsigned 16-bit byte count followed by that many UTF-8 bytes; a nullable string
  * uses the count {@value #NULL_STRING} for null. The fields must end exactly at {@code length}.
  * The symbol is stored by name, not by index, so that a reordered instrument list cannot silently
@@ -98,7 +104,9 @@ public final class JournalFormat {
     static final byte TYPE_CANCEL = 2;
     static final byte TYPE_AMEND = 3;
     static final byte TYPE_CANCEL_ALL = 4;
+    /** Written by the builds before issue 31; read as a band under {@link io.orderentry.engine.MarketBandRule#FAR_EDGE_ONLY}. */
     static final byte TYPE_SET_PRICE_BAND = 5;
+    static final byte TYPE_SET_PRICE_BAND_WITH_RULE = 6;
 
     private JournalFormat() {
     }

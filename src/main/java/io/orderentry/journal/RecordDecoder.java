@@ -1,5 +1,6 @@
 package io.orderentry.journal;
 
+import io.orderentry.engine.MarketBandRule;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.RejectReason;
 import io.orderentry.engine.SelfTradePrevention;
@@ -83,15 +84,8 @@ final class RecordDecoder {
             command.quantity = getLong();
         } else if (type == JournalFormat.TYPE_CANCEL_ALL) {
             decodeCancelAll(command);
-        } else if (type == JournalFormat.TYPE_SET_PRICE_BAND) {
-            command.type = CommandType.SET_PRICE_BAND;
-            command.symbol = symbol();
-            require(Integer.BYTES, "basisPoints");
-            command.priceBandBasisPoints = buffer.getInt(position);
-            position += Integer.BYTES;
-            if (command.priceBandBasisPoints < 0 || command.priceBandBasisPoints >= 10_000) {
-                throw corrupted("invalid price band " + command.priceBandBasisPoints + " bp");
-            }
+        } else if (type == JournalFormat.TYPE_SET_PRICE_BAND || type == JournalFormat.TYPE_SET_PRICE_BAND_WITH_RULE) {
+            decodePriceBand(command, type == JournalFormat.TYPE_SET_PRICE_BAND_WITH_RULE);
         } else {
             throw corrupted("unknown command type " + type);
         }
@@ -130,6 +124,29 @@ final class RecordDecoder {
         command.selfTradePrevention = STP_MODES[flags >> 1];
         command.price = getLong();
         command.quantity = getLong();
+    }
+
+    /** A band change; one without a rule (type 5, written before issue 31) is under the rule of those builds. */
+    private void decodePriceBand(final OrderCommand command, final boolean withRule) throws JournalCorruptedException,
+            UnknownSymbolException {
+        command.type = CommandType.SET_PRICE_BAND;
+        command.symbol = symbol();
+        require(Integer.BYTES, "basisPoints");
+        command.priceBandBasisPoints = buffer.getInt(position);
+        position += Integer.BYTES;
+        if (command.priceBandBasisPoints < 0 || command.priceBandBasisPoints >= 10_000) {
+            throw corrupted("invalid price band " + command.priceBandBasisPoints + " bp");
+        }
+        if (withRule) {
+            require(1, "marketBandRule");
+            final int code = buffer.get(position++);
+            command.priceBandRule = MarketBandRule.ofCode(code);
+            if (command.priceBandRule == null) {
+                throw corrupted("unknown market band rule " + code);
+            }
+        } else {
+            command.priceBandRule = MarketBandRule.FAR_EDGE_ONLY;
+        }
     }
 
     private void decodeCancelAll(final OrderCommand command) throws JournalCorruptedException, UnknownSymbolException {

@@ -66,12 +66,13 @@ final class RecordEncoder {
                         .putLong(command.quantity);
                 case CANCEL_ALL -> encodeCancelAll(command, buffer, limit);
                 case SET_PRICE_BAND -> {
-                    if (command.symbol < 0 || command.symbol >= symbolNames.length) {
-                        throw new IllegalArgumentException("SET_PRICE_BAND with symbol index " + command.symbol);
+                    if (command.symbol < 0 || command.symbol >= symbolNames.length || command.priceBandRule == null) {
+                        throw new IllegalArgumentException("SET_PRICE_BAND with symbol index " + command.symbol
+                                + " and rule " + command.priceBandRule);
                     }
                     final byte[] symbol = symbolNames[command.symbol];
-                    buffer.put(JournalFormat.TYPE_SET_PRICE_BAND).putShort((short) symbol.length).put(symbol)
-                            .putInt(command.priceBandBasisPoints);
+                    buffer.put(JournalFormat.TYPE_SET_PRICE_BAND_WITH_RULE).putShort((short) symbol.length).put(symbol)
+                            .putInt(command.priceBandBasisPoints).put((byte) command.priceBandRule.code());
                 }
                 default -> throw new IllegalArgumentException("unknown command type " + type);
             }

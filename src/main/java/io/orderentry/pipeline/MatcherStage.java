@@ -119,7 +119,7 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             case CANCEL_ALL -> matcher.cancelAll(command.timestampMicros, command.accountId, command.symbol,
                     command.cancelAllCause);
             case SET_PRICE_BAND -> matcher.setPriceBand(command.timestampMicros, command.symbol,
-                    command.priceBandBasisPoints);
+                    command.priceBandBasisPoints, command.priceBandRule);
             default -> throw new IllegalStateException("unknown command type " + command.type);
         }
     }

@@ -1,5 +1,6 @@
 package io.orderentry.pipeline;
 
+import io.orderentry.engine.MarketBandRule;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.RejectReason;
 import io.orderentry.engine.SelfTradePrevention;
@@ -72,6 +73,8 @@ public final class OrderCommand {
     public RejectReason cancelAllCause;
     /** SET_PRICE_BAND: the band of instrument {@link #symbol} in basis points, 0 for none. */
     public int priceBandBasisPoints;
+    /** SET_PRICE_BAND: how the band bounds MARKET orders ({@link MarketBandRule#CURRENT} unless replayed from older records). */
+    public MarketBandRule priceBandRule;
 
     /** REJECTED: what the edge answered. PLACE and CANCEL: null. */
     public Refusal refusal;
@@ -113,6 +116,7 @@ public final class OrderCommand {
         selfTradePrevention = null;
         cancelAllCause = null;
         priceBandBasisPoints = 0;
+        priceBandRule = null;
         price = 0;
         quantity = 0;
         orderId = 0;

@@ -57,10 +57,12 @@ final class StateComparison {
                     + Arrays.toString(ids) + ", snapshot " + Arrays.toString(got);
         }
         for (int symbol = 0; symbol < symbols.size(); symbol++) {
-            if (e.priceBand(symbol) != a.priceBand(symbol) || e.lastTradePrice(symbol) != a.lastTradePrice(symbol)) {
-                return "engine: " + symbols.get(symbol) + " price band (basis points) and last trade price (ticks):"
-                        + " replay " + e.priceBand(symbol) + ", " + e.lastTradePrice(symbol) + "; snapshot "
-                        + a.priceBand(symbol) + ", " + a.lastTradePrice(symbol);
+            if (e.priceBand(symbol) != a.priceBand(symbol) || e.priceBandRule(symbol) != a.priceBandRule(symbol)
+                    || e.lastTradePrice(symbol) != a.lastTradePrice(symbol)) {
+                return "engine: " + symbols.get(symbol) + " price band (basis points), its rule and last trade price"
+                        + " (ticks): replay " + e.priceBand(symbol) + ", " + e.priceBandRule(symbol) + ", "
+                        + e.lastTradePrice(symbol) + "; snapshot " + a.priceBand(symbol) + ", "
+                        + a.priceBandRule(symbol) + ", " + a.lastTradePrice(symbol);
             }
             for (final Side side : Side.values()) {
                 final List<String> replayed = levels(e, symbol, side);

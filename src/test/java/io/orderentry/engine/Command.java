@@ -39,10 +39,20 @@ record Command(Kind kind, long orderId, String accountId, String clientOrderId, 
                 null);
     }
 
-    /** A change of an instrument's band: its basis points travel in {@code quantity}. */
+    /** A change of an instrument's band under this build's rule. */
     static Command setPriceBand(final int symbol, final int basisPoints) {
-        return new Command(Kind.SET_PRICE_BAND, 0, null, null, symbol, null, null, null, false, null, 0, basisPoints,
-                null);
+        return setPriceBand(symbol, basisPoints, MarketBandRule.CURRENT);
+    }
+
+    /** A change of an instrument's band: its basis points travel in {@code quantity}, its rule's code in {@code price}. */
+    static Command setPriceBand(final int symbol, final int basisPoints, final MarketBandRule rule) {
+        return new Command(Kind.SET_PRICE_BAND, 0, null, null, symbol, null, null, null, false, null, rule.code(),
+                basisPoints, null);
+    }
+
+    /** @return a band change's rule */
+    MarketBandRule bandRule() {
+        return MarketBandRule.ofCode((int) price);
     }
 
     static Command cancelAll(final String accountId, final int symbol, final RejectReason cause) {
@@ -68,7 +78,7 @@ record Command(Kind kind, long orderId, String accountId, String clientOrderId, 
             case CANCEL -> engine.cancel(timestampMicros, orderId);
             case AMEND -> engine.amend(timestampMicros, orderId, price, quantity);
             case CANCEL_ALL -> engine.cancelAll(timestampMicros, accountId, symbol, cause);
-            case SET_PRICE_BAND -> engine.setPriceBand(timestampMicros, symbol, (int) quantity);
+            case SET_PRICE_BAND -> engine.setPriceBand(timestampMicros, symbol, (int) quantity, bandRule());
             default -> throw new IllegalStateException(kind.toString());
         }
     }
@@ -81,7 +91,7 @@ record Command(Kind kind, long orderId, String accountId, String clientOrderId, 
             case CANCEL -> matcher.cancel(timestampMicros, orderId);
             case AMEND -> matcher.amend(timestampMicros, orderId, price, quantity);
             case CANCEL_ALL -> matcher.cancelAll(timestampMicros, accountId, symbol, cause);
-            case SET_PRICE_BAND -> matcher.setPriceBand(timestampMicros, symbol, (int) quantity);
+            case SET_PRICE_BAND -> matcher.setPriceBand(timestampMicros, symbol, (int) quantity, bandRule());
             default -> throw new IllegalStateException(kind.toString());
         }
     }

@@ -56,8 +56,9 @@ final class MatcherEngine implements OrderEngine {
     }
 
     @Override
-    public void setPriceBand(final long timestampMicros, final int symbol, final int basisPoints) {
-        matcher.setPriceBand(timestampMicros, symbol, basisPoints);
+    public void setPriceBand(final long timestampMicros, final int symbol, final int basisPoints,
+                             final MarketBandRule rule) {
+        matcher.setPriceBand(timestampMicros, symbol, basisPoints, rule);
     }
 
     @Override

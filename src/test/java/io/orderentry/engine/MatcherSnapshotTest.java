@@ -115,6 +115,38 @@ class MatcherSnapshotTest {
                 .restoreSnapshot(input(bytes)), "more instruments than configured");
     }
 
+    @Test
+    void eachBandKeepsItsMarketRuleThroughASnapshot() throws IOException {
+        final Matcher original = new Matcher(SYMBOLS, LIMITS, BANDS, new RecordingEventSink());
+        original.setPriceBand(1, 0, 700, MarketBandRule.FAR_EDGE_ONLY);
+        final Matcher restored = new Matcher(SYMBOLS, LIMITS, new RecordingEventSink());
+        restored.restoreSnapshot(input(snapshot(original)));
+        assertEquals(List.of(700, 0), List.of(restored.priceBand(0), restored.priceBand(1)));
+        assertEquals(List.of(MarketBandRule.FAR_EDGE_ONLY, MarketBandRule.CURRENT),
+                List.of(restored.priceBandRule(0), restored.priceBandRule(1)));
+    }
+
+    @Test
+    void aVersion2SnapshotRestoresItsBandsUnderTheRuleOfTheBuildsThatWroteIt() throws IOException {
+        final Matcher original = new Matcher(SYMBOLS, LIMITS, BANDS, new RecordingEventSink());
+        final byte[] v3 = snapshot(original);
+        // empty books: 32 bytes of header and ids, an int of levels per side; then per instrument a long, an int and
+        // (version 3 only) the rule byte; then the dedup window
+        final int bands = 32 + SYMBOLS * 2 * Integer.BYTES;
+        final ByteArrayOutputStream v2 = new ByteArrayOutputStream();
+        v2.write(v3, 0, bands);
+        for (int symbol = 0; symbol < SYMBOLS; symbol++) {
+            v2.write(v3, bands + symbol * 13, 12);
+        }
+        v2.write(v3, bands + SYMBOLS * 13, v3.length - bands - SYMBOLS * 13);
+        final byte[] bytes = v2.toByteArray();
+        bytes[3] = 2;
+        final Matcher restored = new Matcher(SYMBOLS, LIMITS, new RecordingEventSink());
+        restored.restoreSnapshot(input(bytes));
+        assertEquals(500, restored.priceBand(0));
+        assertEquals(MarketBandRule.FAR_EDGE_ONLY, restored.priceBandRule(0));
+    }
+
     private static void apply(final Command command, final Matcher matcher, final long i) {
         command.applyTo(matcher, 1_000L * i);
     }

@@ -40,8 +40,13 @@ interface OrderEngine {
      */
     void cancelAll(long timestampMicros, String accountId, int symbol, RejectReason cause);
 
-    /** Sets an instrument's price band from the next command on (0 = none). */
-    void setPriceBand(long timestampMicros, int symbol, int basisPoints);
+    /** Sets an instrument's price band (0 = none) and the rule by which it bounds MARKET orders, from the next command on. */
+    void setPriceBand(long timestampMicros, int symbol, int basisPoints, MarketBandRule rule);
+
+    /** Sets a band under this build's rule. */
+    default void setPriceBand(final long timestampMicros, final int symbol, final int basisPoints) {
+        setPriceBand(timestampMicros, symbol, basisPoints, MarketBandRule.CURRENT);
+    }
 
     long lastOrderId();
 

@@ -2,6 +2,7 @@ package io.orderentry.engine;
 
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -61,6 +62,8 @@ final class ReferenceMatcher implements OrderEngine {
     private final int symbolCount;
     private final EngineLimits limits;
     private final int[] bands;
+    /** Per instrument: how its band bounds MARKET orders. */
+    private final MarketBandRule[] rules;
     private final EventSink sink;
     private final List<List<Resting>> sides = new ArrayList<>();
     private final long[] lastTradePrice;
@@ -88,6 +91,8 @@ final class ReferenceMatcher implements OrderEngine {
         this.symbolCount = symbolCount;
         this.limits = limits;
         this.bands = priceBandBasisPoints.clone();
+        this.rules = new MarketBandRule[symbolCount];
+        Arrays.fill(rules, MarketBandRule.CURRENT);
         this.sink = sink;
         this.lastTradePrice = new long[symbolCount];
         for (int i = 0; i < symbolCount * 2; i++) {
@@ -293,11 +298,12 @@ final class ReferenceMatcher implements OrderEngine {
     }
 
     @Override
-    public void setPriceBand(final long ts, final int symbol, final int basisPoints) {
-        if (symbol < 0 || symbol >= symbolCount || basisPoints < 0 || basisPoints >= 10_000) {
+    public void setPriceBand(final long ts, final int symbol, final int basisPoints, final MarketBandRule rule) {
+        if (symbol < 0 || symbol >= symbolCount || basisPoints < 0 || basisPoints >= 10_000 || rule == null) {
             throw new IllegalArgumentException("invalid price band");
         }
         bands[symbol] = basisPoints;
+        rules[symbol] = rule;
         sink.commandCompleted(CommandResult.PRICE_BAND_SET, 0);
     }
 
@@ -375,8 +381,7 @@ final class ReferenceMatcher implements OrderEngine {
      */
     private void match(final long ts, final Taker taker, final BigInteger reference) {
         Resting maker;
-        while (taker.filled < taker.quantity
-                && (maker = bestMaker(taker.symbol, taker.side, taker.type, taker.price, reference)) != null) {
+        while (taker.filled < taker.quantity && (maker = nextMaker(taker, reference)) != null) {
             if (taker.stp != SelfTradePrevention.NONE && maker.accountId.equals(taker.accountId)) {
                 if (taker.stp == SelfTradePrevention.EXPIRE_MAKER || taker.stp == SelfTradePrevention.EXPIRE_BOTH) {
                     side(maker.symbol, maker.side).remove(maker);
@@ -522,6 +527,19 @@ final class ReferenceMatcher implements OrderEngine {
             sum += o.quantity - o.filled;
         }
         return sum;
+    }
+
+    /**
+     * The maker the taker trades with next, or null when it may trade with none. Under {@link MarketBandRule#BOTH_EDGES}
+     * a MARKET taker takes the best maker whatever its price, and only if that price is inside the band: a maker
+     * beyond either edge ends it, as its trade would print outside the band.
+     */
+    private Resting nextMaker(final Taker taker, final BigInteger reference) {
+        if (taker.type == OrderType.MARKET && rules[taker.symbol] == MarketBandRule.BOTH_EDGES) {
+            final Resting best = bestMaker(taker.symbol, taker.side, OrderType.MARKET, 0, null);
+            return best == null || outsideBand(taker.symbol, reference, best.price) ? null : best;
+        }
+        return bestMaker(taker.symbol, taker.side, taker.type, taker.price, reference);
     }
 
     /** The reachable resting order with the best price; among equal prices the earliest (list order). */

@@ -1,5 +1,6 @@
 package io.orderentry.journal;
 
+import io.orderentry.engine.MarketBandRule;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.RejectReason;
 import io.orderentry.engine.SelfTradePrevention;
@@ -59,10 +60,15 @@ public final class Commands {
     }
 
     static void setPriceBand(final OrderCommand c, final int symbol, final int basisPoints) {
+        setPriceBand(c, symbol, basisPoints, MarketBandRule.CURRENT);
+    }
+
+    static void setPriceBand(final OrderCommand c, final int symbol, final int basisPoints, final MarketBandRule rule) {
         c.reset();
         c.type = CommandType.SET_PRICE_BAND;
         c.symbol = symbol;
         c.priceBandBasisPoints = basisPoints;
+        c.priceBandRule = rule;
     }
 
     static void cancel(final OrderCommand c, final long orderId) {

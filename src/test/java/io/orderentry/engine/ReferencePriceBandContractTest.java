@@ -1,0 +1,16 @@
+package io.orderentry.engine;
+
+/** The price band's edges, proven for the {@link ReferenceMatcher} that the differential test trusts. */
+class ReferencePriceBandContractTest extends PriceBandContractTest {
+
+    @Override
+    OrderEngine newEngine(final int symbolCount, final EngineLimits limits, final EventSink sink) {
+        return new ReferenceMatcher(symbolCount, limits, sink);
+    }
+
+    @Override
+    OrderEngine newEngine(final int symbolCount, final EngineLimits limits, final int[] priceBandBasisPoints,
+                          final EventSink sink) {
+        return new ReferenceMatcher(symbolCount, limits, priceBandBasisPoints, sink);
+    }
+}
