@@ -1,5 +1,6 @@
 package io.orderentry.cluster;
 
+import io.orderentry.engine.MarketBandRule;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.RejectReason;
 import io.orderentry.engine.SelfTradePrevention;
@@ -91,9 +92,11 @@ class ClusterCommandsTest {
         band.type = CommandType.SET_PRICE_BAND;
         band.symbol = 0;
         band.priceBandBasisPoints = 750;
+        band.priceBandRule = MarketBandRule.CURRENT;
         final OrderCommand decoded = roundTrip(band, new ClusterCommands.Origin());
         assertEquals(CommandType.SET_PRICE_BAND, decoded.type);
         assertEquals(750, decoded.priceBandBasisPoints);
+        assertEquals(MarketBandRule.CURRENT, decoded.priceBandRule);
         assertNull(decoded.requestTag);
         assertNull(decoded.remoteAddress);
         assertNull(decoded.keyId);

@@ -1,5 +1,6 @@
 package io.orderentry.engine;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,11 +46,32 @@ final class CommandGenerator {
     /** Whether bands change now and then ({@link #withBandChanges}). */
     private boolean bandChanges;
     private static final int[] BAND_CHOICES = {0, 300, 500, 1_000};
+    /** The instrument only {@link #thinBookScenario} trades, or -1 ({@link #withThinInstrument}). */
+    private int thinSymbol = -1;
+    /** Commands of a scenario still to issue, in order; their order ids were predicted when they were queued. */
+    private final ArrayDeque<Command> scripted = new ArrayDeque<>();
+    private static final int THIN_SCENARIO_PERCENT_OF_RARE = 80;
+    /** The band the scenario sets when it plays under the older rule: 10%. */
+    private static final int THIN_BAND = 1_000;
 
-    /** For an engine with the default dedup window; a fixed mid. */
-    /** @return this generator, also issuing a band change now and then (about one command in 5,000) */
+    /**
+     * @return this generator, also issuing a band change now and then (about one command in 5,000), a quarter of
+     *         them under {@link MarketBandRule#FAR_EDGE_ONLY}, the rule older journals replay under
+     */
     CommandGenerator withBandChanges() {
         bandChanges = true;
+        return this;
+    }
+
+    /**
+     * @return this generator, keeping its last instrument for {@link #thinBookScenario}: a book with no standing
+     *         liquidity, where one order's trade moves the reference far and leaves orders beyond a band's near edge
+     */
+    CommandGenerator withThinInstrument() {
+        if (symbolCount < 2) {
+            throw new IllegalArgumentException("a thin instrument needs another one for the rest");
+        }
+        thinSymbol = symbolCount - 1;
         return this;
     }
 
@@ -86,6 +108,9 @@ final class CommandGenerator {
     }
 
     Command next() {
+        if (!scripted.isEmpty()) {
+            return scripted.poll();
+        }
         if (driftingMid && ++generated % DRIFT_INTERVAL == 0) {
             drift();
         }
@@ -105,7 +130,12 @@ final class CommandGenerator {
             }
             if (rare < 7 && bandChanges) {
                 final int symbol = random.nextInt(symbolCount);
-                return Command.setPriceBand(symbol, BAND_CHOICES[random.nextInt(BAND_CHOICES.length)]);
+                final MarketBandRule rule = random.nextInt(4) == 0 ? MarketBandRule.FAR_EDGE_ONLY : MarketBandRule.CURRENT;
+                return Command.setPriceBand(symbol, BAND_CHOICES[random.nextInt(BAND_CHOICES.length)], rule);
+            }
+            if (rare < 7 + THIN_SCENARIO_PERCENT_OF_RARE && thinSymbol >= 0) {
+                thinBookScenario();
+                return scripted.poll();
             }
             return Command.cancelOf(cancelTarget());
         }
@@ -114,7 +144,7 @@ final class CommandGenerator {
         }
         final String account = "acct-" + random.nextInt(ACCOUNTS);
         final String clientOrderId = random.nextBoolean() ? "c-" + random.nextInt(20_000) : null;
-        final int symbol = random.nextInt(symbolCount);
+        final int symbol = random.nextInt(thinSymbol >= 0 ? symbolCount - 1 : symbolCount);
         final Side side = random.nextBoolean() ? Side.BUY : Side.SELL;
         final int sign = side == Side.BUY ? -1 : 1;
         final SelfTradePrevention stp = selfTradePrevention();
@@ -148,6 +178,65 @@ final class CommandGenerator {
         }
         remember(command);
         return placed(command);
+    }
+
+    /**
+     * Queues the book of issue 31 on the thin instrument, around its mid {@code c}: an anchor resting at {@code c - j}
+     * on one side, a sweeper from the other side at {@code c + k} (j and k up to 12%, so under a band of 3 to 10% it
+     * is sometimes refused and sometimes rests beyond the near edge of the band around the anchor's trade) that trades
+     * with it and rests its remainder; then what may meet that remainder: a MARKET order of the opposite side (from
+     * the sweeper's own account half the time, with any self-trade prevention), then either a LIMIT order priced at
+     * the mid or the amend to the mid of an order that rested beyond the sweeper; then, mostly, cancels of what is
+     * left. With
+     * band changes on, one scenario in three plays under {@link MarketBandRule#FAR_EDGE_ONLY} (a 10% band set under it
+     * before, and under the current rule after).
+     */
+    private void thinBookScenario() {
+        final int symbol = thinSymbol;
+        final long c = mid[symbol];
+        final Side sweeping = random.nextBoolean() ? Side.BUY : Side.SELL;
+        final Side resting = sweeping.opposite();
+        final int toward = sweeping == Side.BUY ? 1 : -1;
+        final long j = random.nextInt(121);
+        final long k = random.nextInt(121);
+        final String sweeper = "acct-" + random.nextInt(ACCOUNTS);
+        final String other = "acct-" + (sweeper.charAt(sweeper.length() - 1) - '0' + 1 + random.nextInt(ACCOUNTS - 1))
+                % ACCOUNTS;
+        final long anchorQuantity = 1 + random.nextInt(3);
+        // now and then under the rule of the builds before issue 31, as a replay of their journal meets it
+        final boolean olderRule = bandChanges && random.nextInt(3) == 0;
+        if (olderRule) {
+            scripted.add(Command.setPriceBand(symbol, THIN_BAND, MarketBandRule.FAR_EDGE_ONLY));
+        }
+        queue(Command.place(other, null, symbol, resting, OrderType.LIMIT, TimeInForce.GTC, false,
+                SelfTradePrevention.NONE, c - toward * j, anchorQuantity));
+        final long behind = queue(Command.place(other, null, symbol, resting, OrderType.LIMIT, TimeInForce.GTC, false,
+                SelfTradePrevention.NONE, c + toward * (k + 1 + random.nextInt(20)), 1));
+        final long sweep = queue(Command.place(sweeper, null, symbol, sweeping, OrderType.LIMIT, TimeInForce.GTC, false,
+                selfTradePrevention(), c + toward * k, anchorQuantity + 2 + random.nextInt(5)));
+        final String taker = random.nextBoolean() ? sweeper : other;
+        queue(Command.place(taker, null, symbol, resting, OrderType.MARKET, TimeInForce.IOC, false,
+                SelfTradePrevention.values()[random.nextInt(SelfTradePrevention.values().length)], 0,
+                1 + random.nextInt(2)));
+        if (random.nextBoolean()) {
+            queue(Command.place(other, null, symbol, resting, OrderType.LIMIT,
+                    random.nextBoolean() ? TimeInForce.IOC : TimeInForce.GTC, false, SelfTradePrevention.NONE, c, 1));
+        } else {
+            scripted.add(Command.amend(behind, c, 0));
+        }
+        if (random.nextInt(5) != 0) {
+            scripted.add(Command.cancelOf(sweep));
+            scripted.add(Command.cancelOf(behind));
+        }
+        if (olderRule) {
+            scripted.add(Command.setPriceBand(symbol, THIN_BAND, MarketBandRule.CURRENT));
+        }
+    }
+
+    /** Queues a place without clientOrderId (so it certainly gets a new id). @return that id */
+    private long queue(final Command place) {
+        scripted.add(placed(place));
+        return orders.size();
     }
 
     /** Half NONE, the other half spread over the three modes. */

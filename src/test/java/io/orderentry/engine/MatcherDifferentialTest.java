@@ -18,7 +18,10 @@ import org.junit.jupiter.api.Timeout;
  * quantities, ids, sequences, results, amendments), identical books along the way, and identical final
  * books and counters. Also requires that the stream reached every outcome (every status, reject reason and
  * command result, every self-trade prevention outcome, every kind of amend and cancel-all, the price band
- * stopping orders), so a quiet generator cannot make the comparison vacuous.
+ * stopping orders), so a quiet generator cannot make the comparison vacuous. And it holds both engines to the band's
+ * rules as the {@link BandOracle} computes them apart from either (a MARKET order trades only inside the band, a LIMIT
+ * order never worse than its price, every taker best price first), so that a rule both engines get wrong alike is
+ * still caught: the way a MARKET order traded beyond the band's near edge in both until issue 31.
  */
 class MatcherDifferentialTest {
 
@@ -26,11 +29,13 @@ class MatcherDifferentialTest {
      * Three configurations of 100,000 commands each: tight limits with a 5% band on one instrument and none on
      * the other, so that every reject reason and result occurs often; a deep book (thousands of resting orders)
      * without bands (the constructors without them), where only the resting capacity ever binds; and a deep book
-     * with a band on both instruments and a drifting mid, so that MARKET orders run into the band.
+     * with a band on both instruments and a drifting mid, so that MARKET orders run into the band. Each also has a
+     * third, thin instrument (a 10% band where there are bands) that only the generator's issue-31 scenario trades:
+     * one order's trade moves its reference far and leaves orders beyond the band's near edge.
      */
 
     private static final int COMMANDS = 100_000;
-    private static final int SYMBOLS = 2;
+    private static final int SYMBOLS = 3;
     private static final int BOOK_CHECK_INTERVAL = 1_000;
 
     /** Outcomes of self-trade prevention, named by {@link #collect}. */
@@ -78,13 +83,23 @@ class MatcherDifferentialTest {
             "MARKET SELL stopped by the band",
             "MARKET stopped by the band after fills");
 
+    /** Reached only on the thin instrument, where a trade far from the rest of the book moves the reference. */
+    private static final Set<String> NEAR_EDGE_OUTCOMES = Set.of(
+            "MARKET SELL met a bid beyond the band's near edge",
+            "MARKET BUY met an ask beyond the band's near edge",
+            "MARKET with self-trade prevention met a maker beyond the band's near edge",
+            "LIMIT traded beyond the band's near edge",
+            "amend traded beyond the band's near edge",
+            "MARKET under FAR_EDGE_ONLY traded beyond the band's near edge");
+
     /** Every result; PRICE_BAND_SET where the generator changes bands (the banded runs). */
     private static final Set<CommandResult> RESULTS = EnumSet.allOf(CommandResult.class);
 
     @Test
     @Timeout(60)
     void matcherAgreesWithReferenceUnderTightLimits() {
-        final Set<Object> outcomes = compare(20_240_611L, new EngineLimits(400, 80, 6, 300), new int[] {500, 0}, false);
+        final Set<Object> outcomes = compare(20_240_611L, new EngineLimits(400, 80, 6, 300), new int[] {500, 0, 1_000},
+                false);
         assertReached(outcomes, EnumSet.allOf(RejectReason.class));
         assertReached(outcomes, RESULTS);
         assertReached(outcomes, EnumSet.allOf(OrderStatus.class));
@@ -94,6 +109,7 @@ class MatcherDifferentialTest {
         assertReached(outcomes, Set.of("amend TOO_MANY_PRICE_LEVELS"));
         assertReached(outcomes, CANCEL_ALL_OUTCOMES);
         assertReached(outcomes, LIMIT_BAND_OUTCOMES);
+        assertReached(outcomes, NEAR_EDGE_OUTCOMES);
     }
 
     @Test
@@ -115,7 +131,7 @@ class MatcherDifferentialTest {
     @Timeout(60)
     void matcherAgreesWithReferenceOnDeepBooksWithBands() {
         final Set<Object> outcomes = compare(99L, new EngineLimits(2_500, 100_000, 10_000, 5_000),
-                new int[] {300, 700}, true);
+                new int[] {300, 700, 1_000}, true);
         final Set<CommandResult> results = EnumSet.copyOf(RESULTS);
         results.remove(CommandResult.TOO_MANY_PRICE_LEVELS);
         assertReached(outcomes, results);
@@ -125,6 +141,7 @@ class MatcherDifferentialTest {
         assertReached(outcomes, CANCEL_ALL_OUTCOMES);
         assertReached(outcomes, LIMIT_BAND_OUTCOMES);
         assertReached(outcomes, MARKET_BAND_OUTCOMES);
+        assertReached(outcomes, NEAR_EDGE_OUTCOMES);
     }
 
     private static void assertReached(final Set<Object> outcomes, final Set<?> required) {
@@ -152,11 +169,14 @@ class MatcherDifferentialTest {
                 : new ReferenceMatcher(SYMBOLS, limits, bands, expectedEvents);
         final OrderEngine matcher = bands == null ? new MatcherEngine(SYMBOLS, limits, actualEvents)
                 : new MatcherEngine(SYMBOLS, limits, bands, actualEvents);
-        final CommandGenerator generator = new CommandGenerator(seed, SYMBOLS, limits.dedupWindow(), driftingMid);
+        final CommandGenerator generator = new CommandGenerator(seed, SYMBOLS, limits.dedupWindow(), driftingMid)
+                .withThinInstrument();
         final List<Command> commands = (bands == null ? generator : generator.withBandChanges()).generate(COMMANDS);
         final Set<Object> outcomes = new HashSet<>();
+        final BandOracle oracle = new BandOracle(SYMBOLS, bands);
         for (int i = 0; i < commands.size(); i++) {
             final Command command = commands.get(i);
+            final Arrival arrival = Arrival.of(command, oracle, matcher);
             command.applyTo(reference, i);
             command.applyTo(matcher, i);
             if (!expectedEvents.events().equals(actualEvents.events())) {
@@ -164,6 +184,8 @@ class MatcherDifferentialTest {
                         + "\n actual   " + actualEvents.events());
             }
             collect(command, expectedEvents.events(), outcomes);
+            arrival.check(command, expectedEvents.events(), outcomes);
+            oracle.after(command, expectedEvents.events());
             expectedEvents.clear();
             actualEvents.clear();
             if (i % BOOK_CHECK_INTERVAL == 0) {
@@ -180,6 +202,99 @@ class MatcherDifferentialTest {
                         (long) matcher.restingOrderCount()));
         assertTrue(matcher.lastTradeId() > COMMANDS / 10, "too few trades: " + matcher.lastTradeId());
         return outcomes;
+    }
+
+    /**
+     * What a command met on arrival, for the band's rules: each instrument's band (of the command's instrument for a
+     * place; of all of them for an amend, whose instrument is known from its events only) and, for a MARKET order, the
+     * best opposite price.
+     */
+    private record Arrival(BandOracle.Band[] bands, Long bestOpposite) {
+
+        static Arrival of(final Command command, final BandOracle oracle, final OrderEngine books) {
+            final BandOracle.Band[] bands = new BandOracle.Band[SYMBOLS];
+            Long bestOpposite = null;
+            if (command.kind() == Command.Kind.PLACE) {
+                bands[command.symbol()] = oracle.bandOnArrival(command.symbol(), books);
+                if (command.type() == OrderType.MARKET) {
+                    final List<OrderEngine.Level> opposite = books.levels(command.symbol(), command.side().opposite());
+                    bestOpposite = opposite.isEmpty() ? null : opposite.get(0).price();
+                }
+            } else if (command.kind() == Command.Kind.AMEND) {
+                for (int symbol = 0; symbol < SYMBOLS; symbol++) {
+                    bands[symbol] = oracle.bandOnArrival(symbol, books);
+                }
+            }
+            return new Arrival(bands, bestOpposite);
+        }
+
+        /**
+         * Holds the command's trades to the band's rules and to price priority, and names what it reached: a MARKET
+         * order trades only inside the band taken on its arrival (under {@link MarketBandRule#FAR_EDGE_ONLY}, beyond
+         * its near edge too), and when the best maker is beyond the near edge it trades nothing and touches nothing;
+         * a LIMIT order (placed or amended) trades at its price or better, beyond the band only on its near edge.
+         */
+        void check(final Command command, final List<RecordedEvent> events, final Set<Object> outcomes) {
+            int symbol = -1;
+            Side side = null;
+            OrderType type = OrderType.LIMIT;
+            long limit = 0;
+            for (final RecordedEvent event : events) {
+                if (event instanceof RecordedEvent.Accepted a) {
+                    symbol = a.symbol();
+                    side = a.side();
+                    type = a.type();
+                    limit = a.price();
+                } else if (event instanceof RecordedEvent.Amended a) {
+                    symbol = a.symbol();
+                    side = a.side();
+                    limit = a.price();
+                }
+            }
+            if (side == null) {
+                return;
+            }
+            final BandOracle.Band band = bands[symbol];
+            final String taker = command.kind() == Command.Kind.AMEND ? "amend" : "LIMIT";
+            long previous = -1;
+            for (final RecordedEvent event : events) {
+                if (!(event instanceof RecordedEvent.Trade t)) {
+                    continue;
+                }
+                final long price = t.price();
+                assertTrue(previous < 0 || (side == Side.BUY ? price >= previous : price <= previous),
+                        "a taker traded a worse price before a better one: " + command + " " + events);
+                previous = price;
+                if (type == OrderType.LIMIT) {
+                    assertTrue(side == Side.BUY ? price <= limit : price >= limit,
+                            "a LIMIT order traded beyond its price: " + command + " " + events);
+                    if (!band.inside(price)) {
+                        assertTrue(band.beyondNearEdge(side, price),
+                                "a LIMIT order inside the band traded beyond its far edge: " + command + " " + events);
+                        outcomes.add(taker + " traded beyond the band's near edge");
+                    }
+                } else if (!band.inside(price)) {
+                    assertEquals(MarketBandRule.FAR_EDGE_ONLY, band.rule(),
+                            "a MARKET order traded outside the band: " + band + " " + command + " " + events);
+                    assertTrue(band.beyondNearEdge(side, price),
+                            "a MARKET order traded beyond the band's far edge: " + command + " " + events);
+                    outcomes.add("MARKET under FAR_EDGE_ONLY traded beyond the band's near edge");
+                }
+            }
+            if (type == OrderType.MARKET && bestOpposite != null && band.rule() == MarketBandRule.BOTH_EDGES
+                    && band.beyondNearEdge(side, bestOpposite)) {
+                assertEquals(3, events.size(), "a MARKET order meeting a maker beyond the band's near edge touches"
+                        + " nothing: " + command + " " + events);
+                final RecordedEvent.Updated update = (RecordedEvent.Updated) events.get(1);
+                assertEquals(List.of(OrderStatus.EXPIRED, RejectReason.PRICE_OUTSIDE_BAND, 0L),
+                        List.of(update.status(), update.rejectReason(), update.filled()), command + " " + events);
+                outcomes.add("MARKET " + side + " met " + (side == Side.SELL ? "a bid" : "an ask")
+                        + " beyond the band's near edge");
+                if (command.selfTradePrevention() != SelfTradePrevention.NONE) {
+                    outcomes.add("MARKET with self-trade prevention met a maker beyond the band's near edge");
+                }
+            }
+        }
     }
 
     private static void assertSameBooks(final OrderEngine expected, final OrderEngine actual, final int afterCommand) {

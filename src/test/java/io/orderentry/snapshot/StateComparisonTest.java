@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.orderentry.engine.MarketBandRule;
 import io.orderentry.engine.EngineLimits;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.SelfTradePrevention;
@@ -79,6 +80,7 @@ class StateComparisonTest {
         final OrderCommand band = next(CommandType.SET_PRICE_BAND);
         band.symbol = 1;
         band.priceBandBasisPoints = 250;
+        band.priceBandRule = MarketBandRule.CURRENT;
         loaded.onRecord(band);
         final String difference = StateComparison.firstDifference(replayed.state(), loaded.state(), SYMBOLS);
         assertNotNull(difference);

@@ -1,5 +1,6 @@
 package io.orderentry.testing;
 
+import io.orderentry.engine.MarketBandRule;
 import io.orderentry.engine.RejectReason;
 import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
@@ -48,6 +49,8 @@ public final class RandomOperations {
             c.type = CommandType.SET_PRICE_BAND;
             c.symbol = random.nextInt(symbols);
             c.priceBandBasisPoints = BANDS[random.nextInt(BANDS.length)];
+            // now and then under the rule older builds journaled, so that a snapshot must keep each band's rule
+            c.priceBandRule = random.nextInt(4) == 0 ? MarketBandRule.FAR_EDGE_ONLY : MarketBandRule.CURRENT;
         } else {
             RandomCommands.fill(random, c, symbols, lastOrderId);
             if (c.type == CommandType.PLACE && random.nextInt(3) == 0) {

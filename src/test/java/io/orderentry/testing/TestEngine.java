@@ -1,5 +1,6 @@
 package io.orderentry.testing;
 
+import io.orderentry.engine.MarketBandRule;
 import io.orderentry.engine.EngineLimits;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderType;
@@ -121,6 +122,7 @@ public final class TestEngine implements EventOutput {
         start(CommandType.SET_PRICE_BAND);
         command.symbol = symbol;
         command.priceBandBasisPoints = basisPoints;
+        command.priceBandRule = MarketBandRule.CURRENT;
         run();
     }
 
