@@ -402,6 +402,17 @@ class MatcherDifferentialTest {
                 }
             }
             case CANCEL_ALL -> {
+                long previous = 0;
+                for (final RecordedEvent event : events) {
+                    if (event instanceof RecordedEvent.Updated u) {
+                        assertTrue(u.accountId().equals(command.accountId())
+                                && (command.symbol() == -1 || u.symbol() == command.symbol())
+                                && u.orderId() > previous && u.rejectReason() == command.cause(),
+                                "a cancel-all cancels only its account's orders (of its instrument), lowest id first,"
+                                        + " each with its cause: " + command + " " + events);
+                        previous = u.orderId();
+                    }
+                }
                 if (canceledByCancelAll == 0) {
                     outcomes.add("cancel-all canceled nothing");
                 } else {

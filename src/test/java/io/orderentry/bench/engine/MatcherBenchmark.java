@@ -33,6 +33,10 @@ public class MatcherBenchmark {
     @Param({"1000"})
     public int depth;
 
+    /** The instrument's price band in basis points: 0 for none, 1000 for the service's default of 10%. */
+    @Param({"0", "1000"})
+    public int band;
+
     private ChecksumSink sink;
     private CommandPlayer player;
 
@@ -41,7 +45,7 @@ public class MatcherBenchmark {
     public void setUp() {
         final BenchmarkCommands commands = BenchmarkCommands.generate(42, BenchmarkCommands.DEFAULT_LENGTH, depth);
         sink = new ChecksumSink();
-        player = new CommandPlayer(commands, new Matcher(1, EngineLimits.DEFAULTS, sink));
+        player = new CommandPlayer(commands, new Matcher(1, EngineLimits.DEFAULTS, new int[] {band}, sink));
         player.run(commands.length());
     }
 
