@@ -4,6 +4,7 @@ import io.orderentry.auth.AuthConfig;
 import io.orderentry.auth.DemoKey;
 import io.orderentry.auth.KeyRing;
 import io.orderentry.auth.KeysFile;
+import io.orderentry.config.ConfigException;
 import io.orderentry.http.AccessControl;
 import io.orderentry.http.HealthComponent;
 import io.orderentry.http.MetricsText;

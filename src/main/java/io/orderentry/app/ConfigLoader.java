@@ -3,10 +3,16 @@ package io.orderentry.app;
 import io.orderentry.audit.AuditConfig;
 import io.orderentry.audit.AuditRetention;
 import io.orderentry.audit.AuditSync;
+import io.orderentry.config.ConfigException;
+import io.orderentry.config.SettingNames;
 import io.orderentry.engine.EngineLimits;
+import io.orderentry.instrument.Instrument;
+import io.orderentry.instrument.TradingRules;
+import io.orderentry.journal.JournalManifest;
 import io.orderentry.journal.JournalRetention;
 import io.orderentry.journal.JournalSync;
 import io.orderentry.marketdata.MarketDataConfig;
+import io.orderentry.persistence.DatabaseConfig;
 import io.orderentry.snapshot.SnapshotConfig;
 import java.io.IOException;
 import java.io.InputStream;
@@ -67,7 +73,7 @@ public final class ConfigLoader {
 
     /** @return the environment variable that overrides a key, e.g. ORDERS_HTTP_PORT for http.port */
     public static String envName(final String key) {
-        return "ORDERS_" + key.toUpperCase(Locale.ROOT).replace('.', '_');
+        return SettingNames.envName(key);
     }
 
     /** @return every documented key with its default, for the README table and tests */
@@ -384,7 +390,7 @@ public final class ConfigLoader {
                         intValue("ws.max.message.bytes", MarketDataConfig.StreamInput.MIN_MESSAGE_BYTES, 1 << 20)));
     }
 
-    private Optional<Config.Database> database() {
+    private Optional<DatabaseConfig> database() {
         final String url = string("db.url");
         if (url.isEmpty()) {
             return Optional.empty();
@@ -393,7 +399,7 @@ public final class ConfigLoader {
             throw new ConfigException(envName("db.url") + " must be a jdbc:postgresql: URL or empty to disable"
                     + " persistence, was '" + url + "'");
         }
-        return Optional.of(new Config.Database(url, string("db.user"), values.getProperty("db.password", ""),
+        return Optional.of(new DatabaseConfig(url, string("db.user"), values.getProperty("db.password", ""),
                 intValue("persistence.batch.size", 1, 100_000), longValue("persistence.batch.millis", 1, 60_000),
                 Path.of(string("persistence.spool.dir")),
                 longValue("persistence.spool.segment.bytes", 1L << 20, 1L << 40),

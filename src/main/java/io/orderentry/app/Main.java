@@ -3,6 +3,7 @@ package io.orderentry.app;
 import io.orderentry.audit.AuditVerifyCommand;
 import io.orderentry.auth.KeysCommand;
 import io.orderentry.auth.KeysFile;
+import io.orderentry.config.ConfigException;
 import io.orderentry.snapshot.SnapshotStore;
 import io.orderentry.snapshot.VerifySnapshotCommand;
 import java.nio.file.Path;

@@ -1,10 +1,10 @@
 package io.orderentry.http;
 
-import io.orderentry.app.Instrument;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
+import io.orderentry.instrument.Instrument;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;

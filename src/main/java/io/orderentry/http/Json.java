@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.orderentry.account.FeedRenderer;
-import io.orderentry.app.Instrument;
+import io.orderentry.instrument.Instrument;
 import io.orderentry.query.OrderState;
 import io.vertx.core.buffer.Buffer;
 import java.io.ByteArrayOutputStream;
@@ -182,7 +182,7 @@ public final class Json {
                 g.writeStringField("maxQuantity", instrument.quantity(instrument.maxQuantity()).toPlainString());
                 g.writeStringField("maxPrice", instrument.price(instrument.maxPrice()).toPlainString());
                 g.writeStringField("priceBandPercent",
-                        io.orderentry.app.TradingRules.percent(priceBands[instrument.index()]));
+                        io.orderentry.instrument.TradingRules.percent(priceBands[instrument.index()]));
                 g.writeEndObject();
             }
             g.writeEndArray();

@@ -1,6 +1,6 @@
 package io.orderentry.http;
 
-import io.orderentry.app.Instrument;
+import io.orderentry.instrument.Instrument;
 import io.orderentry.marketdata.MarketDataConfig;
 import io.orderentry.marketdata.MarketDataStage;
 import java.util.List;

@@ -2,8 +2,8 @@ package io.orderentry.http;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.orderentry.app.Instrument;
 import io.orderentry.engine.Side;
+import io.orderentry.instrument.Instrument;
 import io.orderentry.marketdata.BookSnapshot;
 import io.orderentry.marketdata.BookSnapshot;
 import io.orderentry.marketdata.BookUpdate;

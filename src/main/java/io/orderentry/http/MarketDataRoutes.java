@@ -1,6 +1,6 @@
 package io.orderentry.http;
 
-import io.orderentry.app.Instrument;
+import io.orderentry.instrument.Instrument;
 import io.orderentry.marketdata.MarketDataView;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;

@@ -2,7 +2,7 @@ package io.orderentry.http;
 
 import io.orderentry.account.FeedRenderer;
 import io.orderentry.account.OrderUpdate;
-import io.orderentry.app.Instrument;
+import io.orderentry.instrument.Instrument;
 import io.orderentry.query.Fill;
 import io.orderentry.query.OrderState;
 import java.util.List;

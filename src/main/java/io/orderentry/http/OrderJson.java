@@ -1,7 +1,7 @@
 package io.orderentry.http;
 
-import io.orderentry.app.Instrument;
 import io.orderentry.engine.RejectReason;
+import io.orderentry.instrument.Instrument;
 import io.orderentry.query.Fill;
 import io.orderentry.query.OrderState;
 import java.util.Arrays;

@@ -1,10 +1,10 @@
 package io.orderentry.http;
 
-import io.orderentry.app.Instrument;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
+import io.orderentry.instrument.Instrument;
 
 /**
  * A new-order request that passed every check at the edge, in engine units.

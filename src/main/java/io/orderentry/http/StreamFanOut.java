@@ -3,7 +3,7 @@ package io.orderentry.http;
 import com.fasterxml.jackson.core.JsonFactory;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.orderentry.app.Instrument;
+import io.orderentry.instrument.Instrument;
 import io.orderentry.marketdata.BookUpdate;
 import io.orderentry.marketdata.Channel;
 import io.orderentry.marketdata.StreamTarget;

@@ -1,8 +1,8 @@
 package io.orderentry.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.orderentry.app.Instrument;
 import io.orderentry.auth.TokenBucket;
+import io.orderentry.instrument.Instrument;
 import io.orderentry.journal.WallClock;
 import io.orderentry.marketdata.BookSnapshot;
 import io.orderentry.marketdata.Channel;

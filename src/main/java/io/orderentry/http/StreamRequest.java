@@ -3,7 +3,7 @@ package io.orderentry.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.orderentry.app.Instrument;
+import io.orderentry.instrument.Instrument;
 import io.orderentry.marketdata.Channel;
 import java.util.Map;
 

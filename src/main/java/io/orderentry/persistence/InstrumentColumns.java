@@ -1,6 +1,6 @@
 package io.orderentry.persistence;
 
-import io.orderentry.app.Instrument;
+import io.orderentry.instrument.Instrument;
 import java.util.List;
 
 /**

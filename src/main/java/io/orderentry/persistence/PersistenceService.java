@@ -3,8 +3,7 @@ package io.orderentry.persistence;
 import com.lmax.disruptor.EventHandler;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.orderentry.app.Config;
-import io.orderentry.app.Instrument;
+import io.orderentry.instrument.Instrument;
 import io.orderentry.journal.WallClock;
 import io.orderentry.pipeline.EngineEvent;
 import java.io.IOException;
@@ -13,11 +12,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * PostgreSQL persistence as one piece: the spool, the {@link PersistenceStage} on the output ring, the
@@ -40,7 +39,7 @@ public final class PersistenceService {
     private static final int SPOOL_BUFFER_BYTES = 1 << 20;
     private static final int SOCKET_TIMEOUT_SECONDS = 60;
 
-    private final Config.Database config;
+    private final DatabaseConfig config;
     private final JdbcUrl url;
     private final HikariDataSource pool;
     private final PersistenceWriter writer;
@@ -48,7 +47,7 @@ public final class PersistenceService {
     private final PersistenceMetrics metrics;
     private final long knownAtOpen;
 
-    private PersistenceService(final Config.Database config, final JdbcUrl url, final HikariDataSource pool,
+    private PersistenceService(final DatabaseConfig config, final JdbcUrl url, final HikariDataSource pool,
                                final PersistenceWriter writer, final PersistenceStage stage,
                                final PersistenceMetrics metrics, final long knownAtOpen) {
         this.knownAtOpen = knownAtOpen;
@@ -72,7 +71,7 @@ public final class PersistenceService {
      *                    whoever moved it; false on a single node
      * @throws UncheckedIOException if the spool directory cannot be created or emptied
      */
-    public static PersistenceService open(final Config.Database config, final List<Instrument> instruments,
+    public static PersistenceService open(final DatabaseConfig config, final List<Instrument> instruments,
                                           final boolean shared) {
         final AtomicLong uncertainThrough = new AtomicLong(-1);
         return open(config, instruments, (pool, columns) -> new PostgresSink(pool, columns, uncertainThrough, shared),
@@ -80,17 +79,17 @@ public final class PersistenceService {
     }
 
     /**
-     * {@link #open(Config.Database, List, boolean)} on a single node, with another way of writing batches, for
+     * {@link #open(DatabaseConfig, List, boolean)} on a single node, with another way of writing batches, for
      * measurements.
      *
      * @param sinkFactory builds the sink from the connection pool and the instruments
      */
-    static PersistenceService open(final Config.Database config, final List<Instrument> instruments,
+    static PersistenceService open(final DatabaseConfig config, final List<Instrument> instruments,
                                    final BiFunction<DataSource, List<Instrument>, BatchSink> sinkFactory) {
         return open(config, instruments, sinkFactory, false);
     }
 
-    private static PersistenceService open(final Config.Database config, final List<Instrument> instruments,
+    private static PersistenceService open(final DatabaseConfig config, final List<Instrument> instruments,
                                            final BiFunction<DataSource, List<Instrument>, BatchSink> sinkFactory,
                                            final boolean shared) {
         final JdbcUrl url = new JdbcUrl(config.url());
@@ -242,7 +241,7 @@ public final class PersistenceService {
         return config.batchSize();
     }
 
-    private static HikariConfig hikari(final Config.Database config) {
+    private static HikariConfig hikari(final DatabaseConfig config) {
         final HikariConfig hikari = new HikariConfig();
         hikari.setPoolName("persistence");
         hikari.setJdbcUrl(config.url());
@@ -262,7 +261,7 @@ public final class PersistenceService {
     }
 
     /** @return login and timeouts for every connection: short connect and login, bounded socket reads */
-    private static Properties driverProperties(final Config.Database config) {
+    private static Properties driverProperties(final DatabaseConfig config) {
         final Properties properties = new Properties();
         properties.setProperty("user", config.user());
         properties.setProperty("password", config.password());

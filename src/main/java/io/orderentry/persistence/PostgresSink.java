@@ -1,7 +1,7 @@
 package io.orderentry.persistence;
 
-import io.orderentry.app.Instrument;
 import io.orderentry.engine.RejectReason;
+import io.orderentry.instrument.Instrument;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.EventType;
 import java.sql.Connection;

@@ -1,5 +1,9 @@
 package io.orderentry.app;
 
+import io.orderentry.config.ConfigException;
+import io.orderentry.instrument.Instrument;
+import io.orderentry.instrument.TradingRules;
+import io.orderentry.persistence.DatabaseConfig;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -245,12 +249,12 @@ class ConfigLoaderTest {
 
     @Test
     void persistenceSettingsHaveDefaultsAndCanBeOverridden() {
-        final Config.Database defaults = ConfigLoader.load(Map.of()).database().orElseThrow();
+        final DatabaseConfig defaults = ConfigLoader.load(Map.of()).database().orElseThrow();
         assertEquals(Path.of("./data/spool"), defaults.spoolDir());
         assertEquals(100, defaults.batchMillis());
         assertEquals(2, defaults.connectTimeoutSeconds());
         assertEquals(5_000, defaults.retryMaxMillis());
-        final Config.Database set = ConfigLoader.load(Map.of("ORDERS_PERSISTENCE_SPOOL_DIR", "/tmp/s",
+        final DatabaseConfig set = ConfigLoader.load(Map.of("ORDERS_PERSISTENCE_SPOOL_DIR", "/tmp/s",
                 "ORDERS_PERSISTENCE_BATCH_SIZE", "500", "ORDERS_DB_CONNECT_TIMEOUT_SECONDS", "5",
                 "ORDERS_PERSISTENCE_RETRY_MAX_MILLIS", "250", "ORDERS_PERSISTENCE_SPOOL_SEGMENT_BYTES", "1048576"))
                 .database().orElseThrow();

@@ -1,5 +1,6 @@
 package io.orderentry.app;
 
+import io.orderentry.config.ConfigException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

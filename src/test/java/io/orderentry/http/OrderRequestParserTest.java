@@ -55,7 +55,7 @@ class OrderRequestParserTest {
 
     @Test
     void anAmendIsConvertedWithTheOrdersInstrumentAndNeedsAQuantityOrAPrice() {
-        final io.orderentry.app.Instrument btc = parser.instrument("BTCUSD");
+        final io.orderentry.instrument.Instrument btc = parser.instrument("BTCUSD");
         assertEquals(new OrderRequestParser.AmendOrder(5_000_025L, 3_000L),
                 parser.parseAmend("{\"price\":\"50000.25\",\"quantity\":0.3}".getBytes(StandardCharsets.UTF_8), btc));
         assertEquals(new OrderRequestParser.AmendOrder(0, 3_000L),

@@ -1,5 +1,6 @@
 package io.orderentry.http;
 
+import io.orderentry.config.ConfigException;
 import static io.orderentry.testing.ApiClient.limit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.orderentry.testing.ApiClient;
 import io.orderentry.testing.ApiClient.Answer;
+import io.orderentry.testing.ApiClient;
 import io.orderentry.testing.RunningService;
 import io.orderentry.testing.StreamClient;
 import io.vertx.core.Vertx;
@@ -140,8 +141,8 @@ class StreamCompressionTest {
 
     @Test
     void deflateSettingOtherThanTrueOrFalseIsRefusedAtStart() {
-        final io.orderentry.app.ConfigException refused = org.junit.jupiter.api.Assertions.assertThrows(
-                io.orderentry.app.ConfigException.class,
+        final io.orderentry.config.ConfigException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                io.orderentry.config.ConfigException.class,
                 () -> io.orderentry.app.ConfigLoader.load(Map.of("ORDERS_WS_DEFLATE", "yes")));
         assertTrue(refused.getMessage().contains("ORDERS_WS_DEFLATE"), refused.getMessage());
     }

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.orderentry.app.ConfigException;
 import io.orderentry.app.ConfigLoader;
+import io.orderentry.config.ConfigException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,5 @@
 package io.orderentry.persistence;
 
-import io.orderentry.app.Instrument;
 import io.orderentry.engine.CommandResult;
 import io.orderentry.engine.EngineLimits;
 import io.orderentry.engine.EventSink;
@@ -11,6 +10,7 @@ import io.orderentry.engine.RejectReason;
 import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
+import io.orderentry.instrument.Instrument;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.EventType;
 import java.math.BigDecimal;

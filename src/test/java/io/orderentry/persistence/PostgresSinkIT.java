@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.orderentry.app.Instrument;
 import io.orderentry.engine.EngineLimits;
 import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
+import io.orderentry.instrument.Instrument;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.EventType;
 import io.orderentry.query.OrderState;

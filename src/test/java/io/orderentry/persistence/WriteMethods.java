@@ -1,7 +1,6 @@
 package io.orderentry.persistence;
 
-import io.orderentry.app.Config;
-import io.orderentry.app.Instrument;
+import io.orderentry.instrument.Instrument;
 import java.util.List;
 
 /**
@@ -15,7 +14,7 @@ public final class WriteMethods {
     }
 
     /** @param method {@code copy} or {@code insert} */
-    public static PersistenceService open(final Config.Database config, final List<Instrument> instruments,
+    public static PersistenceService open(final DatabaseConfig config, final List<Instrument> instruments,
                                           final String method) {
         return switch (method) {
             case "copy" -> PersistenceService.open(config, instruments, PostgresSink::new);

@@ -3,10 +3,10 @@ package io.orderentry.bench.persistence;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
-import io.orderentry.app.Config;
-import io.orderentry.app.Instrument;
 import io.orderentry.engine.EngineLimits;
 import io.orderentry.engine.Matcher;
+import io.orderentry.instrument.Instrument;
+import io.orderentry.persistence.DatabaseConfig;
 import io.orderentry.persistence.PersistenceService;
 import io.orderentry.persistence.WriteMethods;
 import io.orderentry.pipeline.EngineEvent;
@@ -148,8 +148,8 @@ public final class PersistenceBench {
         }
     }
 
-    private Config.Database config(final String url, final Path spool) {
-        return new Config.Database(url, args.get("user"), args.get("password"), Integer.parseInt(args.get("batch")),
+    private DatabaseConfig config(final String url, final Path spool) {
+        return new DatabaseConfig(url, args.get("user"), args.get("password"), Integer.parseInt(args.get("batch")),
                 100, spool, 64L << 20, 2, 200, Integer.parseInt(args.get("writers")));
     }
 

@@ -1,4 +1,4 @@
-package io.orderentry.app;
+package io.orderentry.config;
 
 /** A configuration value is missing or invalid; the message names the setting and says what is expected. */
 public final class ConfigException extends RuntimeException {

@@ -1,4 +1,4 @@
-package io.orderentry.app;
+package io.orderentry.instrument;
 
 import java.math.BigDecimal;
 

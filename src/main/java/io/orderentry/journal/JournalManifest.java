@@ -1,6 +1,9 @@
-package io.orderentry.app;
+package io.orderentry.journal;
 
+import io.orderentry.config.ConfigException;
+import io.orderentry.config.SettingNames;
 import io.orderentry.engine.EngineLimits;
+import io.orderentry.instrument.Instrument;
 import io.orderentry.journal.JournalReader;
 import java.io.IOException;
 import java.io.StringReader;
@@ -35,10 +38,10 @@ import java.util.Properties;
  *
  * <p>Threads: called once at startup, before the replay, with the journal directory locked.
  */
-final class JournalManifest {
+public final class JournalManifest {
 
     /** The manifest's file name in the journal directory. */
-    static final String FILE_NAME = "configuration.properties";
+    public static final String FILE_NAME = "configuration.properties";
     private static final int FORMAT = 2;
     private static final String INSTRUMENT = "instrument.";
     private static final String PRICE_UNIT = ".priceUnit";
@@ -46,7 +49,7 @@ final class JournalManifest {
     private static final String TICK_CHANGES = ".tickSizeChanges";
 
     /** What {@link #check} found. */
-    enum Outcome {
+    public enum Outcome {
         /** No journal yet: the manifest was written from the configuration. */
         CREATED,
         /** The journal's configuration and this one agree. */
@@ -60,7 +63,7 @@ final class JournalManifest {
     /**
      * What {@link #check} found, and each tick size that changed since the last start, in words.
      */
-    record Result(Outcome outcome, List<String> tickChanges) {
+    public record Result(Outcome outcome, List<String> tickChanges) {
     }
 
     private JournalManifest() {
@@ -73,7 +76,7 @@ final class JournalManifest {
      *         know, or an explicitly configured unit that differs from the journal's (refused by {@link #check}), are
      *         left as configured. Reads only.
      */
-    static List<Instrument> withRecordedPriceUnits(final Path directory, final List<Instrument> instruments)
+    public static List<Instrument> withRecordedPriceUnits(final Path directory, final List<Instrument> instruments)
             throws IOException {
         final Path file = directory.resolve(FILE_NAME);
         if (!Files.exists(file) || !JournalReader.hasSegments(directory)) {
@@ -103,7 +106,7 @@ final class JournalManifest {
      *                         how they replay, or if the manifest cannot be read
      * @throws IOException     if the manifest cannot be written
      */
-    static Result check(final Path directory, final List<Instrument> instruments, final EngineLimits limits)
+    public static Result check(final Path directory, final List<Instrument> instruments, final EngineLimits limits)
             throws IOException {
         final Path file = directory.resolve(FILE_NAME);
         final Map<String, String> wanted = entries(instruments, limits);
@@ -154,7 +157,7 @@ final class JournalManifest {
      *         the setting, its old and its new value; empty when {@code now} only adds instruments, changes tick
      *         sizes within the recorded price units, or equals it
      */
-    static List<String> differences(final Map<String, String> recordedEntries, final Map<String, String> now) {
+    public static List<String> differences(final Map<String, String> recordedEntries, final Map<String, String> now) {
         final Map<String, String> recorded = upgraded(recordedEntries);
         final List<String> problems = new ArrayList<>();
         for (final Map.Entry<String, String> entry : recorded.entrySet()) {
@@ -164,7 +167,7 @@ final class JournalManifest {
                 if (key.endsWith(TICK_SIZE) || key.endsWith(TICK_CHANGES)) {
                     // what a record means does not depend on the tick; only that the unit stays
                     if (key.endsWith(TICK_SIZE) && !now.containsKey(key)) {
-                        problems.add(ConfigLoader.envName("instruments") + ": " + symbol + " is no longer configured,"
+                        problems.add(SettingNames.envName("instruments") + ": " + symbol + " is no longer configured,"
                                 + " but the journal holds its orders (tick " + entry.getValue() + "); keep it in the list");
                     }
                     continue;
@@ -176,7 +179,7 @@ final class JournalManifest {
                 if (key.endsWith(PRICE_UNIT) && !same(entry.getValue(), value)) {
                     final BigDecimal tick = new BigDecimal(now.get(INSTRUMENT + symbol + TICK_SIZE));
                     problems.add(tick.remainder(new BigDecimal(entry.getValue())).signum() != 0
-                            ? ConfigLoader.envName("instruments") + ": " + symbol + " tick size " + tick.toPlainString()
+                            ? SettingNames.envName("instruments") + ": " + symbol + " tick size " + tick.toPlainString()
                             + " is not a whole multiple of the journal's price unit " + entry.getValue() + " (a tick"
                             + " may change only to a multiple of the price unit the journal was started with)"
                             : describe(key, entry.getValue(), value));
@@ -194,7 +197,7 @@ final class JournalManifest {
     }
 
     /** The settings that decide what a record means, and the tick sizes, as manifest entries. */
-    static Map<String, String> entries(final List<Instrument> instruments, final EngineLimits limits) {
+    public static Map<String, String> entries(final List<Instrument> instruments, final EngineLimits limits) {
         final Map<String, String> entries = new LinkedHashMap<>();
         entries.put("engine.max.resting.orders", Integer.toString(limits.maxRestingOrders()));
         entries.put("engine.max.open.orders.per.account", Integer.toString(limits.maxOpenOrdersPerAccount()));
@@ -227,10 +230,10 @@ final class JournalManifest {
         if (key.startsWith("instrument.")) {
             final String symbol = key.substring("instrument.".length(), key.lastIndexOf('.'));
             final String what = key.endsWith(PRICE_UNIT) ? "price unit" : "lot size";
-            return ConfigLoader.envName("instruments") + ": " + symbol + " " + what + " was " + recorded + " when the"
+            return SettingNames.envName("instruments") + ": " + symbol + " " + what + " was " + recorded + " when the"
                     + " journal was written, is " + now + " now";
         }
-        return ConfigLoader.envName(key) + " was " + recorded + " when the journal was written, is " + now + " now";
+        return SettingNames.envName(key) + " was " + recorded + " when the journal was written, is " + now + " now";
     }
 
     /** Decimal settings compare by value (0.010 is 0.01); the others as text. */

@@ -1,4 +1,4 @@
-package io.orderentry.app;
+package io.orderentry.instrument;
 
 import io.orderentry.engine.SelfTradePrevention;
 import java.math.BigDecimal;

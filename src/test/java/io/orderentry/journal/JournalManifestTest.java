@@ -1,5 +1,7 @@
-package io.orderentry.app;
+package io.orderentry.journal;
 
+import io.orderentry.config.ConfigException;
+import io.orderentry.instrument.Instrument;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
