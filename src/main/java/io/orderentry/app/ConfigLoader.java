@@ -71,6 +71,19 @@ public final class ConfigLoader {
         return new ConfigLoader(properties).build();
     }
 
+    /**
+     * @return a warning for each {@code ORDERS_*} variable in {@code environment} that names no setting, with the
+     *     closest setting; such a variable is ignored, so a misspelt one would otherwise leave its default in force
+     */
+    public static List<String> unknownVariables(final Map<String, String> environment) {
+        final Set<String> settings = new HashSet<>();
+        settings.add(CONFIG_FILE_ENV);
+        for (final String key : defaults().stringPropertyNames()) {
+            settings.add(envName(key));
+        }
+        return UnknownVariables.report(environment, settings);
+    }
+
     /** @return the environment variable that overrides a key, e.g. ORDERS_HTTP_PORT for http.port */
     public static String envName(final String key) {
         return SettingNames.envName(key);

@@ -33,6 +33,10 @@ public final class Main {
             System.exit(command(args));
             return;
         }
+        // before loading, so that a misspelt variable is named even when the value it left at its default fails
+        for (final String unknown : ConfigLoader.unknownVariables(System.getenv())) {
+            LOG.warn(unknown);
+        }
         final Config config;
         try {
             config = ConfigLoader.load();

@@ -356,6 +356,66 @@ class ConfigLoaderTest {
         assertEquals(key, tls.tlsKey());
     }
 
+    @Test
+    void aMisspeltVariableIsReportedWithTheClosestSetting() {
+        final Map<String, String> env = Map.of("ORDERS_JORNAL_SYNC", "none", "ORDERS_HTTP_PORT", "9090",
+                "PATH", "/usr/bin");
+        assertEquals(java.util.List.of("ORDERS_JORNAL_SYNC is not a setting (did you mean ORDERS_JOURNAL_SYNC?);"
+                + " it is ignored"), ConfigLoader.unknownVariables(env));
+        // a warning, never a refusal: the service runs with the default
+        assertEquals(JournalSync.FSYNC, ConfigLoader.load(env).journalSync());
+        assertEquals(java.util.List.of(), ConfigLoader.unknownVariables(Map.of("ORDERS_DB_PASSWORD", "secret",
+                ConfigLoader.CONFIG_FILE_ENV, "/etc/orders.properties")));
+    }
+
+    /**
+     * Every ORDERS_ variable that the README, the container files, CI, the benchmarks, the load tests and the test
+     * fixtures set or read is known, so that none of them is ever reported (the tools' own variables, such as
+     * ORDERS_JAR, reach the service when a script starts it from its own environment).
+     */
+    @Test
+    void everyDocumentedAndFixtureVariableIsKnown() throws Exception {
+        final java.util.regex.Pattern name = java.util.regex.Pattern.compile("ORDERS_[A-Z0-9_]*[A-Z0-9](?![A-Z0-9_*])");
+        final java.util.List<Path> files = new java.util.ArrayList<>(java.util.List.of(Path.of("README.md"),
+                Path.of("Dockerfile"), Path.of(".ci/run"),
+                Path.of("src/test/java/io/orderentry/testing/ServiceProcess.java"),
+                Path.of("src/test/java/io/orderentry/testing/RunningService.java"),
+                Path.of("src/test/java/io/orderentry/testing/PostgresFixture.java"),
+                Path.of("src/test/java/io/orderentry/bench/http/FixedRateLoad.java")));
+        for (final String dir : java.util.List.of("docker", "bench", "loadtest", "docs")) {
+            try (java.util.stream.Stream<Path> walk = Files.walk(Path.of(dir))) {
+                walk.filter(Files::isRegularFile).forEach(files::add);
+            }
+        }
+        try (java.util.stream.Stream<Path> list = Files.list(Path.of("."))) {
+            list.filter(f -> f.getFileName().toString().startsWith("docker-compose")).forEach(files::add);
+        }
+        final Map<String, String> env = new java.util.TreeMap<>();
+        for (final Path file : files) {
+            final java.util.regex.Matcher found = name.matcher(Files.readString(file));
+            while (found.find()) {
+                env.put(found.group(), "x");
+            }
+        }
+        // the main code names variables as string literals only (ConfigLoader builds the rest from the keys)
+        try (java.util.stream.Stream<Path> walk = Files.walk(Path.of("src/main/java"))) {
+            for (final Path file : walk.filter(Files::isRegularFile).toList()) {
+                final java.util.regex.Matcher found = java.util.regex.Pattern.compile("\"(" + name.pattern() + ")")
+                        .matcher(Files.readString(file));
+                while (found.find()) {
+                    env.put(found.group(1), "x");
+                }
+            }
+        }
+        env.remove("ORDERS_JORNAL_SYNC");   // the README's example of a misspelt variable
+        assertTrue(env.size() > 90, () -> "found only " + env.keySet());
+        assertTrue(env.containsKey("ORDERS_JAR") && env.containsKey("ORDERS_LOAD_KEYS"), env.keySet()::toString);
+        assertEquals(java.util.List.of(), ConfigLoader.unknownVariables(env));
+        for (final String key : ConfigLoader.defaults().stringPropertyNames()) {
+            assertEquals(java.util.List.of(), ConfigLoader.unknownVariables(Map.of(ConfigLoader.envName(key), "x")));
+        }
+    }
+
     private static void assertMessage(final Map<String, String> env, final String expected) {
         final ConfigException e = assertThrows(ConfigException.class, () -> ConfigLoader.load(env));
         assertTrue(e.getMessage().contains(expected), () -> "'" + e.getMessage() + "' should contain '" + expected + "'");
