@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The byte-level pieces of the {@link OrderStateView} snapshot format (the layout itself is documented at
- * {@link OrderStateView#writeSnapshot}): big-endian values in byte arrays, so that whole blocks of records move in one
+ * {@link OrderStateViewSnapshot#write}): big-endian values in byte arrays, so that whole blocks of records move in one
  * {@link DataOutput#write(byte[], int, int)} or {@link DataInput#readFully(byte[], int, int)} instead of a call per
  * field; strings in the modified UTF-8 of {@link DataOutput#writeUTF} without its length prefix; enum names; and the
  * checks that turn a malformed input into an {@link IOException}. Stateless.
@@ -24,7 +24,7 @@ final class SnapshotCodec {
     static final int VERSION = 2;
     /** The version before orders had a self-trade prevention; still read, its orders as NONE. */
     static final int VERSION_WITHOUT_STP = 1;
-    /** The fixed part of one order; see {@link OrderStateView#writeSnapshot} for its fields. */
+    /** The fixed part of one order; see {@link OrderStateViewSnapshot#write} for its fields. */
     static final int ROW_BYTES = 95;
     /** The fixed part of one order in a version 1 snapshot: the same without the last byte. */
     static final int ROW_BYTES_V1 = 94;

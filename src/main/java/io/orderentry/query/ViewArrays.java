@@ -1,0 +1,57 @@
+package io.orderentry.query;
+
+/**
+ * The {@link OrderStateView} that a snapshot writer or reader works on, and the view's chunked arrays, held here so
+ * that the loops over them read a field of their own rather than the view's on every access. The outer arrays never
+ * change (their chunks are allocated as slots are), so holding them is safe for the view's life. Used on the view's
+ * writer thread, or while no writer runs.
+ */
+abstract class ViewArrays {
+
+    final OrderStateView view;
+    // the view's chunked arrays (the outer arrays never change; their chunks are allocated as slots are)
+    final long[][] ids;
+    final long[][] prices;
+    final long[][] quantities;
+    final long[][] filled;
+    final long[][] remaining;
+    final long[][] notionals;
+    final long[][] sequences;
+    final long[][] createdAt;
+    final long[][] updatedAt;
+    final int[][] symbols;
+    final int[][] kinds;
+    final int[][] lastFills;
+    final int[][] fillCounts;
+    final String[][] accounts;
+    final String[][] clientOrderIds;
+    final long[][] fillTradeIds;
+    final long[][] fillPrices;
+    final long[][] fillQuantities;
+    final long[][] fillTimes;
+    final int[][] fillLinks;
+
+    ViewArrays(final OrderStateView view) {
+        this.view = view;
+        this.ids = view.ids;
+        this.prices = view.prices;
+        this.quantities = view.quantities;
+        this.filled = view.filled;
+        this.remaining = view.remaining;
+        this.notionals = view.notionals;
+        this.sequences = view.sequences;
+        this.createdAt = view.createdAt;
+        this.updatedAt = view.updatedAt;
+        this.symbols = view.symbols;
+        this.kinds = view.kinds;
+        this.lastFills = view.lastFills;
+        this.fillCounts = view.fillCounts;
+        this.accounts = view.accounts;
+        this.clientOrderIds = view.clientOrderIds;
+        this.fillTradeIds = view.fillTradeIds;
+        this.fillPrices = view.fillPrices;
+        this.fillQuantities = view.fillQuantities;
+        this.fillTimes = view.fillTimes;
+        this.fillLinks = view.fillLinks;
+    }
+}
