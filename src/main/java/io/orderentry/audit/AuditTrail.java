@@ -7,10 +7,6 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +37,9 @@ import org.slf4j.LoggerFactory;
  * batch whose force failed cannot be read back, the chain cannot go on in this process: the trail stays failed,
  * every later record is only logged and counted in {@link #unwrittenRecords()}, and {@link #resumable()} turns false
  * (a restart audits the journaled commands the trail lacks as recovered).
+ *
+ * <p>The background forces are {@link AuditBackgroundSync}'s, the records kept after a failure
+ * {@link AuditPending}'s; this class keeps the chain, the buffer and the current file.
  *
  * <p>Threads: {@link #open} runs on the starting thread; from then on one thread at a time calls the rest (the
  * audit thread while the ring runs). The accessors documented as such may be called from any thread.
@@ -91,30 +90,17 @@ public final class AuditTrail implements AutoCloseable {
     private volatile Path file;
     private volatile long lastSeq;
     private volatile long recordsWritten;
-    private volatile long unwrittenRecords;
     private volatile IOException failure;
-    /**
-     * In {@link AuditSync#NONE} mode, one daemon thread ({@code oe-audit-sync}) that forces files off the answer
-     * path, in order: the current file every {@link #WRITE_BACK_BYTES}, and a finished file before closing it.
-     * Created on first use; shut down by {@link #close()}.
-     */
-    private volatile ExecutorService background;
-    private Future<?> lastBackground;
+    /** Forces files off the answer path ({@code oe-audit-sync}); shut down by {@link #close()}. */
+    private final AuditBackgroundSync background = new AuditBackgroundSync();
     private long writtenSinceForce;
-    private volatile IOException backgroundFailure;
-
-    /** Records chained but not written since the trail failed, in order, as they go to the file; writer thread. */
-    private byte[] pending = new byte[0];
-    private int pendingBytes;
-    private volatile long pendingRecords;
-    /** False once a record could not be kept: the chain cannot continue in this process. */
-    private volatile boolean resumable = true;
-    private final int maxPendingBytes;
+    /** The records chained since the trail failed and not written yet. */
+    private final AuditPending pending;
     private long resumeFailuresLogged;
 
     private AuditTrail(final AuditConfig config, final LongSupplier clockMicros, final AuditChannelFactory channels,
                        final AuditTail tail, final DirectoryLock lock, final int maxPendingBytes) {
-        this.maxPendingBytes = maxPendingBytes;
+        this.pending = new AuditPending(maxPendingBytes);
         this.directory = config.directory();
         this.maxFileBytes = config.maxFileBytes();
         this.sync = config.sync();
@@ -182,8 +168,8 @@ public final class AuditTrail implements AutoCloseable {
     public boolean append(final AuditEntry entry) {
         requireOpen();
         takeBackgroundFailure();
-        if (failure != null && !resumable) {
-            unwritten(entry.toString());
+        if (failure != null && !pending.resumable()) {
+            pending.unwritten(entry.toString());
             return false;
         }
         final long time = Math.max(lastTimeMicros, clockMicros.getAsLong());
@@ -202,7 +188,7 @@ public final class AuditTrail implements AutoCloseable {
             ready = buffer.remaining() >= length || write();
         }
         if (!ready) {
-            keep(encoder.line(), 0, length, 1);
+            pending.keep(encoder.line(), 0, length, 1);
         } else {
             if (length > buffer.remaining()) {
                 throw new IllegalStateException("an audit record of " + length + " bytes exceeds the buffer");
@@ -230,12 +216,12 @@ public final class AuditTrail implements AutoCloseable {
         if (failure == null) {
             return true;
         }
-        if (!resumable) {
+        if (!pending.resumable()) {
             return false;
         }
-        if (pendingRecords != nextSeq - 1 - lastSeq || bufferedRecords != 0) {
-            throw new IllegalStateException("audit: " + pendingRecords + " kept record(s) do not follow seq " + lastSeq
-                    + " up to " + (nextSeq - 1));
+        if (pending.records() != nextSeq - 1 - lastSeq || bufferedRecords != 0) {
+            throw new IllegalStateException("audit: " + pending.records() + " kept record(s) do not follow seq "
+                    + lastSeq + " up to " + (nextSeq - 1));
         }
         FileChannel reopened = null;
         try {
@@ -245,7 +231,7 @@ public final class AuditTrail implements AutoCloseable {
                 AuditFiles.syncDirectory(directory);
             }
             reopened.truncate(fileBytes);   // whatever a failed write left after the last whole batch
-            final ByteBuffer bytes = ByteBuffer.wrap(pending, 0, pendingBytes);
+            final ByteBuffer bytes = pending.bytes();
             long at = fileBytes;
             while (bytes.hasRemaining()) {
                 at += reopened.write(bytes, at);
@@ -254,19 +240,17 @@ public final class AuditTrail implements AutoCloseable {
             channel = reopened;
             reopened = null;
             LOG.warn("audit: the trail writes again: {} record(s) kept since it failed ({}) are now in {}, seq {} to {}",
-                    pendingRecords, failure.getMessage(), file, lastSeq + 1, nextSeq - 1);
+                    pending.records(), failure.getMessage(), file, lastSeq + 1, nextSeq - 1);
             fileBytes = at;
-            recordsWritten += pendingRecords;
+            recordsWritten += pending.records();
             lastSeq = nextSeq - 1;
             unforced = false;
             writtenSinceForce = 0;
             markBatchStart();
-            pending = new byte[0];
-            pendingBytes = 0;
-            pendingRecords = 0;
+            pending.clear();
             resumeFailuresLogged = 0;
             failure = null;
-            backgroundFailure = null;
+            background.clearFailure();
             return true;
         } catch (final IOException e) {
             if (reopened != null) {
@@ -278,7 +262,7 @@ public final class AuditTrail implements AutoCloseable {
             }
             if (resumeFailuresLogged++ % 60 == 0) {   // once a minute at one attempt a second
                 LOG.error("audit: the trail still cannot write {} ({} record(s) kept); trying again", file,
-                        pendingRecords, e);
+                        pending.records(), e);
             }
             return false;
         }
@@ -286,12 +270,12 @@ public final class AuditTrail implements AutoCloseable {
 
     /** @return records chained since the trail failed and not yet written ({@link #resume}); any thread */
     public long pendingRecords() {
-        return pendingRecords;
+        return pending.records();
     }
 
     /** @return false once the trail has lost records and cannot continue its chain before a restart; any thread */
     public boolean resumable() {
-        return resumable;
+        return pending.resumable();
     }
 
     /**
@@ -344,10 +328,10 @@ public final class AuditTrail implements AutoCloseable {
                     throw new IOException("the batch read back short: " + unforcedBytes.position() + " of " + length
                             + " bytes");
                 }
-                keep(unforcedBytes.array(), 0, (int) length, recordsWritten - batchStartRecords);
+                pending.keep(unforcedBytes.array(), 0, (int) length, recordsWritten - batchStartRecords);
             } catch (final IOException e) {
                 cause.addSuppressed(e);
-                lose("the batch whose force failed cannot be read back (" + e.getMessage() + ")",
+                pending.lose("the batch whose force failed cannot be read back (" + e.getMessage() + ")",
                         recordsWritten - batchStartRecords);
             }
         }
@@ -384,7 +368,7 @@ public final class AuditTrail implements AutoCloseable {
 
     /** @return records that could not be written and were logged instead; any thread */
     public long unwrittenRecords() {
-        return unwrittenRecords;
+        return pending.unwrittenRecords();
     }
 
     /**
@@ -435,10 +419,10 @@ public final class AuditTrail implements AutoCloseable {
     }
 
     private void closeFile() throws IOException {
-        stopBackground();
+        background.stop();
         takeBackgroundFailure();
         if (failure != null && !resume()) {
-            lose("the trail is closing", pendingRecords);
+            pending.lose("the trail is closing", pending.records());
             closed = true;
             return;
         }
@@ -457,8 +441,8 @@ public final class AuditTrail implements AutoCloseable {
 
     /** Writes the buffer to the current file, creating it if needed; @return false on failure */
     private boolean write() {
-        final int pending = buffer.position();
-        if (pending == 0) {
+        final int buffered = buffer.position();
+        if (buffered == 0) {
             return true;
         }
         try {
@@ -478,7 +462,7 @@ public final class AuditTrail implements AutoCloseable {
             fileBytes = at;
             writeBack();
         } catch (final IOException e) {
-            buffer.limit(buffer.capacity()).position(pending);
+            buffer.limit(buffer.capacity()).position(buffered);
             fail(e, "writing");
             return false;
         }
@@ -520,81 +504,16 @@ public final class AuditTrail implements AutoCloseable {
      */
     private void retire(final FileChannel previous) {
         writtenSinceForce = 0;
-        forceInBackground(previous, file, true);
+        background.forceAndClose(previous, file);
     }
 
     /** Forces the current file in the background once {@link #WRITE_BACK_BYTES} were written since the last time. */
     private void writeBack() {
-        if (sync != AuditSync.NONE || writtenSinceForce < WRITE_BACK_BYTES
-                || (lastBackground != null && !lastBackground.isDone())) {
+        if (sync != AuditSync.NONE || writtenSinceForce < WRITE_BACK_BYTES || background.busy()) {
             return;
         }
         writtenSinceForce = 0;
-        forceInBackground(channel, file, false);
-    }
-
-    /** Forces {@code target} on the background thread, then closes it if asked; a failure stops the trail. */
-    private void forceInBackground(final FileChannel target, final Path name, final boolean close) {
-        inBackground(() -> {
-            try {
-                target.force(false);
-            } catch (final java.nio.channels.ClosedChannelException e) {
-                // closed since (the trail failed, or closed it after forcing it itself): nothing left to force
-            } catch (final IOException e) {
-                backgroundFailure = new IOException("forcing " + name + " in the background failed: "
-                        + e.getMessage(), e);
-            } finally {
-                if (close) {
-                    closeRecordingFailure(target, name);
-                }
-            }
-        });
-    }
-
-    private void closeRecordingFailure(final FileChannel target, final Path name) {
-        try {
-            target.close();
-        } catch (final IOException e) {
-            if (backgroundFailure == null) {
-                backgroundFailure = new IOException("closing " + name + " failed: " + e.getMessage(), e);
-            }
-        }
-    }
-
-    private void inBackground(final Runnable task) {
-        ExecutorService executor = background;
-        if (executor == null) {
-            executor = Executors.newSingleThreadExecutor(runnable -> {
-                final Thread thread = new Thread(runnable, "oe-audit-sync");
-                thread.setDaemon(true);
-                return thread;
-            });
-            background = executor;
-        }
-        lastBackground = executor.submit(task);
-    }
-
-    /** Waits until every background force has ended, and stops the background thread. */
-    private void stopBackground() {
-        final ExecutorService executor = background;
-        if (executor == null) {
-            return;
-        }
-        background = null;
-        executor.shutdown();
-        boolean interrupted = false;
-        while (true) {
-            try {
-                if (executor.awaitTermination(1, TimeUnit.SECONDS)) {
-                    break;
-                }
-            } catch (final InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        background.force(channel, file);
     }
 
     /**
@@ -603,10 +522,11 @@ public final class AuditTrail implements AutoCloseable {
      * process; a restart reads the trail back and verifies it. Writer thread.
      */
     private void takeBackgroundFailure() {
-        final IOException failed = backgroundFailure;
+        final IOException failed = background.failure();
         if (failed != null && failure == null) {
             fail(failed, "forcing in the background");
-            lose("a written file could not be forced, so its records may not be on the disk", pendingRecords);
+            pending.lose("a written file could not be forced, so its records may not be on the disk",
+                    pending.records());
         }
     }
 
@@ -625,7 +545,7 @@ public final class AuditTrail implements AutoCloseable {
         buffer.flip();
         buffer.get(bytes);
         buffer.clear();
-        keep(bytes, 0, bytes.length, bufferedRecords);
+        pending.keep(bytes, 0, bytes.length, bufferedRecords);
         bufferedRecords = 0;
         if (channel != null) {
             try (FileChannel closing = channel) {
@@ -636,59 +556,6 @@ public final class AuditTrail implements AutoCloseable {
             }
         }
         failure = cause;
-    }
-
-    /**
-     * Keeps chained records that could not be written, after those kept before, and logs each; past
-     * {@link #MAX_PENDING_BYTES} the chain is lost instead ({@link #lose}).
-     */
-    private void keep(final byte[] lines, final int offset, final int length, final long records) {
-        if (!resumable) {
-            logLines(lines, offset, length, "audit: record not written to the trail: {}");
-            unwrittenRecords += records;
-            return;
-        }
-        if ((long) pendingBytes + length > maxPendingBytes) {
-            lose("more than " + maxPendingBytes + " bytes of records would have to be kept", pendingRecords);
-            keep(lines, offset, length, records);
-            return;
-        }
-        if (pendingBytes + length > pending.length) {
-            pending = java.util.Arrays.copyOf(pending, Math.max(pendingBytes + length, 2 * pending.length));
-        }
-        System.arraycopy(lines, offset, pending, pendingBytes, length);
-        pendingBytes += length;
-        pendingRecords += records;
-        logLines(lines, offset, length, "audit: record not in the trail yet (kept until it can write again): {}");
-    }
-
-    /** Gives up the kept records: they stay only in the log, and the chain cannot go on before a restart. */
-    private void lose(final String why, final long records) {
-        if (resumable) {
-            LOG.error("audit: {}: {} record(s) kept since the failure are not in the trail (each is in this log) and"
-                    + " the trail cannot go on before a restart; a restart audits the journaled commands it lacks as"
-                    + " recovered", why, records);
-        }
-        resumable = false;
-        unwrittenRecords += records;
-        pending = new byte[0];
-        pendingBytes = 0;
-        pendingRecords = 0;
-    }
-
-    private static void logLines(final byte[] lines, final int offset, final int length, final String format) {
-        int start = offset;
-        for (int i = offset; i < offset + length; i++) {
-            if (lines[i] == '\n') {
-                LOG.error(format, new String(lines, start, i - start, StandardCharsets.UTF_8));
-                start = i + 1;
-            }
-        }
-    }
-
-    private void unwritten(final String record) {
-        unwrittenRecords++;
-        LOG.error("audit: record not written to the trail: {}", record);
     }
 
     private void requireOpen() {
