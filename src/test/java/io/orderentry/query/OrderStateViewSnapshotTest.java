@@ -64,6 +64,17 @@ class OrderStateViewSnapshotTest {
     }
 
     @Test
+    void snapshotBytesOfAFixedHistoryAreThoseTheFormatHasAlwaysWritten() throws Exception {
+        // the bytes of version 2 as written before the format moved into OrderStateViewSnapshot (7642e3f): a change of
+        // the format, or of the order the writer visits the state in, must be a deliberate one (a new version)
+        final List<EngineEvent> events = GeneratedEvents.generate(5, 20_000);
+        final OrderStateView view = new OrderStateView(RETAINED);
+        apply(view, events, 0, events.size());
+        final byte[] digest = java.security.MessageDigest.getInstance("SHA-256").digest(snapshot(view));
+        assertEquals("870883eba390f19e8b86c6efc669282b5af72dc556e1c5227c8168a3568001d8", java.util.HexFormat.of().formatHex(digest));
+    }
+
+    @Test
     void restoredViewKeepsAmendedTermsSelfTradePreventionAndReasonsAndEvolvesLikeTheOriginal() throws IOException {
         final List<EngineEvent> events = GeneratedEvents.generateWithOperations(8, 30_000);
         final int split = 18_000;
