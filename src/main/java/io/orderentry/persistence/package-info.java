@@ -1,0 +1,12 @@
+/**
+ * The PostgreSQL projection: a local spool of the engine events, batching, binary COPY writes through HikariCP on
+ * one connection per lane, Flyway migrations, the high-water mark in each batch's transaction, and reconnection.
+ * {@link PersistenceStage} appends each event to the spool and never touches the database; {@link PersistenceWriter}
+ * tails the spool into PostgreSQL; {@link PersistenceService} puts the two together.
+ * <p>{@link PersistenceStage} runs on its consumer thread (oe-spool); {@link PersistenceWriter} on its own writer
+ * thread (persistence-writer), which hands batches to one thread per lane (persistence-lane-N).
+ * {@link PersistenceService} is opened, started and stopped on the starting thread.
+ * <p>Depends on pipeline (the events), engine (its enums), journal ({@code WallClock}) and app
+ * ({@code Config.Database}, {@code Instrument}); on HikariCP, Flyway, the PostgreSQL driver and the LMAX Disruptor.
+ */
+package io.orderentry.persistence;

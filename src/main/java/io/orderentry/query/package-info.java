@@ -1,0 +1,11 @@
+/**
+ * The order view: every order's current state, built only from engine events, for the GETs, the answers and the
+ * private order stream. {@link OrderStateView} keeps it in chunked primitive arrays, one slot per order, with each
+ * account's open orders as a list threaded through the slots; {@link OrderState} and {@link Fill} are the immutable
+ * read model it builds on demand.
+ * <p>{@link OrderStateView} is applied on the order stage's thread (oe-orders), its only writer, before the audit trail
+ * and the replies on that thread. Readers on the Vert.x event loops check per-slot versions (a seqlock) and never lock.
+ * The snapshot replica keeps a view of its own on oe-snapshot.
+ * <p>Depends on pipeline (the {@code EngineEvent} it applies) and engine (its enums) only; no framework.
+ */
+package io.orderentry.query;
