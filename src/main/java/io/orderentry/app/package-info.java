@@ -2,7 +2,7 @@
  * The service's assembly: the configuration (one immutable {@link Config}, loaded and validated once by
  * {@link ConfigLoader}), the wiring of both rings and the verticles ({@code Pipeline}), and the order of startup,
  * recovery and shutdown ({@link OrderEntryService}). {@link Main} is the entry point and dispatches the commands.
- * {@code Instrument} and {@code TradingRules}, part of the configuration, are also read by http and persistence.
+ * No other package depends on it ({@code ArchitectureTest}).
  * <p>Runs on the starting thread (main), and stops on the shutdown hook's thread. It owns a few threads of its own:
  * oe-keys (key reloads), oe-audit-archive, and in cluster mode oe-cluster-snapshots. {@code FailFastHandler} runs on
  * the stage thread that failed; in cluster mode {@code ClusterSnapshots} on the clustered service thread.
