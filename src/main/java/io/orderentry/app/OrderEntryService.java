@@ -8,11 +8,7 @@ import io.aeron.cluster.ClusterMember;
 import io.aeron.cluster.ClusterTool;
 import io.aeron.cluster.service.Cluster;
 import io.orderentry.account.AccountFeeds;
-import io.orderentry.account.DeadMansSwitch;
-import io.orderentry.audit.AuditArchiver;
-import io.orderentry.audit.AuditFiles;
 import io.orderentry.audit.AuditHandler;
-import io.orderentry.audit.AuditRetention;
 import io.orderentry.audit.AuditTrail;
 import io.orderentry.cluster.ClusterCommands;
 import io.orderentry.cluster.ClusterIngress;
@@ -26,19 +22,10 @@ import io.orderentry.engine.CommandResult;
 import io.orderentry.engine.MarketBandRule;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderStatus;
-import io.orderentry.engine.RejectReason;
-import io.orderentry.http.ClientBounds;
-import io.orderentry.http.ConnectionLimit;
 import io.orderentry.http.HealthComponent;
-import io.orderentry.http.HttpLimits;
-import io.orderentry.http.HttpMetrics;
-import io.orderentry.http.HttpSettings;
 import io.orderentry.http.InputGateway;
 import io.orderentry.http.Json;
-import io.orderentry.http.MarketDataAccess;
 import io.orderentry.http.MetricsText;
-import io.orderentry.http.OrderRequestParser;
-import io.orderentry.http.OrderVerticle;
 import io.orderentry.http.ReplyStage;
 import io.orderentry.http.ServiceStatus;
 import io.orderentry.http.StreamFanOut;
@@ -46,7 +33,6 @@ import io.orderentry.http.StreamMetrics;
 import io.orderentry.instrument.Instrument;
 import io.orderentry.instrument.TradingRules;
 import io.orderentry.journal.DirectoryLock;
-import io.orderentry.journal.JournalConfig;
 import io.orderentry.journal.JournalHandler;
 import io.orderentry.journal.JournalManifest;
 import io.orderentry.journal.JournalPosition;
@@ -55,7 +41,6 @@ import io.orderentry.journal.JournalRecords;
 import io.orderentry.journal.JournalRecovery;
 import io.orderentry.journal.JournalWriter;
 import io.orderentry.journal.WallClock;
-import io.orderentry.marketdata.MarketDataConfig;
 import io.orderentry.marketdata.MarketDataStage;
 import io.orderentry.persistence.PersistenceService;
 import io.orderentry.pipeline.EngineEvent;
@@ -67,18 +52,10 @@ import io.orderentry.query.OrderStateView;
 import io.orderentry.snapshot.ServiceState;
 import io.orderentry.snapshot.SnapshotConfig;
 import io.orderentry.snapshot.SnapshotStore;
-import io.orderentry.snapshot.Snapshotter;
-import io.vertx.core.DeploymentOptions;
-import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
-import io.vertx.core.buffer.Buffer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.Arrays;
@@ -90,15 +67,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -147,24 +119,21 @@ public final class OrderEntryService {
     private final MatcherMetrics matcherMetrics = new MatcherMetrics();
     private final StreamMetrics streamMetrics = new StreamMetrics();
 
-    private Vertx vertx;
+    private HttpWiring http;
     private Disruptor<EngineEvent> output;
     private Disruptor<OrderCommand> input;
     private DirectoryLock journalLock;
     private JournalWriter journal;
     private OrderStateView view;
-    private AuthWiring auth;
     private AuditHandler audit;
     private AuditTrail auditTrail;
     private InputGateway gateway;
-    private DeadMansSwitch deadMansSwitch;
     private MarketDataStage marketData;
     private AccountFeeds orderFeeds;
     private StreamFanOut streamFanOut;
-    private Snapshotter snapshotter;
-    private ScheduledExecutorService auditArchiving;
-    private final AtomicLong auditFilesArchived = new AtomicLong();
-    private final AtomicLong auditArchiveFailures = new AtomicLong();
+    private final SnapshotWiring snapshots;
+    private AuditWiring auditWiring;
+    private JournalWiring journalWiring;
     private Map<String, Integer> symbolIndex;
     private volatile long recoveredFromSnapshot;
     private volatile long replayedRecords;
@@ -185,6 +154,7 @@ public final class OrderEntryService {
 
     public OrderEntryService(final Config config) {
         this.config = config;
+        this.snapshots = new SnapshotWiring(config, status, metrics);
     }
 
     /** Starts everything and returns once orders are accepted; throws if recovery fails. */
@@ -223,7 +193,8 @@ public final class OrderEntryService {
                 config.audit().directory().toAbsolutePath().normalize(), config.audit().sync(), symbols(),
                 config.inputRingSize(), config.outputRingSize(), config.waitStrategy());
 
-        auditTrail = openAudit();
+        auditWiring = AuditWiring.open(config, status, metrics);
+        auditTrail = auditWiring.trail();
         view = new OrderStateView(config.retainedFinalOrders(), config.engineLimits().dedupWindow());
         audit = new AuditHandler(auditTrail, status::auditFailed, status::auditResumed, view::holdsOnApplyingThread);
         persistence = PersistenceWiring.open(config, status, metrics);
@@ -236,7 +207,7 @@ public final class OrderEntryService {
         // Two producers, one after the other: the recovering thread replays the journal into this ring,
         // then the matcher thread takes over. MULTI makes that hand-over legal for the sequencer.
         final WaitStrategy outputWait = WaitStrategies.of(config.waitStrategy());
-        output = new Disruptor<>(EngineEvent::new, config.outputRingSize(), threads("out", outputThreads), ProducerType.MULTI,
+        output = new Disruptor<>(EngineEvent::new, config.outputRingSize(), ServiceThreads.stages("out", outputThreads), ProducerType.MULTI,
                 outputWait);
         output.setDefaultExceptionHandler(new FailFastHandler<>("output", status, this::stopFromFailure));
         Pipeline.wireOutput(output, view, audit, replies, orderFeeds, marketData, persistence.stage());
@@ -245,12 +216,13 @@ public final class OrderEntryService {
         matcherStage = new MatcherStage(sink -> new Matcher(config.instruments().size(), config.engineLimits(), sink),
                 outputRing, matcherMetrics);
         final WaitStrategy inputWait = WaitStrategies.of(config.waitStrategy());
-        input = new Disruptor<>(OrderCommand::new, config.inputRingSize(), threads("in", inputThreads), ProducerType.MULTI,
+        input = new Disruptor<>(OrderCommand::new, config.inputRingSize(), ServiceThreads.stages("in", inputThreads), ProducerType.MULTI,
                 inputWait);
         input.setDefaultExceptionHandler(new FailFastHandler<>("input", status, this::stopFromFailure));
 
         gateway = new InputGateway(input.getRingBuffer(), config.httpLimits().refusalsAuditedPerSecond());
-        startHttp(replies, gateway);
+        http = new HttpWiring(config, status, metrics, streamMetrics);
+        http.start(view, replies, gateway, marketData, streamFanOut, orderFeeds, this::snapshotNow);
         if (config.cluster().isPresent()) {
             startCluster(config.cluster().get(), outputRing, inputWait, started);
             return;
@@ -260,19 +232,19 @@ public final class OrderEntryService {
         awaitConsumers(outputRing);
         persistence.start(matcherStage.matcher().lastEventSequence());
 
-        journal = openJournal(recovery);
+        journalWiring = JournalWiring.open(config, status, metrics, symbols(), recovery);
+        journal = journalWiring.writer();
         final JournalHandler journalHandler = new JournalHandler(journal, input.getRingBuffer(),
                 WallClock::currentTimeMicros);
         Pipeline.wireInput(input, inputWait, journalHandler, matcherStage);
         final int[] bandChanges = priceBandChanges();   // read before the matcher thread owns the engine
         input.start();
         journalPriceBandChanges(bandChanges);
-        startSnapshots();
-        startAuditArchiving();
-        registerJournal();
+        snapshots.start(symbolIndex, journal::lastSequence, persistence::persistedSequence);
+        auditWiring.startArchiving();
+        journalWiring.register();
         registerHealthAndMetrics(outputRing);
-        metrics.counter("orders_journal_rejected_commands_total", "Commands the journal could not encode (answered 503)",
-                journalHandler::rejectedCommands);
+        journalWiring.registerRejections(journalHandler);
         streamMetrics.register(metrics, marketData.view(), marketData.subscribers(), orderFeeds);
         status.phase(ServiceStatus.Phase.READY);
         LOG.info("ready: accepting orders on {}:{} after {} ms; next order id {}, next trade id {}",
@@ -365,7 +337,7 @@ public final class OrderEntryService {
                         config.instruments().get(symbol).symbol());
             }
         }
-        startAuditArchiving();
+        auditWiring.startArchiving();
         startClusterSnapshots(settings);
         if (settings.purgeLog()) {
             logPurger = new LogPurger(clusterNode.clusterDirectory(), clusterNode::archiveClientContext, logRetention,
@@ -398,11 +370,7 @@ public final class OrderEntryService {
         final AtomicBoolean asked = new AtomicBoolean();
         final long[] lastAskedNanos = {System.nanoTime()};
         final String[] held = {null};
-        clusterSnapshotTimer = Executors.newSingleThreadScheduledExecutor(r -> {
-            final Thread thread = new Thread(r, "oe-cluster-snapshots");
-            thread.setDaemon(true);
-            return thread;
-        });
+        clusterSnapshotTimer = Executors.newSingleThreadScheduledExecutor(ServiceThreads.daemon("oe-cluster-snapshots"));
         clusterSnapshotTimer.scheduleWithFixedDelay(() -> {
             if (service.role() != Cluster.Role.LEADER || asked.get()) {
                 return;
@@ -594,8 +562,8 @@ public final class OrderEntryService {
         }
         LOG.info("stopping: refusing new orders, draining the rings (at most {} s in all)", STOP_BUDGET_MILLIS / 1000);
         status.phase(ServiceStatus.Phase.STOPPING);
-        if (deadMansSwitch != null) {
-            deadMansSwitch.close();   // a stopping service takes no more commands, so no switch fires from here on
+        if (http != null) {
+            http.closeDeadMansSwitch();   // a stopping service takes no more commands, so no switch fires from here on
         }
         if (gateway != null) {
             // a request that passed the readiness check just before STOPPING may still be publishing: wait for it, and
@@ -635,33 +603,21 @@ public final class OrderEntryService {
             // the audit trail under it could cut a record in half; the process exits and recovery reads what is there
             LOG.error("stopped without closing the journal and the audit trail: a stage thread did not stop; the next"
                     + " start recovers them as after a crash");
-            auditTrail = null;
-            journal = null;
+            auditWiring = null;
+            journalWiring = null;
         }
-        if (auditTrail != null) {
-            try {
-                auditTrail.close();
-                LOG.info("audit trail closed at record {}", auditTrail.lastSeq());
-            } catch (final IOException e) {
-                LOG.error("closing the audit trail failed", e);
-            }
+        if (auditWiring != null) {
+            auditWiring.close();
         }
-        if (journal != null) {
-            try {
-                journal.close();
-                LOG.info("journal closed at sequence {}", journal.lastSequence());
-            } catch (final IOException e) {
-                LOG.error("closing the journal failed", e);
-            }
+        if (journalWiring != null) {
+            journalWiring.close();
         }
-        if (snapshotter != null) {
-            snapshotter.close(millisLeft(deadline, SNAPSHOT_STOP_MILLIS));
+        snapshots.close(millisLeft(deadline, SNAPSHOT_STOP_MILLIS));
+        if (auditWiring != null) {
+            auditWiring.stopArchiving();
         }
-        if (auditArchiving != null) {
-            auditArchiving.shutdownNow();
-        }
-        if (auth != null) {
-            auth.close();
+        if (http != null) {
+            http.closeAuth();
         }
         if (journalLock != null) {
             try {
@@ -670,15 +626,8 @@ public final class OrderEntryService {
                 LOG.error("releasing the journal lock failed", e);
             }
         }
-        if (vertx != null) {
-            try {
-                vertx.close().toCompletionStage().toCompletableFuture()
-                        .get(millisLeft(deadline, STOP_STEP_MILLIS), TimeUnit.MILLISECONDS);
-            } catch (final ExecutionException | TimeoutException e) {
-                LOG.error("closing the HTTP server did not finish: {}", e.toString());
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        if (http != null) {
+            http.closeServer(millisLeft(deadline, STOP_STEP_MILLIS));
         }
         metrics.close();
         LOG.info("stopped");
@@ -830,14 +779,6 @@ public final class OrderEntryService {
         return JournalManifest.differences(recorded, JournalManifest.entries(config.instruments(), config.engineLimits()));
     }
 
-    /** @return what snapshots of a service with this configuration hold, and how to check one against it */
-    static Snapshotter.Layout snapshotLayout(final Config config) {
-        final Map<String, String> entries = JournalManifest.entries(config.instruments(), config.engineLimits());
-        return new Snapshotter.Layout(config.instruments().stream().map(Instrument::symbol).toList(), entries,
-                recorded -> JournalManifest.differences(recorded, entries), config.engineLimits(),
-                config.retainedFinalOrders(), config.marketData());
-    }
-
     /** @return instrument symbol to engine index */
     static Map<String, Integer> symbolIndex(final Config config) {
         final Map<String, Integer> index = new HashMap<>();
@@ -868,123 +809,12 @@ public final class OrderEntryService {
         }
     }
 
-    /** Starts the snapshot writer, which follows the journal with a copy of the state (see {@link Snapshotter}). */
-    private void startSnapshots() {
-        final SnapshotConfig snapshots = config.snapshots();
-        if (!snapshots.enabled()) {
-            return;
-        }
-        snapshotter = new Snapshotter(snapshots, snapshotLayout(config), config.journalDir(), symbolIndex,
-                journal::lastSequence, persistence::persistedSequence);
-        snapshotter.start();
-        LOG.info("snapshots: in {}, every {} commands{}, {} kept{}", snapshots.directory().toAbsolutePath().normalize(),
-                snapshots.everyCommands() == 0 ? "(off)" : snapshots.everyCommands(),
-                snapshots.intervalMillis() == 0 ? "" : " or " + snapshots.intervalMillis() / 1000 + " s",
-                snapshots.keep(), snapshots.onShutdown() ? ", and at a graceful stop" : "");
-    }
-
-    private void registerSnapshots() {
-        final EngineService cluster = clusterService;
-        if (cluster != null) {
-            // the cluster's snapshots live in Aeron's archive; this member knows the newest it wrote or loaded
-            status.addComponent(() -> HealthComponent.informational("snapshots", true,
-                    Map.of("kind", "cluster", "lastCommandSequence", cluster.snapshotCommand())));
-            metrics.gauge("orders_snapshot_last_sequence", "Command sequence of the newest cluster snapshot this member"
-                    + " wrote or loaded (0: none)", cluster::snapshotCommand);
-            return;
-        }
-        final Snapshotter writer = snapshotter;
-        if (writer == null) {
-            status.addComponent(() -> HealthComponent.informational("snapshots", false,
-                    Map.of("state", "DISABLED", "reason", "ORDERS_SNAPSHOT_ENABLED=false")));
-            return;
-        }
-        status.addComponent(() -> {
-            final Map<String, Object> details = new LinkedHashMap<>();
-            details.put("lastJournalSequence", writer.lastSequence());
-            details.put("written", writer.written());
-            details.put("failedWrites", writer.failedWrites());
-            if (writer.failure() != null) {
-                details.put("failure", writer.failure());
-            }
-            return HealthComponent.informational("snapshots", writer.failure() == null, details);
-        });
-        metrics.gauge("orders_snapshot_last_sequence", "Journal sequence of the newest snapshot this process wrote or"
-                + " follows from (-1: none yet)", writer::lastSequence);
-        metrics.counter("orders_snapshots_written_total", "Snapshots written since start", writer::written);
-        metrics.counter("orders_snapshot_failed_writes_total", "Snapshot writes that failed since start",
-                writer::failedWrites);
-        metrics.counter("orders_snapshot_failed_retentions_total", "Removals of old snapshots or journal segments that"
-                + " failed since start, or removed no segment because a kept snapshot could not be read",
-                writer::failedRetentions);
-        metrics.gauge("orders_snapshot_last_write_seconds", "How long the newest snapshot took to write",
-                () -> writer.lastWriteMillis() / 1e3);
-        metrics.gauge("orders_snapshot_last_bytes", "Size of the newest snapshot written", writer::lastBytes);
-        metrics.gauge("orders_snapshot_replica_lag_records", "Journaled records the snapshot writer's replica has not"
-                + " applied yet (it runs at the lowest CPU priority; -1 while it loads)",
-                () -> writer.followedSequence() < 0 ? -1 : Math.max(0, journal.lastSequence() - writer.followedSequence()));
-        metrics.gauge("orders_snapshot_failed", "1 once snapshots stopped on an error (until a restart)",
-                () -> writer.failure() == null ? 0 : 1);
-    }
-
-    /**
-     * With {@code ORDERS_AUDIT_RETENTION_DAYS} set, archives the audit files older than that at start and every hour
-     * after (see {@link AuditArchiver}); the newest file, which the trail appends to, is never touched.
-     */
-    private void startAuditArchiving() {
-        final AuditRetention retention = config.auditRetention();
-        if (retention.days() == 0) {
-            return;
-        }
-        final AuditArchiver archiver = new AuditArchiver(config.audit().directory(), retention.archive());
-        auditArchiving = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            final Thread thread = new Thread(runnable, "oe-audit-archive");
-            thread.setDaemon(true);
-            return thread;
-        });
-        auditArchiving.scheduleWithFixedDelay(() -> {
-            final long today = AuditFiles.epochDay(WallClock.currentTimeMicros());
-            try {
-                final List<Path> archived = archiver.archiveBefore(today - retention.days());
-                auditFilesArchived.addAndGet(archived.size());
-                if (!archived.isEmpty()) {
-                    LOG.info("audit: archived {} file(s) older than {} day(s) to {}: {} .. {}", archived.size(),
-                            retention.days(), retention.archive(), archived.get(0).getFileName(),
-                            archived.get(archived.size() - 1).getFileName());
-                }
-            } catch (final IOException | RuntimeException e) {
-                auditArchiveFailures.incrementAndGet();
-                LOG.error("audit: archiving old audit files failed; they stay in {} and are tried again in an hour",
-                        config.audit().directory(), e);
-            }
-        }, 0, 1, TimeUnit.HOURS);
-        metrics.counter("orders_audit_files_archived_total", "Audit files moved to the archive since start",
-                auditFilesArchived::get);
-        metrics.counter("orders_audit_archive_failures_total", "Audit archiving runs that failed since start",
-                auditArchiveFailures::get);
-    }
-
     /** What {@code POST /admin/snapshot} does. */
     private CompletionStage<Map<String, Object>> snapshotNow() {
         if (config.cluster().isPresent()) {
             return clusterSnapshotNow(config.cluster().get());
         }
-        final Snapshotter writer = snapshotter;
-        if (writer == null) {
-            return CompletableFuture.failedFuture(new IllegalStateException(config.snapshots().enabled()
-                    ? "the service is not ready" : "snapshots are disabled (ORDERS_SNAPSHOT_ENABLED=false)"));
-        }
-        return writer.request().thenApply(file -> {
-            final Map<String, Object> body = new LinkedHashMap<>();
-            body.put("file", file.toAbsolutePath().normalize().toString());
-            body.put("journalSequence", SnapshotStore.sequenceOf(file));
-            try {
-                body.put("bytes", Files.size(file));
-            } catch (final IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            return body;
-        });
+        return snapshots.request();
     }
 
     /**
@@ -1053,145 +883,6 @@ public final class OrderEntryService {
         }
     }
 
-    private AuditTrail openAudit() {
-        try {
-            return AuditTrail.open(config.audit(), WallClock::currentTimeMicros);
-        } catch (final IOException e) {
-            status.fail("the audit trail cannot be opened: " + e.getMessage());
-            throw new IllegalStateException("the audit trail cannot be opened: " + e.getMessage(), e);
-        }
-    }
-
-    private JournalWriter openJournal(final JournalRecovery recovery) {
-        final JournalConfig journalConfig = new JournalConfig(config.journalDir(), config.journalSync(),
-                config.journalSegmentBytes(), JournalConfig.DEFAULT_WRITE_BUFFER);
-        try {
-            return JournalWriter.open(journalConfig, symbols().toArray(String[]::new), recovery);
-        } catch (final IOException e) {
-            status.fail("the journal cannot be opened for writing: " + e.getMessage());
-            throw new UncheckedIOException("the journal cannot be opened for writing", e);
-        }
-    }
-
-    private void startHttp(final ReplyStage replies, final InputGateway gateway) {
-        auth = AuthWiring.open(config.auth(), config.httpHost(), status, metrics);
-        vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(config.httpInstances()));
-        // the refusals answered beyond the audit trail's per-second budget, recorded as one summary record a second;
-        // and the tick that lets a failed journal or audit trail try again without waiting for a request
-        vertx.setPeriodic(1000, ignored -> {
-            gateway.recordSuppressedRefusals();
-            gateway.tick();
-        });
-        final Json json = new Json(config.instruments(), config.tradingRules().priceBandBasisPoints());
-        // a switch that fires publishes a cancel-all like a client's, nobody waiting for its answer
-        deadMansSwitch = new DeadMansSwitch((account, keyId) -> gateway.tryCancelAll(account, -1,
-                RejectReason.CANCEL_ALL_AFTER, 0, -1, null, null, keyId));
-        metrics.gauge("orders_dead_mans_switch_armed", "Accounts whose cancel-all-after switch is armed",
-                deadMansSwitch::armedCount);
-        metrics.counter("orders_dead_mans_switch_fired_total", "Cancel-all-after switches that fired (a cancel-all of"
-                + " the account published)", deadMansSwitch::firedCount);
-        final ClientBounds clients = clientBounds();
-        final HttpSettings settings = new HttpSettings(config.httpHost(), config.httpPort(), json,
-                new OrderRequestParser(json.mapper(), config.instrumentsBySymbol(),
-                        config.tradingRules().selfTradePreventionDefault()), gateway, view, replies, status,
-                metrics, new HttpMetrics(metrics.registry()), openApi(), LoggerFactory.getLogger(OrderVerticle.class),
-                new MarketDataAccess(config.instruments(), marketData, streamFanOut, config.marketData(),
-                        streamMetrics), this::snapshotNow, config.httpLimits(), clients, auth.access(), orderFeeds,
-                deadMansSwitch);
-        final AtomicInteger index = new AtomicInteger();
-        await(vertx.deployVerticle(() -> new OrderVerticle(index.getAndIncrement(), settings),
-                new DeploymentOptions().setInstances(config.httpInstances())).toCompletionStage().toCompletableFuture(),
-                "starting the HTTP server on port " + config.httpPort());
-        LOG.info("http: listening on {}:{} with {} verticle instance(s); /ready answers 503 until recovery is done",
-                config.httpHost(), config.httpPort(), config.httpInstances());
-    }
-
-    /** Files the process keeps for itself beyond client connections: journal, audit, spool, database, jars. */
-    private static final int RESERVED_FILE_DESCRIPTORS = 512;
-
-    /**
-     * @return the bounds on what clients hold: connections as configured, lowered to leave
-     *         {@value #RESERVED_FILE_DESCRIPTORS} of the process's file descriptors to its own files (so that sockets can
-     *         never take the descriptor the journal's next segment needs); stream connections below that by
-     *         {@value #CONNECTIONS_KEPT_FROM_THE_STREAM}, so subscribers can never take every connection from order
-     *         entry, health checks and the scrape; and the share of those streams that upgrades without a key may take
-     */
-    private ClientBounds clientBounds() {
-        final HttpLimits limits = config.httpLimits();
-        final int configured = limits.maxConnections();
-        int max = configured;
-        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-                instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
-            final long fitting = unix.getMaxFileDescriptorCount() - RESERVED_FILE_DESCRIPTORS;
-            if (fitting < configured) {
-                max = (int) Math.max(1, fitting);
-                LOG.warn("http: {}={} does not fit the process's limit of {} file descriptors (ulimit -n) with {} kept"
-                        + " for the journal, audit trail, spool and database; at most {} connections",
-                        ConfigLoader.envName("http.max.connections"), configured, unix.getMaxFileDescriptorCount(),
-                        RESERVED_FILE_DESCRIPTORS, max);
-            }
-        }
-        final int streams = streamBound(max);
-        final int anonymous = Math.max(1, (int) ((long) streams * limits.anonymousStreamPercent() / 100));
-        final ClientBounds bounds = new ClientBounds(new ConnectionLimit(max, limits.maxConnectionsPerAddress()),
-                new ConnectionLimit(streams, limits.maxStreamsPerAddress()), new ConnectionLimit(anonymous, anonymous));
-        final ConnectionLimit connections = bounds.connections();
-        metrics.gauge("orders_http_connections_open", "HTTP and WebSocket connections open now", connections::open);
-        metrics.gauge("orders_http_connections_max", "The most connections allowed open at once", connections::max);
-        metrics.gauge("orders_http_connection_addresses", "Client addresses (IPv6 by /64) holding a connection now",
-                connections::addresses);
-        metrics.counter("orders_http_connections_refused_total", "Connections closed at accept because the maximum,"
-                + " in all or of their address, was open", connections::refused);
-        metrics.counter("orders_http_connections_refused_address_total", "Connections closed at accept because their"
-                + " address held its share (ORDERS_HTTP_MAX_CONNECTIONS_PER_ADDRESS)", connections::refusedForAddress);
-        metrics.counter("orders_http_header_timeouts_total", "Connections closed because a request head did not arrive"
-                + " whole within ORDERS_HTTP_HEADER_TIMEOUT_SECONDS", () -> bounds.headerTimeouts().get());
-        metrics.counter("orders_http_body_timeouts_total", "Requests answered 408 because their body did not arrive"
-                + " whole within ORDERS_HTTP_BODY_TIMEOUT_SECONDS", () -> bounds.bodyTimeouts().get());
-        metrics.gauge("orders_ws_anonymous_clients", "Stream connections upgraded without an API key",
-                () -> bounds.anonymousStreams().open());
-        metrics.counter("orders_ws_connections_refused_total", "Stream upgrades answered 503 TOO_MANY_CONNECTIONS, in"
-                + " all, per address or without a key", () -> bounds.streams().refused()
-                + bounds.anonymousStreams().refused());
-        return bounds;
-    }
-
-    /** Connections of the HTTP bound that stream subscribers can never take, kept for order entry and probes. */
-    static final int CONNECTIONS_KEPT_FROM_THE_STREAM = 100;
-
-    /** @return the stream's bound on connections, lowered to stay below {@code connections} by the kept margin */
-    private int streamBound(final int connections) {
-        final int fits = Math.max(1, connections - CONNECTIONS_KEPT_FROM_THE_STREAM);
-        if (config.marketData().maxConnections() <= fits) {
-            return config.marketData().maxConnections();
-        }
-        LOG.warn("http: {} lowered from {} to {}, so that stream subscribers leave {} of the {} connections to order"
-                + " entry", ConfigLoader.envName("ws.max.connections"), config.marketData().maxConnections(), fits,
-                CONNECTIONS_KEPT_FROM_THE_STREAM, connections);
-        return fits;
-    }
-
-    private void registerJournal() {
-        status.addComponent(() -> {
-            final Map<String, Object> details = new LinkedHashMap<>();
-            details.put("lastSequence", journal.lastSequence());
-            details.put("sync", config.journalSync().name());
-            if (journal.failure() != null) {
-                details.put("failure", journal.failure().toString());
-            }
-            return new HealthComponent("journal", journal.isHealthy(), details);
-        });
-        metrics.gauge("orders_journal_last_sequence", "Last journaled command sequence", journal::lastSequence);
-        metrics.counter("orders_journal_records_total", "Records written to the journal since start",
-                journal::recordsWritten);
-        metrics.counter("orders_journal_flushes_total", "Journal flushes (group commits) since start; records per"
-                + " flush is the batch size", journal::flushes);
-        metrics.counter("orders_journal_fsync_seconds_total", "Time spent in fsync since start",
-                () -> journal.totalForceNanos() / 1e9);
-        metrics.gauge("orders_journal_last_fsync_seconds", "Duration of the latest fsync",
-                () -> journal.lastForceNanos() / 1e9);
-    }
-
     private void registerHealthAndMetrics(final RingBuffer<EngineEvent> outputRing) {
         final RingBuffer<OrderCommand> inputRing = input.getRingBuffer();
         metrics.gauge("orders_input_ring_remaining", "Free slots in the input ring", inputRing::remainingCapacity);
@@ -1218,44 +909,12 @@ public final class OrderEntryService {
         metrics.gauge("orders_recovery_snapshot_sequence", "Journal sequence of the snapshot this start loaded (0: none)",
                 () -> recoveredFromSnapshot);
         metrics.gauge("orders_recovery_replayed_records", "Journal records this start replayed", () -> replayedRecords);
-        registerSnapshots();
-        registerAudit();
-    }
-
-    private void registerAudit() {
-        status.addComponent(() -> new HealthComponent("audit", auditTrail.isHealthy() && status.auditFailure() == null,
-                Map.of("lastSeq", auditTrail.lastSeq(), "sync", config.audit().sync().name(),
-                "file", String.valueOf(auditTrail.currentFile()), "pendingRecords", auditTrail.pendingRecords(),
-                "resumable", auditTrail.resumable(),
-                "failure", status.auditFailure() == null ? "none" : status.auditFailure())));
-        metrics.gauge("orders_audit_last_seq", "Seq of the last audit record written", auditTrail::lastSeq);
-        metrics.counter("orders_audit_records_total", "Audit records written since start", auditTrail::recordsWritten);
-        metrics.counter("orders_audit_unwritten_total", "Audit records lost to the trail (each logged): the trail could"
-                + " not keep them for a retry", auditTrail::unwrittenRecords);
-        metrics.gauge("orders_audit_pending_records", "Audit records kept in memory while the trail cannot write",
-                auditTrail::pendingRecords);
-        metrics.counter("orders_audit_recovered_total", "Journaled commands audited at startup because the trail lacked"
-                + " them", audit::recoveredRecords);
-        metrics.counter("orders_audit_refusals_dropped_total",
-                "Edge refusals answered but not audited (input ring half full)", gateway::refusalsDropped);
-        metrics.counter("orders_audit_refusals_suppressed_total", "Refusals answered beyond"
-                + " ORDERS_AUDIT_REFUSALS_PER_SECOND in all or its tenth per address, recorded only in a summary record", gateway::refusalsSuppressed);
-        metrics.gauge("orders_audit_up", "1 while the audit trail can write", () -> auditTrail.isHealthy() ? 1 : 0);
+        snapshots.register(clusterService, journal);
+        auditWiring.register(audit, gateway);
     }
 
     private List<String> symbols() {
         return config.instruments().stream().map(Instrument::symbol).toList();
-    }
-
-    private static Buffer openApi() {
-        try (InputStream in = OrderEntryService.class.getResourceAsStream("/openapi.yaml")) {
-            if (in == null) {
-                throw new IllegalStateException("openapi.yaml is missing from the jar");
-            }
-            return Buffer.buffer(in.readAllBytes());
-        } catch (final IOException e) {
-            throw new UncheckedIOException("cannot read openapi.yaml", e);
-        }
     }
 
     private void stopFromFailure() {
@@ -1264,29 +923,5 @@ public final class OrderEntryService {
             Runtime.getRuntime().halt(70);
         }, "fail-fast-stop");
         stopper.start();
-    }
-
-    /** @return a factory of the ring's stage threads, each added to {@code created} so that a stop can join them */
-    private static ThreadFactory threads(final String ring, final List<Thread> created) {
-        final AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            final Thread thread = new Thread(runnable, ring + "-stage-" + count.getAndIncrement());
-            thread.setDaemon(false);
-            created.add(thread);
-            return thread;
-        };
-    }
-
-    private static <T> T await(final CompletableFuture<T> future, final String what) {
-        try {
-            return future.get(60, TimeUnit.SECONDS);
-        } catch (final ExecutionException e) {
-            throw new IllegalStateException(what + " failed: " + e.getCause().getMessage(), e.getCause());
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(what + " was interrupted", e);
-        } catch (final TimeoutException e) {
-            throw new IllegalStateException(what + " did not finish in 60 s", e);
-        }
     }
 }
