@@ -50,15 +50,10 @@ final class AuditWiring {
         this.trail = trail;
     }
 
-    /** Opens the trail; a trail that cannot be opened fails the start (before anything else is open). */
-    static AuditWiring open(final Config config, final ServiceStatus status, final MetricsText metrics) {
-        try {
-            return new AuditWiring(config, status, metrics, AuditTrail.open(config.audit(),
-                    WallClock::currentTimeMicros));
-        } catch (final IOException e) {
-            status.fail("the audit trail cannot be opened: " + e.getMessage());
-            throw new IllegalStateException("the audit trail cannot be opened: " + e.getMessage(), e);
-        }
+    /** Opens the trail, first of all at start: recovery asks it which commands it lacks. */
+    static AuditWiring open(final Config config, final ServiceStatus status, final MetricsText metrics)
+            throws IOException {
+        return new AuditWiring(config, status, metrics, AuditTrail.open(config.audit(), WallClock::currentTimeMicros));
     }
 
     AuditTrail trail() {

@@ -8,7 +8,6 @@ import io.orderentry.journal.JournalHandler;
 import io.orderentry.journal.JournalRecovery;
 import io.orderentry.journal.JournalWriter;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,16 +42,11 @@ final class JournalWiring {
 
     /** Opens the journal for writing after the records {@code recovery} read. */
     static JournalWiring open(final Config config, final ServiceStatus status, final MetricsText metrics,
-                              final List<String> symbols, final JournalRecovery recovery) {
+                              final List<String> symbols, final JournalRecovery recovery) throws IOException {
         final JournalConfig journalConfig = new JournalConfig(config.journalDir(), config.journalSync(),
                 config.journalSegmentBytes(), JournalConfig.DEFAULT_WRITE_BUFFER);
-        try {
-            return new JournalWiring(config, status, metrics, JournalWriter.open(journalConfig,
-                    symbols.toArray(String[]::new), recovery));
-        } catch (final IOException e) {
-            status.fail("the journal cannot be opened for writing: " + e.getMessage());
-            throw new UncheckedIOException("the journal cannot be opened for writing", e);
-        }
+        return new JournalWiring(config, status, metrics, JournalWriter.open(journalConfig,
+                symbols.toArray(String[]::new), recovery));
     }
 
     JournalWriter writer() {

@@ -33,12 +33,10 @@ import io.orderentry.http.StreamMetrics;
 import io.orderentry.instrument.Instrument;
 import io.orderentry.instrument.TradingRules;
 import io.orderentry.journal.DirectoryLock;
+import io.orderentry.journal.JournalRecovery;
 import io.orderentry.journal.JournalHandler;
 import io.orderentry.journal.JournalManifest;
-import io.orderentry.journal.JournalPosition;
-import io.orderentry.journal.JournalReader;
 import io.orderentry.journal.JournalRecords;
-import io.orderentry.journal.JournalRecovery;
 import io.orderentry.journal.JournalWriter;
 import io.orderentry.journal.WallClock;
 import io.orderentry.marketdata.MarketDataStage;
@@ -51,9 +49,9 @@ import io.orderentry.pipeline.RingShutdown;
 import io.orderentry.query.OrderStateView;
 import io.orderentry.snapshot.ServiceState;
 import io.orderentry.snapshot.SnapshotConfig;
-import io.orderentry.snapshot.SnapshotStore;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -193,7 +191,12 @@ public final class OrderEntryService {
                 config.audit().directory().toAbsolutePath().normalize(), config.audit().sync(), symbols(),
                 config.inputRingSize(), config.outputRingSize(), config.waitStrategy());
 
-        auditWiring = AuditWiring.open(config, status, metrics);
+        try {
+            auditWiring = AuditWiring.open(config, status, metrics);
+        } catch (final IOException e) {
+            throw failStart("the audit trail cannot be opened: " + e.getMessage(),
+                    new IllegalStateException("the audit trail cannot be opened: " + e.getMessage(), e));
+        }
         auditTrail = auditWiring.trail();
         view = new OrderStateView(config.retainedFinalOrders(), config.engineLimits().dedupWindow());
         audit = new AuditHandler(auditTrail, status::auditFailed, status::auditResumed, view::holdsOnApplyingThread);
@@ -227,17 +230,25 @@ public final class OrderEntryService {
             startCluster(config.cluster().get(), outputRing, inputWait, started);
             return;
         }
-        final JournalRecovery recovery = recover();
+        symbolIndex = symbolIndex(config);
+        final SingleNodeRecovery recovering = new SingleNodeRecovery(config, symbols(), symbolIndex, auditTrail,
+                persistence, matcherStage, view, marketData, () -> abortStart, lock -> journalLock = lock);
+        final JournalRecovery recovery = recover(recovering);
         matcherStage.replayCompleted(recovery.lastSequence());
-        awaitConsumers(outputRing);
+        recovering.awaitConsumers(outputRing);
         persistence.start(matcherStage.matcher().lastEventSequence());
 
-        journalWiring = JournalWiring.open(config, status, metrics, symbols(), recovery);
+        try {
+            journalWiring = JournalWiring.open(config, status, metrics, symbols(), recovery);
+        } catch (final IOException e) {
+            throw failStart("the journal cannot be opened for writing: " + e.getMessage(),
+                    new UncheckedIOException("the journal cannot be opened for writing", e));
+        }
         journal = journalWiring.writer();
         final JournalHandler journalHandler = new JournalHandler(journal, input.getRingBuffer(),
                 WallClock::currentTimeMicros);
         Pipeline.wireInput(input, inputWait, journalHandler, matcherStage);
-        final int[] bandChanges = priceBandChanges();   // read before the matcher thread owns the engine
+        final int[] bandChanges = recovering.priceBandChanges();   // read before the matcher thread owns the engine
         input.start();
         journalPriceBandChanges(bandChanges);
         snapshots.start(symbolIndex, journal::lastSequence, persistence::persistedSequence);
@@ -288,16 +299,12 @@ public final class OrderEntryService {
             // process's (ClusterNode waits for them to go stale rather than refusing a restart after a crash)
             journalLock = DirectoryLock.acquire(settings.directory(), "member.lock", "cluster member directory");
         } catch (final IOException e) {
-            status.fail(e.getMessage());
-            stop();
-            throw new IllegalStateException(e.getMessage(), e);
+            throw failStart(e.getMessage(), new IllegalStateException(e.getMessage(), e));
         }
         try {
             clusterNode = ClusterNode.launch(settings, clusterService, this::clusterError);
         } catch (final RuntimeException e) {
-            status.fail("the cluster member could not start: " + e.getMessage());
-            stop();
-            throw e;
+            throw failStart("the cluster member could not start: " + e.getMessage(), e);
         }
         clusterIngress = new ClusterIngress(clusterNode::clientContext, matcherStage, outputLock, codec.get(),
                 settings.memberId(), incarnation, clusterService);
@@ -310,9 +317,8 @@ public final class OrderEntryService {
                 throw new StoppedDuringStart();
             }
             if (clusterFailure != null) {
-                status.fail("the cluster member stopped: " + clusterFailure);
-                stop();
-                throw new IllegalStateException("the cluster member stopped: " + clusterFailure);
+                throw failStart("the cluster member stopped: " + clusterFailure,
+                        new IllegalStateException("the cluster member stopped: " + clusterFailure));
             }
             if (System.nanoTime() - nextLog > 0) {
                 nextLog = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -501,23 +507,6 @@ public final class OrderEntryService {
     }
 
     /**
-     * @return per instrument, the band the configuration asks for where it differs from the engine's after recovery
-     *         (which the journal and snapshot decided), or where the engine's band was set under an older
-     *         {@link MarketBandRule} than this build's, else -1; called on the recovering thread before the input ring
-     *         starts
-     */
-    private int[] priceBandChanges() {
-        final int[] changes = new int[config.instruments().size()];
-        for (int symbol = 0; symbol < changes.length; symbol++) {
-            final int configured = config.tradingRules().priceBand(symbol);
-            final boolean same = matcherStage.matcher().priceBand(symbol) == configured
-                    && (configured == 0 || matcherStage.matcher().priceBandRule(symbol) == MarketBandRule.CURRENT);
-            changes[symbol] = same ? -1 : configured;
-        }
-        return changes;
-    }
-
-    /**
      * Journals each band change as a command ahead of any order (HTTP still answers 503 until READY), so that the
      * journal says from which command on a band applied and a replay applies it there.
      */
@@ -527,13 +516,41 @@ public final class OrderEntryService {
                 continue;
             }
             if (!gateway.trySetPriceBand(symbol, changes[symbol])) {
-                status.fail("the input ring is full at start; the price band change could not be journaled");
-                throw new IllegalStateException("the input ring is full at start");
+                throw failStart("the input ring is full at start; the price band change could not be journaled",
+                        new IllegalStateException("the input ring is full at start"));
             }
             LOG.info("price band of {}: {}% from now on, MARKET orders trading inside both of its edges ({};"
                             + " journaled)", config.instruments().get(symbol).symbol(),
                     TradingRules.percent(changes[symbol]), MarketBandRule.CURRENT);
         }
+    }
+
+    /** Runs the single node's recovery; a failure fails the start. */
+    private JournalRecovery recover(final SingleNodeRecovery recovering) {
+        final JournalRecovery recovery;
+        try {
+            recovery = recovering.replay();
+        } catch (final ConfigException e) {
+            throw failStart(e.getMessage(), e);
+        } catch (final IOException e) {
+            throw failStart("journal recovery failed: " + e.getMessage(),
+                    new IllegalStateException("journal recovery failed: " + e.getMessage(), e));
+        }
+        recoveredFromSnapshot = recovering.recoveredFromSnapshot();
+        replayedRecords = recovering.replayedRecords();
+        return recovery;
+    }
+
+    /**
+     * The one way a start fails: says why in {@code /ready} and {@code /health}, stops what the start opened so far
+     * (the stop skips what was not opened), and returns {@code thrown} for the start to throw, which {@code Main}
+     * logs and exits on (2 for a {@link ConfigException}, else 1). Calling it from the starting thread is safe: the
+     * stop does not wait for the start it is called from.
+     */
+    private RuntimeException failStart(final String reason, final RuntimeException thrown) {
+        status.fail(reason);
+        stop();
+        return thrown;
     }
 
     /**
@@ -670,115 +687,6 @@ public final class OrderEntryService {
         return status;
     }
 
-    private JournalRecovery recover() {
-        symbolIndex = symbolIndex(config);
-        LOG.info("recovery: replaying the journal in {}", config.journalDir().toAbsolutePath().normalize());
-        final JournalRecovery recovery;
-        try {
-            journalLock = DirectoryLock.acquire(config.journalDir(), DirectoryLock.JOURNAL, "journal");
-            checkJournalConfiguration();
-            final JournalPosition from = restoreSnapshot();
-            // who asked is decoded only for the commands the audit trail lacks: the others' records are in it
-            final long audited = auditTrail.tail().isEmpty() ? Long.MAX_VALUE
-                    : auditTrail.tail().lastAuditedJournalSequence();
-            recovery = JournalReader.recover(config.journalDir(), symbolIndex, from, audited, command -> {
-                if (abortStart) {
-                    throw new StoppedDuringStart();
-                }
-                matcherStage.replay(command);
-            });
-        } catch (final ConfigException e) {
-            status.fail(e.getMessage());
-            stop();
-            throw e;
-        } catch (final IOException e) {
-            status.fail("journal recovery failed: " + e.getMessage());
-            stop();
-            throw new IllegalStateException("journal recovery failed: " + e.getMessage(), e);
-        }
-        if (recovery.truncatedTail() != null) {
-            LOG.warn("recovery: cut a torn record off the journal tail: {} at offset {} ({} bytes, {})",
-                    recovery.truncatedTail().file(), recovery.truncatedTail().offset(),
-                    recovery.truncatedTail().bytesCut(), recovery.truncatedTail().reason());
-        }
-        replayedRecords = recovery.recordCount();
-        LOG.info("recovery: replayed {} records from {} segment(s) in {} ms ({} records/s); last sequence {}",
-                recovery.recordCount(), recovery.segmentCount(), Math.round(recovery.elapsedMillis()),
-                Math.round(recovery.recordsPerSecond()), recovery.lastSequence());
-        return recovery;
-    }
-
-    /**
-     * Loads the newest snapshot that verifies, was written under today's configuration, and lies within what the
-     * audit trail and the database already hold (the commands and events after a snapshot are replayed, and the
-     * audit backfill and the persistence spool get only replayed ones), into the engine, the order view and the
-     * market data.
-     *
-     * @return where the journal's replay starts: after the snapshot, or at its first record when none is usable
-     */
-    private JournalPosition restoreSnapshot() throws IOException {
-        final SnapshotConfig snapshots = config.snapshots();
-        if (!snapshots.enabled()) {
-            LOG.info("recovery: snapshots are disabled; replaying the whole journal");
-            return JournalPosition.START;
-        }
-        final SnapshotStore store = new SnapshotStore(snapshots.directory(), snapshots.keep());
-        final long audited = auditTrail.tail().isEmpty() ? Long.MAX_VALUE : auditTrail.tail().lastAuditedJournalSequence();
-        final long persisted = persistence.knownPersistedThrough();
-        // With the database unreachable, the newest persisted sequence a snapshot recorded is what it holds at least
-        // (its mark only rises); snapshots come newest first, so the first verified one carries the highest.
-        final long[] recordedFloor = {-1};
-        final long started = System.nanoTime();
-        final SnapshotStore.Found found = store.newestUsable(header -> {
-            final String incompatible = header.incompatibility(symbols(), this::configurationDifferences);
-            if (incompatible != null) {
-                return incompatible;
-            }
-            if (header.position().sequence() > audited) {
-                return "the audit trail records commands up to journal sequence " + audited + " only, and the commands"
-                        + " after it must be replayed to be audited";
-            }
-            recordedFloor[0] = Math.max(recordedFloor[0], header.persistedThrough());
-            if (persisted < 0 && header.eventSequence() > recordedFloor[0]) {
-                return "PostgreSQL did not answer, and the snapshots record it holding events up to "
-                        + recordedFloor[0] + " only; the events after that must be replayed to reach it";
-            }
-            if (persisted >= 0 && header.eventSequence() > persisted) {
-                return "PostgreSQL holds events up to " + persisted + " only, and the events after it must be"
-                        + " replayed to reach it";
-            }
-            return null;
-        });
-        if (found == null) {
-            final long first = JournalReader.firstSegmentSequence(config.journalDir());
-            if (first > 1) {
-                throw new IOException("no usable snapshot in " + store.directory() + " (each skipped one is logged above"
-                        + " with the reason), and the journal starts at sequence " + first + ": its older segments were"
-                        + " removed by retention (" + config.snapshots().archive() + " holds them if it was 'archive')."
-                        + " Restore a snapshot, or the archived segments, or make the database reachable");
-            }
-            LOG.info("recovery: no usable snapshot in {}; replaying the whole journal", store.directory());
-            return JournalPosition.START;
-        }
-        try {
-            store.read(found.file(), new ServiceState(matcherStage.matcher(), view, marketData));
-        } catch (final IOException e) {
-            throw new IOException("snapshot " + found.file() + " passed its checksum but could not be restored ("
-                    + e.getMessage() + "); move it out of " + store.directory() + " to start from an older one", e);
-        }
-        recoveredFromSnapshot = found.header().position().sequence();
-        LOG.info("recovery: loaded snapshot {} (journal sequence {}, event sequence {}, {} resting orders) in {} ms;"
-                + " replaying the journal after it", found.file().getFileName(), found.header().position().sequence(),
-                found.header().eventSequence(), matcherStage.matcher().restingOrderCount(),
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-        return found.header().position();
-    }
-
-    /** @return how today's configuration would change what records written under {@code recorded} mean */
-    private List<String> configurationDifferences(final Map<String, String> recorded) {
-        return JournalManifest.differences(recorded, JournalManifest.entries(config.instruments(), config.engineLimits()));
-    }
-
     /** @return instrument symbol to engine index */
     static Map<String, Integer> symbolIndex(final Config config) {
         final Map<String, Integer> index = new HashMap<>();
@@ -786,27 +694,6 @@ public final class OrderEntryService {
             index.put(instrument.symbol(), instrument.index());
         }
         return index;
-    }
-
-    /** Refuses to replay under a configuration that changes what the journal's records mean (JournalManifest). */
-    private void checkJournalConfiguration() throws IOException {
-        final JournalManifest.Result result = JournalManifest.check(config.journalDir(), config.instruments(),
-                config.engineLimits());
-        for (final String change : result.tickChanges()) {
-            LOG.warn("recovery: {}: resting orders keep their prices and can still trade; new orders and amends must be"
-                    + " on the new tick; recorded in {}", change, JournalManifest.FILE_NAME);
-        }
-        switch (result.outcome()) {
-            case CREATED -> LOG.info("recovery: new journal; recorded its configuration in {}",
-                    JournalManifest.FILE_NAME);
-            case MATCHED -> LOG.info("recovery: the configuration matches the one the journal was written under");
-            case EXTENDED -> LOG.info("recovery: the configuration matches the journal's; new instruments or tick sizes"
-                    + " recorded in {}", JournalManifest.FILE_NAME);
-            case RECORDED_FOR_EXISTING_JOURNAL -> LOG.warn("recovery: this journal was written before {} existed, so"
-                    + " the configuration could not be checked against the one its records were written under; it is"
-                    + " recorded now and checked from the next start on", JournalManifest.FILE_NAME);
-            default -> throw new IllegalStateException("unhandled outcome");
-        }
     }
 
     /** What {@code POST /admin/snapshot} does. */
@@ -864,23 +751,6 @@ public final class OrderEntryService {
             thread.setDaemon(true);
             thread.start();
         });
-    }
-
-    /** Waits until the output consumers have applied everything the replay produced. */
-    private void awaitConsumers(final RingBuffer<EngineEvent> outputRing) {
-        final long target = matcherStage.matcher().lastEventSequence();
-        final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
-        while (view.lastEventSequence() < target || outputRing.remainingCapacity() < outputRing.getBufferSize()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("output consumers did not catch up with the replay in 10 minutes");
-            }
-            try {
-                Thread.sleep(1);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for the replay to drain", e);
-            }
-        }
     }
 
     private void registerHealthAndMetrics(final RingBuffer<EngineEvent> outputRing) {
