@@ -4,25 +4,17 @@ import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.WaitStrategy;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
-import io.aeron.cluster.ClusterMember;
-import io.aeron.cluster.ClusterTool;
 import io.aeron.cluster.service.Cluster;
 import io.orderentry.account.AccountFeeds;
 import io.orderentry.audit.AuditHandler;
 import io.orderentry.audit.AuditTrail;
-import io.orderentry.cluster.ClusterCommands;
-import io.orderentry.cluster.ClusterIngress;
-import io.orderentry.cluster.ClusterNode;
 import io.orderentry.cluster.ClusterSettings;
 import io.orderentry.cluster.EngineService;
-import io.orderentry.cluster.LogPurger;
-import io.orderentry.cluster.LogRetention;
 import io.orderentry.config.ConfigException;
 import io.orderentry.engine.CommandResult;
 import io.orderentry.engine.MarketBandRule;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderStatus;
-import io.orderentry.http.HealthComponent;
 import io.orderentry.http.InputGateway;
 import io.orderentry.http.Json;
 import io.orderentry.http.MetricsText;
@@ -35,8 +27,6 @@ import io.orderentry.instrument.TradingRules;
 import io.orderentry.journal.DirectoryLock;
 import io.orderentry.journal.JournalRecovery;
 import io.orderentry.journal.JournalHandler;
-import io.orderentry.journal.JournalManifest;
-import io.orderentry.journal.JournalRecords;
 import io.orderentry.journal.JournalWriter;
 import io.orderentry.journal.WallClock;
 import io.orderentry.marketdata.MarketDataStage;
@@ -47,32 +37,15 @@ import io.orderentry.pipeline.MatcherStage;
 import io.orderentry.pipeline.OrderCommand;
 import io.orderentry.pipeline.RingShutdown;
 import io.orderentry.query.OrderStateView;
-import io.orderentry.snapshot.ServiceState;
-import io.orderentry.snapshot.SnapshotConfig;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Supplier;
-import org.agrona.concurrent.AgentTerminationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -136,17 +109,8 @@ public final class OrderEntryService {
     private volatile long recoveredFromSnapshot;
     private volatile long replayedRecords;
     private MatcherStage matcherStage;
-    private ClusterNode clusterNode;
-    private ClusterIngress clusterIngress;
+    private ClusterWiring cluster;
     private EngineService clusterService;
-    private LogRetention logRetention;
-    private LogPurger logPurger;
-    private volatile String clusterFailure;
-    /** Set when this member cannot catch up because the log it lacks was purged; shown by /ready. */
-    private volatile String catchUpFailure;
-    /** A member further behind the cluster's commit position than this is not ready (about 5,000 commands). */
-    private static final long READY_BEHIND_BYTES = 1 << 20;
-    private ScheduledExecutorService clusterSnapshotTimer;
     private PersistenceWiring persistence;
     private volatile boolean stopped;
 
@@ -224,10 +188,15 @@ public final class OrderEntryService {
         input.setDefaultExceptionHandler(new FailFastHandler<>("input", status, this::stopFromFailure));
 
         gateway = new InputGateway(input.getRingBuffer(), config.httpLimits().refusalsAuditedPerSecond());
+        if (config.cluster().isPresent()) {
+            symbolIndex = symbolIndex(config);
+            cluster = new ClusterWiring(config, config.cluster().get(), status, metrics, persistence, matcherStage, view,
+                    marketData, symbols(), symbolIndex, this::stopFromFailure);
+        }
         http = new HttpWiring(config, status, metrics, streamMetrics);
         http.start(view, replies, gateway, marketData, streamFanOut, orderFeeds, this::snapshotNow);
         if (config.cluster().isPresent()) {
-            startCluster(config.cluster().get(), outputRing, inputWait, started);
+            startCluster(outputRing, inputWait, started);
             return;
         }
         symbolIndex = symbolIndex(config);
@@ -264,246 +233,27 @@ public final class OrderEntryService {
     }
 
     /**
-     * Cluster mode: this member's part of the cluster instead of the journal. The engine runs as the clustered service
-     * ({@link EngineService}) on the log the cluster replicates and replays; the input ring's
-     * one consumer sends each command into that log ({@link ClusterIngress}). READY once the
-     * member's client reaches a leader, which needs a majority of the members running.
+     * Cluster mode's start, after the HTTP server: join the cluster (which starts the input ring), then the steps a
+     * member takes once it has a leader, in this order.
      */
-    private void startCluster(final ClusterSettings settings,
-                              final RingBuffer<EngineEvent> outputRing, final WaitStrategy inputWait,
+    private void startCluster(final RingBuffer<EngineEvent> outputRing, final WaitStrategy inputWait,
                               final long started) {
-        symbolIndex = symbolIndex(config);
-        final String[] names = config.instruments().stream().map(Instrument::symbol).toArray(String[]::new);
-        final long incarnation = new SecureRandom().nextLong();
-        final ReentrantLock outputLock = new ReentrantLock();
-        final CountDownLatch engineStarted = new CountDownLatch(1);
-        final Map<String, String> manifest = JournalManifest.entries(config.instruments(), config.engineLimits());
-        final ClusterSnapshots snapshots = new ClusterSnapshots(settings.directory().resolve("snapshot-staging"),
-                () -> new ServiceState(matcherStage.matcher(), view, marketData),
-                () -> matcherStage.matcher().lastEventSequence(), persistence::persistedSequence, symbols(), manifest,
-                recorded -> JournalManifest.differences(recorded, manifest));
-        // one codec per thread (the service's decodes, the ingress's encodes): each keeps its own buffers
-        final Supplier<ClusterCommands> codec = () -> new ClusterCommands(new JournalRecords(names, symbolIndex,
-                Path.of("cluster log")));
-        logRetention = new LogRetention(Arrays.stream(settings.parsedMembers()).mapToInt(ClusterMember::id).toArray(),
-                settings.memberId());
-        clusterService = new EngineService(matcherStage, outputLock, codec.get(), settings.memberId(), incarnation,
-                engineStarted::countDown, snapshots, () -> outputRing.remainingCapacity() == outputRing.getBufferSize(),
-                logRetention);
-        // PostgreSQL: every member spools the same events; the leader's writer writes them, the others follow its mark
-        clusterService.onRole(role -> persistence.lead(role == Cluster.Role.LEADER));
-        LOG.info("cluster: starting member {} of {} in {}", settings.memberId(), settings.members(),
-                settings.directory().toAbsolutePath().normalize());
-        try {
-            // one process per member directory; held, it also proves that Aeron's mark files there are a dead
-            // process's (ClusterNode waits for them to go stale rather than refusing a restart after a crash)
-            journalLock = DirectoryLock.acquire(settings.directory(), "member.lock", "cluster member directory");
-        } catch (final IOException e) {
-            throw failStart(e.getMessage(), new IllegalStateException(e.getMessage(), e));
-        }
-        try {
-            clusterNode = ClusterNode.launch(settings, clusterService, this::clusterError);
-        } catch (final RuntimeException e) {
-            throw failStart("the cluster member could not start: " + e.getMessage(), e);
-        }
-        clusterIngress = new ClusterIngress(clusterNode::clientContext, matcherStage, outputLock, codec.get(),
-                settings.memberId(), incarnation, clusterService);
-        Pipeline.wireClusterInput(input, inputWait, clusterIngress);
-        input.start();
-        clusterIngress.start();
-        long nextLog = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!clusterIngress.connected() || engineStarted.getCount() > 0) {
-            if (abortStart) {
-                throw new StoppedDuringStart();
-            }
-            if (clusterFailure != null) {
-                throw failStart("the cluster member stopped: " + clusterFailure,
-                        new IllegalStateException("the cluster member stopped: " + clusterFailure));
-            }
-            if (System.nanoTime() - nextLog > 0) {
-                nextLog = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                LOG.info("cluster: waiting for a leader (a majority of the {} members must run)",
-                        settings.parsedMembers().length);
-            }
-            try {
-                Thread.sleep(20);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new StoppedDuringStart();
-            }
-        }
-        recoveredFromSnapshot = clusterService.snapshotCommand();   // the one onStart loaded, if any
+        final ClusterSettings settings = config.cluster().get();
+        cluster.join(input, inputWait, outputRing, () -> abortStart, lock -> journalLock = lock, this::failStart);
+        clusterService = cluster.service();
+        recoveredFromSnapshot = cluster.loadedSnapshot();
         // the log's end is not known here (the members replay it as it comes); the writer compares the spool's progress
         persistence.start(0);
-        // the configured bands, as commands in the log: every member sends its own (the same, when the members are
-        // configured alike, as they must be), so the log says from which command on a band applies
-        for (int symbol = 0; symbol < config.instruments().size(); symbol++) {
-            if (!gateway.trySetPriceBand(symbol, config.tradingRules().priceBand(symbol))) {
-                LOG.warn("cluster: the price band of {} could not be sent (the input ring is full)",
-                        config.instruments().get(symbol).symbol());
-            }
-        }
+        cluster.sendPriceBands(gateway);
         auditWiring.startArchiving();
-        startClusterSnapshots(settings);
-        if (settings.purgeLog()) {
-            logPurger = new LogPurger(clusterNode.clusterDirectory(), clusterNode::archiveClientContext, logRetention,
-                    clusterIngress, settings.memberId());
-            logPurger.start();
-        } else {
-            LOG.info("cluster: the archived log is kept whole (ORDERS_CLUSTER_PURGE_LOG=false)");
-        }
-        registerCluster(settings);
+        cluster.startSnapshots();
+        cluster.startLogPurge();
+        cluster.register();
         registerHealthAndMetrics(outputRing);
         streamMetrics.register(metrics, marketData.view(), marketData.subscribers(), orderFeeds);
         status.phase(ServiceStatus.Phase.READY);
         LOG.info("ready: member {} accepting orders on {}:{} after {} ms", settings.memberId(), config.httpHost(),
                 config.httpPort(), (System.nanoTime() - started) / 1_000_000);
-    }
-
-    /**
-     * Snapshots by count and by time, as a single node writes them ({@code ORDERS_SNAPSHOT_EVERY_COMMANDS},
-     * {@code ORDERS_SNAPSHOT_INTERVAL_SECONDS}): each member checks once a second, and the one that leads asks the
-     * cluster for one, which every member then takes at the same log position.
-     */
-    private void startClusterSnapshots(final ClusterSettings settings) {
-        final SnapshotConfig snapshots = config.snapshots();
-        if (!snapshots.enabled() || snapshots.everyCommands() == 0 && snapshots.intervalMillis() == 0) {
-            LOG.info("cluster: no periodic snapshots ({}); POST /admin/snapshot on the leader takes one",
-                    snapshots.enabled() ? "every.commands and interval.seconds are 0" : "ORDERS_SNAPSHOT_ENABLED=false");
-            return;
-        }
-        final EngineService service = clusterService;
-        final AtomicBoolean asked = new AtomicBoolean();
-        final long[] lastAskedNanos = {System.nanoTime()};
-        final String[] held = {null};
-        clusterSnapshotTimer = Executors.newSingleThreadScheduledExecutor(ServiceThreads.daemon("oe-cluster-snapshots"));
-        clusterSnapshotTimer.scheduleWithFixedDelay(() -> {
-            if (service.role() != Cluster.Role.LEADER || asked.get()) {
-                return;
-            }
-            final long since = service.appliedCommands() - service.snapshotCommand();
-            final boolean byCount = snapshots.everyCommands() > 0 && since >= snapshots.everyCommands();
-            final boolean byTime = snapshots.intervalMillis() > 0 && since > 0
-                    && System.nanoTime() - lastAskedNanos[0] >= TimeUnit.MILLISECONDS.toNanos(snapshots.intervalMillis());
-            if (!byCount && !byTime) {
-                return;
-            }
-            final String hold = persistence.snapshotHold();
-            if (hold != null) {
-                if (!hold.equals(held[0])) {
-                    LOG.info("cluster: the periodic snapshot waits: {}", hold);
-                }
-                held[0] = hold;
-                return;
-            }
-            held[0] = null;
-            asked.set(true);
-            lastAskedNanos[0] = System.nanoTime();
-            clusterSnapshotNow(settings).whenComplete((details, failure) -> {
-                asked.set(false);
-                if (failure != null) {
-                    LOG.warn("cluster: the periodic snapshot ({} commands since the last) failed: {}", since,
-                            failure.toString());
-                }
-            });
-        }, 1, 1, TimeUnit.SECONDS);
-        LOG.info("cluster: the leader asks for a snapshot every {} commands{}",
-                snapshots.everyCommands() == 0 ? "(off)" : snapshots.everyCommands(),
-                snapshots.intervalMillis() == 0 ? "" : " or " + snapshots.intervalMillis() / 1000 + " s");
-    }
-
-    /**
-     * Aeron's errors, logged; one that terminates the consensus module or the service container (its agent cannot go
-     * on: a snapshot that cannot be loaded, a log this member cannot follow) stops the process, as a failed stage does,
-     * rather than leaving a member that answers 503 for ever.
-     */
-    private void clusterError(final Throwable error) {
-        final String message = String.valueOf(error.getMessage());
-        // an empty member asks the others to truncate to where its log ends ("invalid position 0: start=..."); an old
-        // copy asks for a replay before the start of their logs ("... is less than recording start position ...")
-        if (!(error instanceof AgentTerminationException) && (message.contains("invalid position")
-                && message.contains("start=") || message.contains("less than recording start position"))) {
-            // Aeron repeats this as long as the member tries: say once what it means and what to do
-            if (catchUpFailure == null) {
-                catchUpFailure = "this member lacks log that the other members have purged (" + message.trim()
-                        + "): rebuild its directory from a copy of a stopped member's (docs/cluster.md, \"Replacing a"
-                        + " member's disk\")";
-                LOG.error("cluster: {}", catchUpFailure);
-            }
-            return;
-        }
-        LOG.error("cluster: {}", error.toString(), error);
-        if (error instanceof AgentTerminationException && clusterFailure == null) {
-            clusterFailure = error.getMessage() + (error.getCause() == null ? "" : " (" + error.getCause() + ")");
-            if (status.phase() == ServiceStatus.Phase.READY) {
-                status.fail("the cluster member stopped: " + clusterFailure);
-                stopFromFailure();
-            }
-        }
-    }
-
-    private void registerCluster(final ClusterSettings settings) {
-        final ClusterIngress ingress = clusterIngress;
-        final EngineService service = clusterService;
-        final ClusterNode node = clusterNode;
-        status.addComponent(() -> {
-            final Map<String, Object> details = new LinkedHashMap<>();
-            final boolean inTerm = node.inTerm();
-            final long behind = Math.max(0, node.commitPosition() - service.appliedPosition());
-            details.put("memberId", settings.memberId());
-            details.put("role", service.role().name());
-            details.put("connectedToLeader", ingress.connected());
-            details.put("inTerm", inTerm);
-            details.put("appliedCommands", service.appliedCommands());
-            details.put("logBytesBehind", behind);
-            final String catchUp = catchUpFailure;
-            if (catchUp != null && !inTerm) {
-                details.put("failure", catchUp);
-            }
-            // a member serves once it is in the leader's term and has applied the log up to about where the cluster
-            // is: not while it replays or catches up after a start, nor when it cannot get the log it lacks
-            return new HealthComponent("cluster", ingress.connected() && inTerm && behind <= READY_BEHIND_BYTES,
-                    details);
-        });
-        metrics.gauge("orders_cluster_connected", "1 while this member's client reaches a leader (orders can be sent)",
-                () -> ingress.connected() ? 1 : 0);
-        metrics.gauge("orders_cluster_leader", "1 while this member leads the cluster",
-                () -> service.role() == Cluster.Role.LEADER ? 1 : 0);
-        metrics.counter("orders_cluster_commands_sent_total", "Commands this member sent into the cluster's log",
-                ingress::sent);
-        metrics.counter("orders_cluster_commands_refused_total", "Commands answered 503 because they could not be sent"
-                + " (no leader, or pushed back too long)", ingress::refused);
-        metrics.counter("orders_cluster_connects_total", "Connections of this member's client to a leader",
-                ingress::connects);
-        metrics.gauge("orders_cluster_applied_commands", "Commands of the log this member's engine applied since start",
-                service::appliedCommands);
-        metrics.counter("orders_cluster_lost_commands_total", "Commands this member sent that a leader change lost"
-                + " before they were committed (answered 503 JOURNAL_UNAVAILABLE: not executed)", service::lostCommands);
-        metrics.counter("orders_cluster_undecodable_total", "Log messages skipped because they could not be decoded",
-                service::undecodable);
-        metrics.counter("orders_cluster_forged_keep_from_total", "keepFrom messages ignored because the session that"
-                + " sent them is not the member they name", service::forgedKeepFrom);
-        metrics.counter("orders_cluster_rejected_clients_total", "Clients of this member's cluster ingress or archive"
-                + " rejected: they named no member or did not prove they know the cluster's secret",
-                node::rejectedClients);
-        final LogRetention retention = logRetention;
-        metrics.gauge("orders_cluster_log_floor", "Log position before which no member needs the log (-1: not every"
-                + " member has said where it keeps its log from since this one started)", retention::floor);
-        final LogPurger purger = logPurger;
-        if (purger != null) {
-            metrics.gauge("orders_cluster_log_start_position", "Where this member's archived log starts (-1: not looked"
-                    + " yet); it moves forward as the purge deletes what no member needs", purger::logStart);
-            metrics.counter("orders_cluster_log_purged_bytes_total", "Bytes of the archived log this member deleted",
-                    purger::purgedBytes);
-            metrics.counter("orders_cluster_snapshots_purged_total", "Snapshot recordings this member deleted (older"
-                    + " than its second newest snapshot)", purger::purgedSnapshots);
-            metrics.counter("orders_cluster_log_purge_failures_total", "Rounds of the log purge that failed (logged;"
-                    + " tried again)", purger::failures);
-        }
-        metrics.counter("orders_http_answers_timed_out_total", "Requests answered 503 OUTCOME_UNKNOWN because their"
-                + " command did not come back from the log in time", status::answersTimedOut);
-        metrics.counter("orders_http_late_answers_total", "Engine answers dropped because their request had already"
-                + " been answered 503 OUTCOME_UNKNOWN", status::lateAnswers);
     }
 
     /**
@@ -592,20 +342,15 @@ public final class OrderEntryService {
             stagesStopped = RingShutdown.drainOrHalt(input, "input", inputThreads,
                     millisLeft(deadline, STOP_STEP_MILLIS), millisLeft(deadline, STAGE_JOIN_MILLIS));
         }
-        if (clusterSnapshotTimer != null) {
-            clusterSnapshotTimer.shutdownNow();
+        if (cluster != null) {
+            cluster.stopJobs();
         }
-        if (logPurger != null) {
-            logPurger.close();
-        }
-        if (clusterNode != null) {
+        if (cluster != null && cluster.launched()) {
             // what the input ring sent is answered through the log: wait for it, then stop taking part in the cluster
             // before the output ring drains (the engine publishes into it)
             awaitAnswersWritten(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millisLeft(deadline,
                     STOP_STEP_MILLIS)));
-            clusterIngress.close();
-            clusterNode.close();
-            LOG.info("cluster: member left the cluster");
+            cluster.leave();
         }
         if (output != null && output.hasStarted()) {
             stagesStopped &= RingShutdown.drainOrHalt(output, "output", outputThreads,
@@ -699,58 +444,9 @@ public final class OrderEntryService {
     /** What {@code POST /admin/snapshot} does. */
     private CompletionStage<Map<String, Object>> snapshotNow() {
         if (config.cluster().isPresent()) {
-            return clusterSnapshotNow(config.cluster().get());
+            return cluster.requestSnapshot();
         }
         return snapshots.request();
-    }
-
-    /**
-     * Cluster mode: asks the consensus module for a cluster snapshot (Aeron's control toggle, as its {@code ClusterTool
-     * snapshot} does), which every member then takes at the same log position; only the leader's toggle counts.
-     */
-    private CompletionStage<Map<String, Object>> clusterSnapshotNow(final ClusterSettings settings) {
-        final EngineService service = clusterService;
-        if (service == null || status.phase() != ServiceStatus.Phase.READY) {
-            return CompletableFuture.failedFuture(new IllegalStateException("the service is not ready"));
-        }
-        if (service.role() != Cluster.Role.LEADER) {
-            return CompletableFuture.failedFuture(new IllegalStateException("only the cluster's leader takes a snapshot:"
-                    + " ask the member whose /metrics has orders_cluster_leader 1"));
-        }
-        return CompletableFuture.supplyAsync(() -> {
-            // the database's next batch is at most 100 ms away: wait for it a little before refusing
-            final long holdDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-            String hold = persistence.snapshotHold();
-            while (hold != null && System.nanoTime() < holdDeadline) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-                hold = persistence.snapshotHold();
-            }
-            if (hold != null) {
-                throw new IllegalStateException("not now: " + hold + ". A member restarted from a cluster snapshot"
-                        + " replays only the log after it, so the database must hold the events before it; try again"
-                        + " once /ready's persistence lag is small");
-            }
-            final ByteArrayOutputStream said = new ByteArrayOutputStream();
-            final boolean taken;
-            try (PrintStream out = new PrintStream(said, true, StandardCharsets.UTF_8)) {
-                taken = ClusterTool.snapshot(settings.directory().resolve("cluster").toAbsolutePath()
-                        .toFile(), out);
-            }
-            final String text = said.toString(StandardCharsets.UTF_8).strip();
-            if (!taken) {
-                throw new IllegalStateException("the cluster did not take the snapshot: " + text);
-            }
-            final Map<String, Object> body = new LinkedHashMap<>();
-            body.put("cluster", true);
-            body.put("commandSequence", service.snapshotCommand());   // the snapshot's, taken by now
-            body.put("detail", text);
-            return body;
-        }, task -> {
-            // a thread of its own: the request waits for the database (up to 3 s) and for Aeron's answer, and is rare
-            final Thread thread = new Thread(task, "oe-cluster-snapshot-request");
-            thread.setDaemon(true);
-            thread.start();
-        });
     }
 
     private void registerHealthAndMetrics(final RingBuffer<EngineEvent> outputRing) {
