@@ -1,8 +1,6 @@
 package io.orderentry.app;
 
 import com.lmax.disruptor.RingBuffer;
-import com.lmax.disruptor.WaitStrategy;
-import com.lmax.disruptor.dsl.Disruptor;
 import io.aeron.cluster.ClusterMember;
 import io.aeron.cluster.ClusterTool;
 import io.aeron.cluster.service.Cluster;
@@ -23,7 +21,6 @@ import io.orderentry.journal.JournalRecords;
 import io.orderentry.marketdata.MarketDataStage;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.MatcherStage;
-import io.orderentry.pipeline.OrderCommand;
 import io.orderentry.query.OrderStateView;
 import io.orderentry.snapshot.ServiceState;
 import io.orderentry.snapshot.SnapshotConfig;
@@ -123,8 +120,7 @@ final class ClusterWiring {
      * member's client reaches a leader, which needs a majority of the members running, and the engine has started
      * (loaded the newest cluster snapshot, if any). Starts the input ring in between: its consumer is the ingress.
      */
-    void join(final Disruptor<OrderCommand> input, final WaitStrategy inputWait,
-              final RingBuffer<EngineEvent> outputRing, final BooleanSupplier aborted,
+    void join(final Pipeline pipeline, final RingBuffer<EngineEvent> outputRing, final BooleanSupplier aborted,
               final Consumer<DirectoryLock> lockTaken,
               final BiFunction<String, RuntimeException, RuntimeException> failStart) {
         final String[] names = symbols.toArray(String[]::new);
@@ -162,8 +158,7 @@ final class ClusterWiring {
         }
         clusterIngress = new ClusterIngress(clusterNode::clientContext, matcherStage, outputLock, codec.get(),
                 settings.memberId(), incarnation, clusterService);
-        Pipeline.wireClusterInput(input, inputWait, clusterIngress);
-        input.start();
+        pipeline.startClusterInput(clusterIngress);
         clusterIngress.start();
         long nextLog = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!clusterIngress.connected() || engineStarted.getCount() > 0) {

@@ -1,9 +1,6 @@
 package io.orderentry.app;
 
 import com.lmax.disruptor.RingBuffer;
-import com.lmax.disruptor.WaitStrategy;
-import com.lmax.disruptor.dsl.Disruptor;
-import com.lmax.disruptor.dsl.ProducerType;
 import io.aeron.cluster.service.Cluster;
 import io.orderentry.account.AccountFeeds;
 import io.orderentry.audit.AuditHandler;
@@ -11,10 +8,7 @@ import io.orderentry.audit.AuditTrail;
 import io.orderentry.cluster.ClusterSettings;
 import io.orderentry.cluster.EngineService;
 import io.orderentry.config.ConfigException;
-import io.orderentry.engine.CommandResult;
 import io.orderentry.engine.MarketBandRule;
-import io.orderentry.engine.Matcher;
-import io.orderentry.engine.OrderStatus;
 import io.orderentry.http.InputGateway;
 import io.orderentry.http.Json;
 import io.orderentry.http.MetricsText;
@@ -25,8 +19,8 @@ import io.orderentry.http.StreamMetrics;
 import io.orderentry.instrument.Instrument;
 import io.orderentry.instrument.TradingRules;
 import io.orderentry.journal.DirectoryLock;
-import io.orderentry.journal.JournalRecovery;
 import io.orderentry.journal.JournalHandler;
+import io.orderentry.journal.JournalRecovery;
 import io.orderentry.journal.JournalWriter;
 import io.orderentry.journal.WallClock;
 import io.orderentry.marketdata.MarketDataStage;
@@ -34,8 +28,6 @@ import io.orderentry.persistence.PersistenceService;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.MatcherMetrics;
 import io.orderentry.pipeline.MatcherStage;
-import io.orderentry.pipeline.OrderCommand;
-import io.orderentry.pipeline.RingShutdown;
 import io.orderentry.query.OrderStateView;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -43,7 +35,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -75,12 +66,10 @@ public final class OrderEntryService {
     static final int STOP_STEPS = 7;
     /** How long a halted ring's stage threads may take to leave their batch. */
     private static final long STAGE_JOIN_MILLIS = 5_000;
-    private final List<Thread> inputThreads = new CopyOnWriteArrayList<>();
     private volatile boolean starting;
     private volatile boolean abortStart;
     private volatile Thread startThread;
     private final CountDownLatch startEnded = new CountDownLatch(1);
-    private final List<Thread> outputThreads = new CopyOnWriteArrayList<>();
     /** Longest a graceful stop waits for the final snapshot. */
     private static final long SNAPSHOT_STOP_MILLIS = 20_000;
 
@@ -91,8 +80,7 @@ public final class OrderEntryService {
     private final StreamMetrics streamMetrics = new StreamMetrics();
 
     private HttpWiring http;
-    private Disruptor<EngineEvent> output;
-    private Disruptor<OrderCommand> input;
+    private Pipeline pipeline;
     private DirectoryLock journalLock;
     private JournalWriter journal;
     private OrderStateView view;
@@ -170,24 +158,11 @@ public final class OrderEntryService {
         marketData = new MarketDataStage(config.instruments().size(), config.httpInstances(), config.marketData());
         streamFanOut = new StreamFanOut(config.instruments(), config.httpInstances(), streamMetrics,
                 config.marketData().fanOutCpuPercent());
-        marketData.register(streamFanOut);
-        // Two producers, one after the other: the recovering thread replays the journal into this ring,
-        // then the matcher thread takes over. MULTI makes that hand-over legal for the sequencer.
-        final WaitStrategy outputWait = WaitStrategies.of(config.waitStrategy());
-        output = new Disruptor<>(EngineEvent::new, config.outputRingSize(), ServiceThreads.stages("out", outputThreads), ProducerType.MULTI,
-                outputWait);
-        output.setDefaultExceptionHandler(new FailFastHandler<>("output", status, this::stopFromFailure));
-        Pipeline.wireOutput(output, view, audit, replies, orderFeeds, marketData, persistence.stage());
-        final RingBuffer<EngineEvent> outputRing = output.start();
-
-        matcherStage = new MatcherStage(sink -> new Matcher(config.instruments().size(), config.engineLimits(), sink),
-                outputRing, matcherMetrics);
-        final WaitStrategy inputWait = WaitStrategies.of(config.waitStrategy());
-        input = new Disruptor<>(OrderCommand::new, config.inputRingSize(), ServiceThreads.stages("in", inputThreads), ProducerType.MULTI,
-                inputWait);
-        input.setDefaultExceptionHandler(new FailFastHandler<>("input", status, this::stopFromFailure));
-
-        gateway = new InputGateway(input.getRingBuffer(), config.httpLimits().refusalsAuditedPerSecond());
+        pipeline = new Pipeline(config, status, this::stopFromFailure);
+        final RingBuffer<EngineEvent> outputRing = pipeline.startOutput(view, audit, replies, orderFeeds, marketData,
+                streamFanOut, persistence.stage());
+        matcherStage = pipeline.matcher(config, matcherMetrics);
+        gateway = new InputGateway(pipeline.inputRing(), config.httpLimits().refusalsAuditedPerSecond());
         if (config.cluster().isPresent()) {
             symbolIndex = symbolIndex(config);
             cluster = new ClusterWiring(config, config.cluster().get(), status, metrics, persistence, matcherStage, view,
@@ -196,7 +171,7 @@ public final class OrderEntryService {
         http = new HttpWiring(config, status, metrics, streamMetrics);
         http.start(view, replies, gateway, marketData, streamFanOut, orderFeeds, this::snapshotNow);
         if (config.cluster().isPresent()) {
-            startCluster(outputRing, inputWait, started);
+            startCluster(outputRing, started);
             return;
         }
         symbolIndex = symbolIndex(config);
@@ -214,11 +189,10 @@ public final class OrderEntryService {
                     new UncheckedIOException("the journal cannot be opened for writing", e));
         }
         journal = journalWiring.writer();
-        final JournalHandler journalHandler = new JournalHandler(journal, input.getRingBuffer(),
+        final JournalHandler journalHandler = new JournalHandler(journal, pipeline.inputRing(),
                 WallClock::currentTimeMicros);
-        Pipeline.wireInput(input, inputWait, journalHandler, matcherStage);
         final int[] bandChanges = recovering.priceBandChanges();   // read before the matcher thread owns the engine
-        input.start();
+        pipeline.startInput(journalHandler, matcherStage);
         journalPriceBandChanges(bandChanges);
         snapshots.start(symbolIndex, journal::lastSequence, persistence::persistedSequence);
         auditWiring.startArchiving();
@@ -236,10 +210,9 @@ public final class OrderEntryService {
      * Cluster mode's start, after the HTTP server: join the cluster (which starts the input ring), then the steps a
      * member takes once it has a leader, in this order.
      */
-    private void startCluster(final RingBuffer<EngineEvent> outputRing, final WaitStrategy inputWait,
-                              final long started) {
+    private void startCluster(final RingBuffer<EngineEvent> outputRing, final long started) {
         final ClusterSettings settings = config.cluster().get();
-        cluster.join(input, inputWait, outputRing, () -> abortStart, lock -> journalLock = lock, this::failStart);
+        cluster.join(pipeline, outputRing, () -> abortStart, lock -> journalLock = lock, this::failStart);
         clusterService = cluster.service();
         recoveredFromSnapshot = cluster.loadedSnapshot();
         // the log's end is not known here (the members replay it as it comes); the writer compares the spool's progress
@@ -338,9 +311,9 @@ public final class OrderEntryService {
             gateway.close();
         }
         boolean stagesStopped = true;
-        if (input != null && input.hasStarted()) {
-            stagesStopped = RingShutdown.drainOrHalt(input, "input", inputThreads,
-                    millisLeft(deadline, STOP_STEP_MILLIS), millisLeft(deadline, STAGE_JOIN_MILLIS));
+        if (pipeline != null) {
+            stagesStopped = pipeline.stopInput(millisLeft(deadline, STOP_STEP_MILLIS),
+                    millisLeft(deadline, STAGE_JOIN_MILLIS));
         }
         if (cluster != null) {
             cluster.stopJobs();
@@ -352,9 +325,9 @@ public final class OrderEntryService {
                     STOP_STEP_MILLIS)));
             cluster.leave();
         }
-        if (output != null && output.hasStarted()) {
-            stagesStopped &= RingShutdown.drainOrHalt(output, "output", outputThreads,
-                    millisLeft(deadline, STOP_STEP_MILLIS), millisLeft(deadline, STAGE_JOIN_MILLIS));
+        if (pipeline != null) {
+            stagesStopped &= pipeline.stopOutput(millisLeft(deadline, STOP_STEP_MILLIS),
+                    millisLeft(deadline, STAGE_JOIN_MILLIS));
         }
         awaitAnswersWritten(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millisLeft(deadline, STOP_STEP_MILLIS)));
         if (persistence != null) {
@@ -450,24 +423,7 @@ public final class OrderEntryService {
     }
 
     private void registerHealthAndMetrics(final RingBuffer<EngineEvent> outputRing) {
-        final RingBuffer<OrderCommand> inputRing = input.getRingBuffer();
-        metrics.gauge("orders_input_ring_remaining", "Free slots in the input ring", inputRing::remainingCapacity);
-        metrics.gauge("orders_output_ring_remaining", "Free slots in the output ring", outputRing::remainingCapacity);
-        metrics.counter("orders_matcher_commands_total", "Commands executed by the matcher since start",
-                matcherMetrics::commands);
-        metrics.counter("orders_matcher_service_seconds_total", "Matcher service time since start",
-                () -> matcherMetrics.serviceNanos() / 1e9);
-        metrics.gauge("orders_matcher_service_max_seconds", "Longest single command service time",
-                () -> matcherMetrics.maxServiceNanos() / 1e9);
-        for (final CommandResult result : CommandResult.values()) {
-            metrics.counter("orders_commands_total", "Commands by engine result, replayed ones included",
-                    "result=\"" + result.name() + "\"", () -> matcherMetrics.results(result));
-        }
-        for (final OrderStatus orderStatus : OrderStatus.values()) {
-            metrics.counter("orders_order_outcomes_total", "Order states reported at the end of a command",
-                    "status=\"" + orderStatus.name() + "\"", () -> matcherMetrics.statuses(orderStatus));
-        }
-        metrics.counter("orders_trades_total", "Trades executed, replayed ones included", matcherMetrics::trades);
+        pipeline.register(metrics, matcherMetrics);
         metrics.gauge("orders_http_waiting_requests", "Requests published and waiting for the engine",
                 status::waitingRequests);
         metrics.gauge("orders_view_orders", "Orders the order view holds: open, retained final, and final ones kept"
