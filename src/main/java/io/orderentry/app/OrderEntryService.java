@@ -24,7 +24,6 @@ import io.orderentry.journal.JournalRecovery;
 import io.orderentry.journal.JournalWriter;
 import io.orderentry.journal.WallClock;
 import io.orderentry.marketdata.MarketDataStage;
-import io.orderentry.persistence.PersistenceService;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.MatcherMetrics;
 import io.orderentry.pipeline.MatcherStage;
@@ -36,7 +35,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,26 +50,14 @@ import org.slf4j.LoggerFactory;
 public final class OrderEntryService {
 
     private static final Logger LOG = LoggerFactory.getLogger(OrderEntryService.class);
-    /** The longest one step of a stop may take: a ring's drain, the answers' writing, the recovery's abort. */
-    private static final long STOP_STEP_MILLIS = 10_000;
-    /**
-     * The whole stop, from the signal to the last snapshot, within this: every step takes at most what is left of it
-     * (and at least {@link #MIN_STOP_STEP_MILLIS}), so the worst case is this plus one such minimum per step, 45 s,
-     * under compose's {@code stop_grace_period} (60 s) and so never cut short by a SIGKILL.
-     */
-    static final long STOP_BUDGET_MILLIS = 38_000;
-    /** What a step of the stop gets even when the budget is spent, so that no step is skipped outright. */
-    static final long MIN_STOP_STEP_MILLIS = 1_000;
-    /** The steps of a stop that wait: see {@link #stop}. */
-    static final int STOP_STEPS = 7;
-    /** How long a halted ring's stage threads may take to leave their batch. */
-    private static final long STAGE_JOIN_MILLIS = 5_000;
+    /** The stop's budget, its minimum per step and its steps that wait: see {@link StopSequence}. */
+    static final long STOP_BUDGET_MILLIS = StopSequence.BUDGET_MILLIS;
+    static final long MIN_STOP_STEP_MILLIS = StopSequence.MIN_STEP_MILLIS;
+    static final int STOP_STEPS = StopSequence.STEPS;
     private volatile boolean starting;
     private volatile boolean abortStart;
     private volatile Thread startThread;
     private final CountDownLatch startEnded = new CountDownLatch(1);
-    /** Longest a graceful stop waits for the final snapshot. */
-    private static final long SNAPSHOT_STOP_MILLIS = 20_000;
 
     private final Config config;
     private final ServiceStatus status = new ServiceStatus();
@@ -285,114 +271,13 @@ public final class OrderEntryService {
             return;
         }
         stopped = true;
-        // the steps that wait, each bounded by what is left of the budget (STOP_STEPS counts them): the recovery's
-        // abort, the input ring (drain, then its stages' join), the output ring (the same), the answers, persistence,
-        // the final snapshot, the HTTP server
-        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_BUDGET_MILLIS);
+        final StopSequence sequence = new StopSequence(status);
         abortStart = true;
         if (starting && Thread.currentThread() != startThread) {
-            LOG.info("stopping during recovery: the replay stops at its next record");
-            try {
-                if (!startEnded.await(millisLeft(deadline, STOP_STEP_MILLIS), TimeUnit.MILLISECONDS)) {
-                    LOG.warn("recovery did not stop in time; stopping anyway");
-                }
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            sequence.awaitRecovery(startEnded);
         }
-        LOG.info("stopping: refusing new orders, draining the rings (at most {} s in all)", STOP_BUDGET_MILLIS / 1000);
-        status.phase(ServiceStatus.Phase.STOPPING);
-        if (http != null) {
-            http.closeDeadMansSwitch();   // a stopping service takes no more commands, so no switch fires from here on
-        }
-        if (gateway != null) {
-            // a request that passed the readiness check just before STOPPING may still be publishing: wait for it, and
-            // refuse any later one, so that the drain below answers everything the ring took
-            gateway.close();
-        }
-        boolean stagesStopped = true;
-        if (pipeline != null) {
-            stagesStopped = pipeline.stopInput(millisLeft(deadline, STOP_STEP_MILLIS),
-                    millisLeft(deadline, STAGE_JOIN_MILLIS));
-        }
-        if (cluster != null) {
-            cluster.stopJobs();
-        }
-        if (cluster != null && cluster.launched()) {
-            // what the input ring sent is answered through the log: wait for it, then stop taking part in the cluster
-            // before the output ring drains (the engine publishes into it)
-            awaitAnswersWritten(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millisLeft(deadline,
-                    STOP_STEP_MILLIS)));
-            cluster.leave();
-        }
-        if (pipeline != null) {
-            stagesStopped &= pipeline.stopOutput(millisLeft(deadline, STOP_STEP_MILLIS),
-                    millisLeft(deadline, STAGE_JOIN_MILLIS));
-        }
-        awaitAnswersWritten(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millisLeft(deadline, STOP_STEP_MILLIS)));
-        if (persistence != null) {
-            persistence.stop(millisLeft(deadline, PersistenceService.STOP_WAIT_MILLIS));
-        }
-        if (!stagesStopped) {
-            // a stage thread is still inside a batch (a write or force that does not return): closing the journal or
-            // the audit trail under it could cut a record in half; the process exits and recovery reads what is there
-            LOG.error("stopped without closing the journal and the audit trail: a stage thread did not stop; the next"
-                    + " start recovers them as after a crash");
-            auditWiring = null;
-            journalWiring = null;
-        }
-        if (auditWiring != null) {
-            auditWiring.close();
-        }
-        if (journalWiring != null) {
-            journalWiring.close();
-        }
-        snapshots.close(millisLeft(deadline, SNAPSHOT_STOP_MILLIS));
-        if (auditWiring != null) {
-            auditWiring.stopArchiving();
-        }
-        if (http != null) {
-            http.closeAuth();
-        }
-        if (journalLock != null) {
-            try {
-                journalLock.close();
-            } catch (final IOException e) {
-                LOG.error("releasing the journal lock failed", e);
-            }
-        }
-        if (http != null) {
-            http.closeServer(millisLeft(deadline, STOP_STEP_MILLIS));
-        }
-        metrics.close();
-        LOG.info("stopped");
-    }
-
-    /**
-     * @return the milliseconds of the stop's budget left before {@code deadline}, at most {@code most}, at least
-     *     {@link #MIN_STOP_STEP_MILLIS}
-     */
-    static long millisLeft(final long deadline, final long most) {
-        return Math.max(MIN_STOP_STEP_MILLIS,
-                Math.min(most, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-    }
-
-    /** Lets the event loops write the answers the drained rings produced before the server closes. */
-    private void awaitAnswersWritten(final long deadline) {
-        while (status.waitingRequests() > 0 && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(5);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-        if (status.waitingRequests() > 0) {
-            LOG.warn("{} request(s) still unanswered at the stop's deadline; their commands are journaled and will be"
-                    + " found by clientOrderId after restart", status.waitingRequests());
-        } else {
-            LOG.info("drained: every accepted command is journaled, executed and answered");
-        }
+        sequence.run(new StopSequence.Parts(http, gateway, pipeline, cluster, persistence, auditWiring, journalWiring,
+                snapshots, journalLock, metrics));
     }
 
     /** @return the stream's fan-out, for tests and embedding */
