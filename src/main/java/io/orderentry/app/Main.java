@@ -105,6 +105,6 @@ public final class Main {
         final SnapshotStore store = new SnapshotStore(args.length == 2 ? Path.of(args[1])
                 : config.snapshots().directory(), config.snapshots().keep());
         return VerifySnapshotCommand.run(store, SnapshotWiring.layout(config), config.journalDir(),
-                config.snapshots().archive(), OrderEntryService.symbolIndex(config), System.out, System.err);
+                config.snapshots().archive(), SingleNodeRecovery.symbolIndex(config), System.out, System.err);
     }
 }

@@ -1,14 +1,10 @@
 package io.orderentry.app;
 
 import com.lmax.disruptor.RingBuffer;
-import io.aeron.cluster.service.Cluster;
 import io.orderentry.account.AccountFeeds;
 import io.orderentry.audit.AuditHandler;
-import io.orderentry.audit.AuditTrail;
 import io.orderentry.cluster.ClusterSettings;
-import io.orderentry.cluster.EngineService;
 import io.orderentry.config.ConfigException;
-import io.orderentry.engine.MarketBandRule;
 import io.orderentry.http.InputGateway;
 import io.orderentry.http.Json;
 import io.orderentry.http.MetricsText;
@@ -17,11 +13,9 @@ import io.orderentry.http.ServiceStatus;
 import io.orderentry.http.StreamFanOut;
 import io.orderentry.http.StreamMetrics;
 import io.orderentry.instrument.Instrument;
-import io.orderentry.instrument.TradingRules;
 import io.orderentry.journal.DirectoryLock;
 import io.orderentry.journal.JournalHandler;
 import io.orderentry.journal.JournalRecovery;
-import io.orderentry.journal.JournalWriter;
 import io.orderentry.journal.WallClock;
 import io.orderentry.marketdata.MarketDataStage;
 import io.orderentry.pipeline.EngineEvent;
@@ -30,27 +24,32 @@ import io.orderentry.pipeline.MatcherStage;
 import io.orderentry.query.OrderStateView;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wires the pipeline and owns its life: startup, recovery and shutdown, in that order.
+ * The service's life: it assembles the parts, starts them in order, and stops them in the reverse order. Each part
+ * is a class of its own that registers its own {@code /ready} part and figures: {@link Pipeline} (both rings, read it
+ * first), {@link AuditWiring}, {@link PersistenceWiring}, {@link HttpWiring} (with {@link AuthWiring}),
+ * {@link SingleNodeRecovery} and {@link JournalWiring} with {@link SnapshotWiring}, or {@link ClusterWiring} in
+ * cluster mode, and {@link StopSequence}.
  *
- * The consumer graph of both rings is {@link Pipeline}.
+ * <p>Start order, and why: the audit trail opens first (recovery asks it which commands it lacks); the stages and the
+ * output ring next (the replay publishes into it); the HTTP port then, so that {@code /health} and {@code /ready}
+ * answer (503) while the service recovers; then the journal is replayed through the matcher into the output ring
+ * (or the member joins its cluster); once every consumer has caught up the input ring starts, the price bands are
+ * journaled ahead of any order, the scheduled jobs start, the figures are registered, and orders are accepted
+ * (READY). A start that fails fails in one way ({@code failStart}). The stop reverses it: see {@link StopSequence}.
  *
- * Startup: the HTTP port opens first so that {@code /health} and {@code /ready} answer (503 while
- * recovering); then the journal is replayed through the matcher into the output ring; once every
- * consumer has caught up the input ring starts and orders are accepted. Shutdown reverses it.
+ * <p>Threads: {@link #start} on the main thread; {@link #stop} on the stopping one (at most one stop runs).
  */
 public final class OrderEntryService {
 
     private static final Logger LOG = LoggerFactory.getLogger(OrderEntryService.class);
-    /** The stop's budget, its minimum per step and its steps that wait: see {@link StopSequence}. */
+    /** The stop's budget, its minimum per step and its steps that wait (see {@link StopSequence}), for the tests. */
     static final long STOP_BUDGET_MILLIS = StopSequence.BUDGET_MILLIS;
     static final long MIN_STOP_STEP_MILLIS = StopSequence.MIN_STEP_MILLIS;
     static final int STOP_STEPS = StopSequence.STEPS;
@@ -68,10 +67,8 @@ public final class OrderEntryService {
     private HttpWiring http;
     private Pipeline pipeline;
     private DirectoryLock journalLock;
-    private JournalWriter journal;
     private OrderStateView view;
     private AuditHandler audit;
-    private AuditTrail auditTrail;
     private InputGateway gateway;
     private MarketDataStage marketData;
     private AccountFeeds orderFeeds;
@@ -84,7 +81,6 @@ public final class OrderEntryService {
     private volatile long replayedRecords;
     private MatcherStage matcherStage;
     private ClusterWiring cluster;
-    private EngineService clusterService;
     private PersistenceWiring persistence;
     private volatile boolean stopped;
 
@@ -135,9 +131,8 @@ public final class OrderEntryService {
             throw failStart("the audit trail cannot be opened: " + e.getMessage(),
                     new IllegalStateException("the audit trail cannot be opened: " + e.getMessage(), e));
         }
-        auditTrail = auditWiring.trail();
         view = new OrderStateView(config.retainedFinalOrders(), config.engineLimits().dedupWindow());
-        audit = new AuditHandler(auditTrail, status::auditFailed, status::auditResumed, view::holdsOnApplyingThread);
+        audit = new AuditHandler(auditWiring.trail(), status::auditFailed, status::auditResumed, view::holdsOnApplyingThread);
         persistence = PersistenceWiring.open(config, status, metrics);
         final ReplyStage replies = new ReplyStage(view, config.httpInstances());
         orderFeeds = new AccountFeeds(view, Json.orderFeedRenderer(config.instruments()));
@@ -149,19 +144,20 @@ public final class OrderEntryService {
                 streamFanOut, persistence.stage());
         matcherStage = pipeline.matcher(config, matcherMetrics);
         gateway = new InputGateway(pipeline.inputRing(), config.httpLimits().refusalsAuditedPerSecond());
+        symbolIndex = SingleNodeRecovery.symbolIndex(config);
         if (config.cluster().isPresent()) {
-            symbolIndex = symbolIndex(config);
             cluster = new ClusterWiring(config, config.cluster().get(), status, metrics, persistence, matcherStage, view,
                     marketData, symbols(), symbolIndex, this::stopFromFailure);
         }
         http = new HttpWiring(config, status, metrics, streamMetrics);
-        http.start(view, replies, gateway, marketData, streamFanOut, orderFeeds, this::snapshotNow);
+        // POST /admin/snapshot: the cluster's (every member at one log position) or the single node's writer's
+        http.start(view, replies, gateway, marketData, streamFanOut, orderFeeds,
+                () -> cluster != null ? cluster.requestSnapshot() : snapshots.request());
         if (config.cluster().isPresent()) {
             startCluster(outputRing, started);
             return;
         }
-        symbolIndex = symbolIndex(config);
-        final SingleNodeRecovery recovering = new SingleNodeRecovery(config, symbols(), symbolIndex, auditTrail,
+        final SingleNodeRecovery recovering = new SingleNodeRecovery(config, symbols(), symbolIndex, auditWiring.trail(),
                 persistence, matcherStage, view, marketData, () -> abortStart, lock -> journalLock = lock);
         final JournalRecovery recovery = recover(recovering);
         matcherStage.replayCompleted(recovery.lastSequence());
@@ -174,13 +170,15 @@ public final class OrderEntryService {
             throw failStart("the journal cannot be opened for writing: " + e.getMessage(),
                     new UncheckedIOException("the journal cannot be opened for writing", e));
         }
-        journal = journalWiring.writer();
-        final JournalHandler journalHandler = new JournalHandler(journal, pipeline.inputRing(),
+        final JournalHandler journalHandler = new JournalHandler(journalWiring.writer(), pipeline.inputRing(),
                 WallClock::currentTimeMicros);
         final int[] bandChanges = recovering.priceBandChanges();   // read before the matcher thread owns the engine
         pipeline.startInput(journalHandler, matcherStage);
-        journalPriceBandChanges(bandChanges);
-        snapshots.start(symbolIndex, journal::lastSequence, persistence::persistedSequence);
+        if (!recovering.journalPriceBandChanges(gateway, bandChanges)) {
+            throw failStart("the input ring is full at start; the price band change could not be journaled",
+                    new IllegalStateException("the input ring is full at start"));
+        }
+        snapshots.start(symbolIndex, journalWiring.writer()::lastSequence, persistence::persistedSequence);
         auditWiring.startArchiving();
         journalWiring.register();
         registerHealthAndMetrics(outputRing);
@@ -199,7 +197,6 @@ public final class OrderEntryService {
     private void startCluster(final RingBuffer<EngineEvent> outputRing, final long started) {
         final ClusterSettings settings = config.cluster().get();
         cluster.join(pipeline, outputRing, () -> abortStart, lock -> journalLock = lock, this::failStart);
-        clusterService = cluster.service();
         recoveredFromSnapshot = cluster.loadedSnapshot();
         // the log's end is not known here (the members replay it as it comes); the writer compares the spool's progress
         persistence.start(0);
@@ -213,25 +210,6 @@ public final class OrderEntryService {
         status.phase(ServiceStatus.Phase.READY);
         LOG.info("ready: member {} accepting orders on {}:{} after {} ms", settings.memberId(), config.httpHost(),
                 config.httpPort(), (System.nanoTime() - started) / 1_000_000);
-    }
-
-    /**
-     * Journals each band change as a command ahead of any order (HTTP still answers 503 until READY), so that the
-     * journal says from which command on a band applied and a replay applies it there.
-     */
-    private void journalPriceBandChanges(final int[] changes) {
-        for (int symbol = 0; symbol < changes.length; symbol++) {
-            if (changes[symbol] < 0) {
-                continue;
-            }
-            if (!gateway.trySetPriceBand(symbol, changes[symbol])) {
-                throw failStart("the input ring is full at start; the price band change could not be journaled",
-                        new IllegalStateException("the input ring is full at start"));
-            }
-            LOG.info("price band of {}: {}% from now on, MARKET orders trading inside both of its edges ({};"
-                            + " journaled)", config.instruments().get(symbol).symbol(),
-                    TradingRules.percent(changes[symbol]), MarketBandRule.CURRENT);
-        }
     }
 
     /** Runs the single node's recovery; a failure fails the start. */
@@ -290,23 +268,6 @@ public final class OrderEntryService {
         return status;
     }
 
-    /** @return instrument symbol to engine index */
-    static Map<String, Integer> symbolIndex(final Config config) {
-        final Map<String, Integer> index = new HashMap<>();
-        for (final Instrument instrument : config.instruments()) {
-            index.put(instrument.symbol(), instrument.index());
-        }
-        return index;
-    }
-
-    /** What {@code POST /admin/snapshot} does. */
-    private CompletionStage<Map<String, Object>> snapshotNow() {
-        if (config.cluster().isPresent()) {
-            return cluster.requestSnapshot();
-        }
-        return snapshots.request();
-    }
-
     private void registerHealthAndMetrics(final RingBuffer<EngineEvent> outputRing) {
         pipeline.register(metrics, matcherMetrics);
         metrics.gauge("orders_http_waiting_requests", "Requests published and waiting for the engine",
@@ -316,7 +277,8 @@ public final class OrderEntryService {
         metrics.gauge("orders_recovery_snapshot_sequence", "Journal sequence of the snapshot this start loaded (0: none)",
                 () -> recoveredFromSnapshot);
         metrics.gauge("orders_recovery_replayed_records", "Journal records this start replayed", () -> replayedRecords);
-        snapshots.register(clusterService, journal);
+        snapshots.register(cluster == null ? null : cluster.service(),
+                journalWiring == null ? null : journalWiring.writer());
         auditWiring.register(audit, gateway);
     }
 

@@ -4,6 +4,9 @@ import com.lmax.disruptor.RingBuffer;
 import io.orderentry.audit.AuditTrail;
 import io.orderentry.config.ConfigException;
 import io.orderentry.engine.MarketBandRule;
+import io.orderentry.http.InputGateway;
+import io.orderentry.instrument.Instrument;
+import io.orderentry.instrument.TradingRules;
 import io.orderentry.journal.DirectoryLock;
 import io.orderentry.journal.JournalManifest;
 import io.orderentry.journal.JournalPosition;
@@ -17,6 +20,7 @@ import io.orderentry.snapshot.ServiceState;
 import io.orderentry.snapshot.SnapshotConfig;
 import io.orderentry.snapshot.SnapshotStore;
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -244,5 +248,36 @@ final class SingleNodeRecovery {
             changes[symbol] = same ? -1 : configured;
         }
         return changes;
+    }
+
+    /**
+     * Journals each band change as a command ahead of any order (HTTP still answers 503 until READY), so that the
+     * journal says from which command on a band applied and a replay applies it there; called right after the input
+     * ring starts.
+     *
+     * @return false when the input ring is full (the start then fails)
+     */
+    boolean journalPriceBandChanges(final InputGateway gateway, final int[] changes) {
+        for (int symbol = 0; symbol < changes.length; symbol++) {
+            if (changes[symbol] < 0) {
+                continue;
+            }
+            if (!gateway.trySetPriceBand(symbol, changes[symbol])) {
+                return false;
+            }
+            LOG.info("price band of {}: {}% from now on, MARKET orders trading inside both of its edges ({};"
+                            + " journaled)", config.instruments().get(symbol).symbol(),
+                    TradingRules.percent(changes[symbol]), MarketBandRule.CURRENT);
+        }
+        return true;
+    }
+
+    /** @return instrument symbol to engine index */
+    static Map<String, Integer> symbolIndex(final Config config) {
+        final Map<String, Integer> index = new HashMap<>();
+        for (final Instrument instrument : config.instruments()) {
+            index.put(instrument.symbol(), instrument.index());
+        }
+        return index;
     }
 }
