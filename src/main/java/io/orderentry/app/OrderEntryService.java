@@ -132,7 +132,8 @@ public final class OrderEntryService {
                     new IllegalStateException("the audit trail cannot be opened: " + e.getMessage(), e));
         }
         view = new OrderStateView(config.retainedFinalOrders(), config.engineLimits().dedupWindow());
-        audit = new AuditHandler(auditWiring.trail(), status::auditFailed, status::auditResumed, view::holdsOnApplyingThread);
+        audit = new AuditHandler(auditWiring.trail(), status::auditFailed, status::auditResumed,
+                view::holdsOnApplyingThread);
         persistence = PersistenceWiring.open(config, status, metrics);
         final ReplyStage replies = new ReplyStage(view, config.httpInstances());
         orderFeeds = new AccountFeeds(view, Json.orderFeedRenderer(config.instruments()));
@@ -146,8 +147,8 @@ public final class OrderEntryService {
         gateway = new InputGateway(pipeline.inputRing(), config.httpLimits().refusalsAuditedPerSecond());
         symbolIndex = SingleNodeRecovery.symbolIndex(config);
         if (config.cluster().isPresent()) {
-            cluster = new ClusterWiring(config, config.cluster().get(), status, metrics, persistence, matcherStage, view,
-                    marketData, symbols(), symbolIndex, this::stopFromFailure);
+            cluster = new ClusterWiring(config, config.cluster().get(), status, metrics, persistence, matcherStage,
+                    view, marketData, symbols(), symbolIndex, this::stopFromFailure);
         }
         http = new HttpWiring(config, status, metrics, streamMetrics);
         // POST /admin/snapshot: the cluster's (every member at one log position) or the single node's writer's
@@ -157,8 +158,9 @@ public final class OrderEntryService {
             startCluster(outputRing, started);
             return;
         }
-        final SingleNodeRecovery recovering = new SingleNodeRecovery(config, symbols(), symbolIndex, auditWiring.trail(),
-                persistence, matcherStage, view, marketData, () -> abortStart, lock -> journalLock = lock);
+        final SingleNodeRecovery recovering = new SingleNodeRecovery(config, symbols(), symbolIndex,
+                auditWiring.trail(), persistence, matcherStage, view, marketData, () -> abortStart,
+                lock -> journalLock = lock);
         final JournalRecovery recovery = recover(recovering);
         matcherStage.replayCompleted(recovery.lastSequence());
         recovering.awaitConsumers(outputRing);

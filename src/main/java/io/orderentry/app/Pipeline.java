@@ -30,8 +30,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * Both rings, in one place: their construction (sizes, producer type, wait strategy, the lists of their stage
  * threads), the consumer graph, the links between them (the matcher publishes into the output ring; market data hands
- * its frames to the WebSocket fan-out) and the order in which they start and stop. Each line below is one thread, named as {@code top -H}, profilers and
- * the per-thread figures of {@code /metrics} show it.
+ * its frames to the WebSocket fan-out) and the order in which they start and stop. Each line below is one thread,
+ * named as {@code top -H}, profilers and the per-thread figures of {@code /metrics} show it.
  *
  * <pre>
  *  HTTP event loops ──tryPublish──▶ INPUT ring
