@@ -108,7 +108,7 @@ public final class Main {
         }
         final SnapshotStore store = new SnapshotStore(args.length == 2 ? Path.of(args[1])
                 : config.snapshots().directory(), config.snapshots().keep());
-        return VerifySnapshotCommand.run(store, OrderEntryService.snapshotLayout(config), config.journalDir(),
-                config.snapshots().archive(), OrderEntryService.symbolIndex(config), System.out, System.err);
+        return VerifySnapshotCommand.run(store, SnapshotWiring.layout(config), config.journalDir(),
+                config.snapshots().archive(), SingleNodeRecovery.symbolIndex(config), System.out, System.err);
     }
 }

@@ -1,145 +1,62 @@
 package io.orderentry.app;
 
 import com.lmax.disruptor.RingBuffer;
-import com.lmax.disruptor.WaitStrategy;
-import com.lmax.disruptor.dsl.Disruptor;
-import com.lmax.disruptor.dsl.ProducerType;
-import io.aeron.cluster.ClusterMember;
-import io.aeron.cluster.ClusterTool;
-import io.aeron.cluster.service.Cluster;
 import io.orderentry.account.AccountFeeds;
-import io.orderentry.account.DeadMansSwitch;
-import io.orderentry.audit.AuditArchiver;
-import io.orderentry.audit.AuditFiles;
 import io.orderentry.audit.AuditHandler;
-import io.orderentry.audit.AuditRetention;
-import io.orderentry.audit.AuditTrail;
-import io.orderentry.cluster.ClusterCommands;
-import io.orderentry.cluster.ClusterIngress;
-import io.orderentry.cluster.ClusterNode;
 import io.orderentry.cluster.ClusterSettings;
-import io.orderentry.cluster.EngineService;
-import io.orderentry.cluster.LogPurger;
-import io.orderentry.cluster.LogRetention;
 import io.orderentry.config.ConfigException;
-import io.orderentry.engine.CommandResult;
-import io.orderentry.engine.MarketBandRule;
-import io.orderentry.engine.Matcher;
-import io.orderentry.engine.OrderStatus;
-import io.orderentry.engine.RejectReason;
-import io.orderentry.http.ClientBounds;
-import io.orderentry.http.ConnectionLimit;
-import io.orderentry.http.HealthComponent;
-import io.orderentry.http.HttpLimits;
-import io.orderentry.http.HttpMetrics;
-import io.orderentry.http.HttpSettings;
 import io.orderentry.http.InputGateway;
 import io.orderentry.http.Json;
-import io.orderentry.http.MarketDataAccess;
 import io.orderentry.http.MetricsText;
-import io.orderentry.http.OrderRequestParser;
-import io.orderentry.http.OrderVerticle;
 import io.orderentry.http.ReplyStage;
 import io.orderentry.http.ServiceStatus;
 import io.orderentry.http.StreamFanOut;
 import io.orderentry.http.StreamMetrics;
 import io.orderentry.instrument.Instrument;
-import io.orderentry.instrument.TradingRules;
 import io.orderentry.journal.DirectoryLock;
-import io.orderentry.journal.JournalConfig;
 import io.orderentry.journal.JournalHandler;
-import io.orderentry.journal.JournalManifest;
-import io.orderentry.journal.JournalPosition;
-import io.orderentry.journal.JournalReader;
-import io.orderentry.journal.JournalRecords;
 import io.orderentry.journal.JournalRecovery;
-import io.orderentry.journal.JournalWriter;
 import io.orderentry.journal.WallClock;
-import io.orderentry.marketdata.MarketDataConfig;
 import io.orderentry.marketdata.MarketDataStage;
-import io.orderentry.persistence.PersistenceService;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.MatcherMetrics;
 import io.orderentry.pipeline.MatcherStage;
-import io.orderentry.pipeline.OrderCommand;
-import io.orderentry.pipeline.RingShutdown;
 import io.orderentry.query.OrderStateView;
-import io.orderentry.snapshot.ServiceState;
-import io.orderentry.snapshot.SnapshotConfig;
-import io.orderentry.snapshot.SnapshotStore;
-import io.orderentry.snapshot.Snapshotter;
-import io.vertx.core.DeploymentOptions;
-import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
-import io.vertx.core.buffer.Buffer;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Supplier;
-import org.agrona.concurrent.AgentTerminationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wires the pipeline and owns its life: startup, recovery and shutdown, in that order.
+ * The service's life: it assembles the parts, starts them in order, and stops them in the reverse order. Each part
+ * is a class of its own that registers its own {@code /ready} part and figures: {@link Pipeline} (both rings, read it
+ * first), {@link AuditWiring}, {@link PersistenceWiring}, {@link HttpWiring} (with {@link AuthWiring}),
+ * {@link SingleNodeRecovery} and {@link JournalWiring} with {@link SnapshotWiring}, or {@link ClusterWiring} in
+ * cluster mode, and {@link StopSequence}.
  *
- * The consumer graph of both rings is {@link Pipeline}.
+ * <p>Start order, and why: the audit trail opens first (recovery asks it which commands it lacks); the stages and the
+ * output ring next (the replay publishes into it); the HTTP port then, so that {@code /health} and {@code /ready}
+ * answer (503) while the service recovers; then the journal is replayed through the matcher into the output ring
+ * (or the member joins its cluster); once every consumer has caught up the input ring starts, the price bands are
+ * journaled ahead of any order, the scheduled jobs start, the figures are registered, and orders are accepted
+ * (READY). A start that fails fails in one way ({@code failStart}). The stop reverses it: see {@link StopSequence}.
  *
- * Startup: the HTTP port opens first so that {@code /health} and {@code /ready} answer (503 while
- * recovering); then the journal is replayed through the matcher into the output ring; once every
- * consumer has caught up the input ring starts and orders are accepted. Shutdown reverses it.
+ * <p>Threads: {@link #start} on the main thread; {@link #stop} on the stopping one (at most one stop runs).
  */
 public final class OrderEntryService {
 
     private static final Logger LOG = LoggerFactory.getLogger(OrderEntryService.class);
-    /** The longest one step of a stop may take: a ring's drain, the answers' writing, the recovery's abort. */
-    private static final long STOP_STEP_MILLIS = 10_000;
-    /**
-     * The whole stop, from the signal to the last snapshot, within this: every step takes at most what is left of it
-     * (and at least {@link #MIN_STOP_STEP_MILLIS}), so the worst case is this plus one such minimum per step, 45 s,
-     * under compose's {@code stop_grace_period} (60 s) and so never cut short by a SIGKILL.
-     */
-    static final long STOP_BUDGET_MILLIS = 38_000;
-    /** What a step of the stop gets even when the budget is spent, so that no step is skipped outright. */
-    static final long MIN_STOP_STEP_MILLIS = 1_000;
-    /** The steps of a stop that wait: see {@link #stop}. */
-    static final int STOP_STEPS = 7;
-    /** How long a halted ring's stage threads may take to leave their batch. */
-    private static final long STAGE_JOIN_MILLIS = 5_000;
-    private final List<Thread> inputThreads = new CopyOnWriteArrayList<>();
+    /** The stop's budget, its minimum per step and its steps that wait (see {@link StopSequence}), for the tests. */
+    static final long STOP_BUDGET_MILLIS = StopSequence.BUDGET_MILLIS;
+    static final long MIN_STOP_STEP_MILLIS = StopSequence.MIN_STEP_MILLIS;
+    static final int STOP_STEPS = StopSequence.STEPS;
     private volatile boolean starting;
     private volatile boolean abortStart;
     private volatile Thread startThread;
     private final CountDownLatch startEnded = new CountDownLatch(1);
-    private final List<Thread> outputThreads = new CopyOnWriteArrayList<>();
-    /** Longest a graceful stop waits for the final snapshot. */
-    private static final long SNAPSHOT_STOP_MILLIS = 20_000;
 
     private final Config config;
     private final ServiceStatus status = new ServiceStatus();
@@ -147,44 +64,29 @@ public final class OrderEntryService {
     private final MatcherMetrics matcherMetrics = new MatcherMetrics();
     private final StreamMetrics streamMetrics = new StreamMetrics();
 
-    private Vertx vertx;
-    private Disruptor<EngineEvent> output;
-    private Disruptor<OrderCommand> input;
+    private HttpWiring http;
+    private Pipeline pipeline;
     private DirectoryLock journalLock;
-    private JournalWriter journal;
     private OrderStateView view;
-    private AuthWiring auth;
     private AuditHandler audit;
-    private AuditTrail auditTrail;
     private InputGateway gateway;
-    private DeadMansSwitch deadMansSwitch;
     private MarketDataStage marketData;
     private AccountFeeds orderFeeds;
     private StreamFanOut streamFanOut;
-    private Snapshotter snapshotter;
-    private ScheduledExecutorService auditArchiving;
-    private final AtomicLong auditFilesArchived = new AtomicLong();
-    private final AtomicLong auditArchiveFailures = new AtomicLong();
+    private final SnapshotWiring snapshots;
+    private AuditWiring auditWiring;
+    private JournalWiring journalWiring;
     private Map<String, Integer> symbolIndex;
     private volatile long recoveredFromSnapshot;
     private volatile long replayedRecords;
     private MatcherStage matcherStage;
-    private ClusterNode clusterNode;
-    private ClusterIngress clusterIngress;
-    private EngineService clusterService;
-    private LogRetention logRetention;
-    private LogPurger logPurger;
-    private volatile String clusterFailure;
-    /** Set when this member cannot catch up because the log it lacks was purged; shown by /ready. */
-    private volatile String catchUpFailure;
-    /** A member further behind the cluster's commit position than this is not ready (about 5,000 commands). */
-    private static final long READY_BEHIND_BYTES = 1 << 20;
-    private ScheduledExecutorService clusterSnapshotTimer;
+    private ClusterWiring cluster;
     private PersistenceWiring persistence;
     private volatile boolean stopped;
 
     public OrderEntryService(final Config config) {
         this.config = config;
+        this.snapshots = new SnapshotWiring(config, status, metrics);
     }
 
     /** Starts everything and returns once orders are accepted; throws if recovery fails. */
@@ -223,56 +125,66 @@ public final class OrderEntryService {
                 config.audit().directory().toAbsolutePath().normalize(), config.audit().sync(), symbols(),
                 config.inputRingSize(), config.outputRingSize(), config.waitStrategy());
 
-        auditTrail = openAudit();
+        try {
+            auditWiring = AuditWiring.open(config, status, metrics);
+        } catch (final IOException e) {
+            throw failStart("the audit trail cannot be opened: " + e.getMessage(),
+                    new IllegalStateException("the audit trail cannot be opened: " + e.getMessage(), e));
+        }
         view = new OrderStateView(config.retainedFinalOrders(), config.engineLimits().dedupWindow());
-        audit = new AuditHandler(auditTrail, status::auditFailed, status::auditResumed, view::holdsOnApplyingThread);
+        audit = new AuditHandler(auditWiring.trail(), status::auditFailed, status::auditResumed,
+                view::holdsOnApplyingThread);
         persistence = PersistenceWiring.open(config, status, metrics);
         final ReplyStage replies = new ReplyStage(view, config.httpInstances());
         orderFeeds = new AccountFeeds(view, Json.orderFeedRenderer(config.instruments()));
         marketData = new MarketDataStage(config.instruments().size(), config.httpInstances(), config.marketData());
         streamFanOut = new StreamFanOut(config.instruments(), config.httpInstances(), streamMetrics,
                 config.marketData().fanOutCpuPercent());
-        marketData.register(streamFanOut);
-        // Two producers, one after the other: the recovering thread replays the journal into this ring,
-        // then the matcher thread takes over. MULTI makes that hand-over legal for the sequencer.
-        final WaitStrategy outputWait = WaitStrategies.of(config.waitStrategy());
-        output = new Disruptor<>(EngineEvent::new, config.outputRingSize(), threads("out", outputThreads), ProducerType.MULTI,
-                outputWait);
-        output.setDefaultExceptionHandler(new FailFastHandler<>("output", status, this::stopFromFailure));
-        Pipeline.wireOutput(output, view, audit, replies, orderFeeds, marketData, persistence.stage());
-        final RingBuffer<EngineEvent> outputRing = output.start();
-
-        matcherStage = new MatcherStage(sink -> new Matcher(config.instruments().size(), config.engineLimits(), sink),
-                outputRing, matcherMetrics);
-        final WaitStrategy inputWait = WaitStrategies.of(config.waitStrategy());
-        input = new Disruptor<>(OrderCommand::new, config.inputRingSize(), threads("in", inputThreads), ProducerType.MULTI,
-                inputWait);
-        input.setDefaultExceptionHandler(new FailFastHandler<>("input", status, this::stopFromFailure));
-
-        gateway = new InputGateway(input.getRingBuffer(), config.httpLimits().refusalsAuditedPerSecond());
-        startHttp(replies, gateway);
+        pipeline = new Pipeline(config, status, this::stopFromFailure);
+        final RingBuffer<EngineEvent> outputRing = pipeline.startOutput(view, audit, replies, orderFeeds, marketData,
+                streamFanOut, persistence.stage());
+        matcherStage = pipeline.matcher(config, matcherMetrics);
+        gateway = new InputGateway(pipeline.inputRing(), config.httpLimits().refusalsAuditedPerSecond());
+        symbolIndex = SingleNodeRecovery.symbolIndex(config);
         if (config.cluster().isPresent()) {
-            startCluster(config.cluster().get(), outputRing, inputWait, started);
+            cluster = new ClusterWiring(config, config.cluster().get(), status, metrics, persistence, matcherStage,
+                    view, marketData, symbols(), symbolIndex, this::stopFromFailure);
+        }
+        http = new HttpWiring(config, status, metrics, streamMetrics);
+        // POST /admin/snapshot: the cluster's (every member at one log position) or the single node's writer's
+        http.start(view, replies, gateway, marketData, streamFanOut, orderFeeds,
+                () -> cluster != null ? cluster.requestSnapshot() : snapshots.request());
+        if (config.cluster().isPresent()) {
+            startCluster(outputRing, started);
             return;
         }
-        final JournalRecovery recovery = recover();
+        final SingleNodeRecovery recovering = new SingleNodeRecovery(config, symbols(), symbolIndex,
+                auditWiring.trail(), persistence, matcherStage, view, marketData, () -> abortStart,
+                lock -> journalLock = lock);
+        final JournalRecovery recovery = recover(recovering);
         matcherStage.replayCompleted(recovery.lastSequence());
-        awaitConsumers(outputRing);
+        recovering.awaitConsumers(outputRing);
         persistence.start(matcherStage.matcher().lastEventSequence());
 
-        journal = openJournal(recovery);
-        final JournalHandler journalHandler = new JournalHandler(journal, input.getRingBuffer(),
+        try {
+            journalWiring = JournalWiring.open(config, status, metrics, symbols(), recovery);
+        } catch (final IOException e) {
+            throw failStart("the journal cannot be opened for writing: " + e.getMessage(),
+                    new UncheckedIOException("the journal cannot be opened for writing", e));
+        }
+        final JournalHandler journalHandler = new JournalHandler(journalWiring.writer(), pipeline.inputRing(),
                 WallClock::currentTimeMicros);
-        Pipeline.wireInput(input, inputWait, journalHandler, matcherStage);
-        final int[] bandChanges = priceBandChanges();   // read before the matcher thread owns the engine
-        input.start();
-        journalPriceBandChanges(bandChanges);
-        startSnapshots();
-        startAuditArchiving();
-        registerJournal();
+        final int[] bandChanges = recovering.priceBandChanges();   // read before the matcher thread owns the engine
+        pipeline.startInput(journalHandler, matcherStage);
+        if (!recovering.journalPriceBandChanges(gateway, bandChanges)) {
+            throw failStart("the input ring is full at start; the price band change could not be journaled",
+                    new IllegalStateException("the input ring is full at start"));
+        }
+        snapshots.start(symbolIndex, journalWiring.writer()::lastSequence, persistence::persistedSequence);
+        auditWiring.startArchiving();
+        journalWiring.register();
         registerHealthAndMetrics(outputRing);
-        metrics.counter("orders_journal_rejected_commands_total", "Commands the journal could not encode (answered 503)",
-                journalHandler::rejectedCommands);
+        journalWiring.registerRejections(journalHandler);
         streamMetrics.register(metrics, marketData.view(), marketData.subscribers(), orderFeeds);
         status.phase(ServiceStatus.Phase.READY);
         LOG.info("ready: accepting orders on {}:{} after {} ms; next order id {}, next trade id {}",
@@ -281,100 +193,20 @@ public final class OrderEntryService {
     }
 
     /**
-     * Cluster mode: this member's part of the cluster instead of the journal. The engine runs as the clustered service
-     * ({@link EngineService}) on the log the cluster replicates and replays; the input ring's
-     * one consumer sends each command into that log ({@link ClusterIngress}). READY once the
-     * member's client reaches a leader, which needs a majority of the members running.
+     * Cluster mode's start, after the HTTP server: join the cluster (which starts the input ring), then the steps a
+     * member takes once it has a leader, in this order.
      */
-    private void startCluster(final ClusterSettings settings,
-                              final RingBuffer<EngineEvent> outputRing, final WaitStrategy inputWait,
-                              final long started) {
-        symbolIndex = symbolIndex(config);
-        final String[] names = config.instruments().stream().map(Instrument::symbol).toArray(String[]::new);
-        final long incarnation = new SecureRandom().nextLong();
-        final ReentrantLock outputLock = new ReentrantLock();
-        final CountDownLatch engineStarted = new CountDownLatch(1);
-        final Map<String, String> manifest = JournalManifest.entries(config.instruments(), config.engineLimits());
-        final ClusterSnapshots snapshots = new ClusterSnapshots(settings.directory().resolve("snapshot-staging"),
-                () -> new ServiceState(matcherStage.matcher(), view, marketData),
-                () -> matcherStage.matcher().lastEventSequence(), persistence::persistedSequence, symbols(), manifest,
-                recorded -> JournalManifest.differences(recorded, manifest));
-        // one codec per thread (the service's decodes, the ingress's encodes): each keeps its own buffers
-        final Supplier<ClusterCommands> codec = () -> new ClusterCommands(new JournalRecords(names, symbolIndex,
-                Path.of("cluster log")));
-        logRetention = new LogRetention(Arrays.stream(settings.parsedMembers()).mapToInt(ClusterMember::id).toArray(),
-                settings.memberId());
-        clusterService = new EngineService(matcherStage, outputLock, codec.get(), settings.memberId(), incarnation,
-                engineStarted::countDown, snapshots, () -> outputRing.remainingCapacity() == outputRing.getBufferSize(),
-                logRetention);
-        // PostgreSQL: every member spools the same events; the leader's writer writes them, the others follow its mark
-        clusterService.onRole(role -> persistence.lead(role == Cluster.Role.LEADER));
-        LOG.info("cluster: starting member {} of {} in {}", settings.memberId(), settings.members(),
-                settings.directory().toAbsolutePath().normalize());
-        try {
-            // one process per member directory; held, it also proves that Aeron's mark files there are a dead
-            // process's (ClusterNode waits for them to go stale rather than refusing a restart after a crash)
-            journalLock = DirectoryLock.acquire(settings.directory(), "member.lock", "cluster member directory");
-        } catch (final IOException e) {
-            status.fail(e.getMessage());
-            stop();
-            throw new IllegalStateException(e.getMessage(), e);
-        }
-        try {
-            clusterNode = ClusterNode.launch(settings, clusterService, this::clusterError);
-        } catch (final RuntimeException e) {
-            status.fail("the cluster member could not start: " + e.getMessage());
-            stop();
-            throw e;
-        }
-        clusterIngress = new ClusterIngress(clusterNode::clientContext, matcherStage, outputLock, codec.get(),
-                settings.memberId(), incarnation, clusterService);
-        Pipeline.wireClusterInput(input, inputWait, clusterIngress);
-        input.start();
-        clusterIngress.start();
-        long nextLog = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!clusterIngress.connected() || engineStarted.getCount() > 0) {
-            if (abortStart) {
-                throw new StoppedDuringStart();
-            }
-            if (clusterFailure != null) {
-                status.fail("the cluster member stopped: " + clusterFailure);
-                stop();
-                throw new IllegalStateException("the cluster member stopped: " + clusterFailure);
-            }
-            if (System.nanoTime() - nextLog > 0) {
-                nextLog = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                LOG.info("cluster: waiting for a leader (a majority of the {} members must run)",
-                        settings.parsedMembers().length);
-            }
-            try {
-                Thread.sleep(20);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new StoppedDuringStart();
-            }
-        }
-        recoveredFromSnapshot = clusterService.snapshotCommand();   // the one onStart loaded, if any
+    private void startCluster(final RingBuffer<EngineEvent> outputRing, final long started) {
+        final ClusterSettings settings = config.cluster().get();
+        cluster.join(pipeline, outputRing, () -> abortStart, lock -> journalLock = lock, this::failStart);
+        recoveredFromSnapshot = cluster.loadedSnapshot();
         // the log's end is not known here (the members replay it as it comes); the writer compares the spool's progress
         persistence.start(0);
-        // the configured bands, as commands in the log: every member sends its own (the same, when the members are
-        // configured alike, as they must be), so the log says from which command on a band applies
-        for (int symbol = 0; symbol < config.instruments().size(); symbol++) {
-            if (!gateway.trySetPriceBand(symbol, config.tradingRules().priceBand(symbol))) {
-                LOG.warn("cluster: the price band of {} could not be sent (the input ring is full)",
-                        config.instruments().get(symbol).symbol());
-            }
-        }
-        startAuditArchiving();
-        startClusterSnapshots(settings);
-        if (settings.purgeLog()) {
-            logPurger = new LogPurger(clusterNode.clusterDirectory(), clusterNode::archiveClientContext, logRetention,
-                    clusterIngress, settings.memberId());
-            logPurger.start();
-        } else {
-            LOG.info("cluster: the archived log is kept whole (ORDERS_CLUSTER_PURGE_LOG=false)");
-        }
-        registerCluster(settings);
+        cluster.sendPriceBands(gateway);
+        auditWiring.startArchiving();
+        cluster.startSnapshots();
+        cluster.startLogPurge();
+        cluster.register();
         registerHealthAndMetrics(outputRing);
         streamMetrics.register(metrics, marketData.view(), marketData.subscribers(), orderFeeds);
         status.phase(ServiceStatus.Phase.READY);
@@ -382,190 +214,32 @@ public final class OrderEntryService {
                 config.httpPort(), (System.nanoTime() - started) / 1_000_000);
     }
 
-    /**
-     * Snapshots by count and by time, as a single node writes them ({@code ORDERS_SNAPSHOT_EVERY_COMMANDS},
-     * {@code ORDERS_SNAPSHOT_INTERVAL_SECONDS}): each member checks once a second, and the one that leads asks the
-     * cluster for one, which every member then takes at the same log position.
-     */
-    private void startClusterSnapshots(final ClusterSettings settings) {
-        final SnapshotConfig snapshots = config.snapshots();
-        if (!snapshots.enabled() || snapshots.everyCommands() == 0 && snapshots.intervalMillis() == 0) {
-            LOG.info("cluster: no periodic snapshots ({}); POST /admin/snapshot on the leader takes one",
-                    snapshots.enabled() ? "every.commands and interval.seconds are 0" : "ORDERS_SNAPSHOT_ENABLED=false");
-            return;
+    /** Runs the single node's recovery; a failure fails the start. */
+    private JournalRecovery recover(final SingleNodeRecovery recovering) {
+        final JournalRecovery recovery;
+        try {
+            recovery = recovering.replay();
+        } catch (final ConfigException e) {
+            throw failStart(e.getMessage(), e);
+        } catch (final IOException e) {
+            throw failStart("journal recovery failed: " + e.getMessage(),
+                    new IllegalStateException("journal recovery failed: " + e.getMessage(), e));
         }
-        final EngineService service = clusterService;
-        final AtomicBoolean asked = new AtomicBoolean();
-        final long[] lastAskedNanos = {System.nanoTime()};
-        final String[] held = {null};
-        clusterSnapshotTimer = Executors.newSingleThreadScheduledExecutor(r -> {
-            final Thread thread = new Thread(r, "oe-cluster-snapshots");
-            thread.setDaemon(true);
-            return thread;
-        });
-        clusterSnapshotTimer.scheduleWithFixedDelay(() -> {
-            if (service.role() != Cluster.Role.LEADER || asked.get()) {
-                return;
-            }
-            final long since = service.appliedCommands() - service.snapshotCommand();
-            final boolean byCount = snapshots.everyCommands() > 0 && since >= snapshots.everyCommands();
-            final boolean byTime = snapshots.intervalMillis() > 0 && since > 0
-                    && System.nanoTime() - lastAskedNanos[0] >= TimeUnit.MILLISECONDS.toNanos(snapshots.intervalMillis());
-            if (!byCount && !byTime) {
-                return;
-            }
-            final String hold = persistence.snapshotHold();
-            if (hold != null) {
-                if (!hold.equals(held[0])) {
-                    LOG.info("cluster: the periodic snapshot waits: {}", hold);
-                }
-                held[0] = hold;
-                return;
-            }
-            held[0] = null;
-            asked.set(true);
-            lastAskedNanos[0] = System.nanoTime();
-            clusterSnapshotNow(settings).whenComplete((details, failure) -> {
-                asked.set(false);
-                if (failure != null) {
-                    LOG.warn("cluster: the periodic snapshot ({} commands since the last) failed: {}", since,
-                            failure.toString());
-                }
-            });
-        }, 1, 1, TimeUnit.SECONDS);
-        LOG.info("cluster: the leader asks for a snapshot every {} commands{}",
-                snapshots.everyCommands() == 0 ? "(off)" : snapshots.everyCommands(),
-                snapshots.intervalMillis() == 0 ? "" : " or " + snapshots.intervalMillis() / 1000 + " s");
+        recoveredFromSnapshot = recovering.recoveredFromSnapshot();
+        replayedRecords = recovering.replayedRecords();
+        return recovery;
     }
 
     /**
-     * Aeron's errors, logged; one that terminates the consensus module or the service container (its agent cannot go
-     * on: a snapshot that cannot be loaded, a log this member cannot follow) stops the process, as a failed stage does,
-     * rather than leaving a member that answers 503 for ever.
+     * The one way a start fails: says why in {@code /ready} and {@code /health}, stops what the start opened so far
+     * (the stop skips what was not opened), and returns {@code thrown} for the start to throw, which {@code Main}
+     * logs and exits on (2 for a {@link ConfigException}, else 1). Calling it from the starting thread is safe: the
+     * stop does not wait for the start it is called from.
      */
-    private void clusterError(final Throwable error) {
-        final String message = String.valueOf(error.getMessage());
-        // an empty member asks the others to truncate to where its log ends ("invalid position 0: start=..."); an old
-        // copy asks for a replay before the start of their logs ("... is less than recording start position ...")
-        if (!(error instanceof AgentTerminationException) && (message.contains("invalid position")
-                && message.contains("start=") || message.contains("less than recording start position"))) {
-            // Aeron repeats this as long as the member tries: say once what it means and what to do
-            if (catchUpFailure == null) {
-                catchUpFailure = "this member lacks log that the other members have purged (" + message.trim()
-                        + "): rebuild its directory from a copy of a stopped member's (docs/cluster.md, \"Replacing a"
-                        + " member's disk\")";
-                LOG.error("cluster: {}", catchUpFailure);
-            }
-            return;
-        }
-        LOG.error("cluster: {}", error.toString(), error);
-        if (error instanceof AgentTerminationException && clusterFailure == null) {
-            clusterFailure = error.getMessage() + (error.getCause() == null ? "" : " (" + error.getCause() + ")");
-            if (status.phase() == ServiceStatus.Phase.READY) {
-                status.fail("the cluster member stopped: " + clusterFailure);
-                stopFromFailure();
-            }
-        }
-    }
-
-    private void registerCluster(final ClusterSettings settings) {
-        final ClusterIngress ingress = clusterIngress;
-        final EngineService service = clusterService;
-        final ClusterNode node = clusterNode;
-        status.addComponent(() -> {
-            final Map<String, Object> details = new LinkedHashMap<>();
-            final boolean inTerm = node.inTerm();
-            final long behind = Math.max(0, node.commitPosition() - service.appliedPosition());
-            details.put("memberId", settings.memberId());
-            details.put("role", service.role().name());
-            details.put("connectedToLeader", ingress.connected());
-            details.put("inTerm", inTerm);
-            details.put("appliedCommands", service.appliedCommands());
-            details.put("logBytesBehind", behind);
-            final String catchUp = catchUpFailure;
-            if (catchUp != null && !inTerm) {
-                details.put("failure", catchUp);
-            }
-            // a member serves once it is in the leader's term and has applied the log up to about where the cluster
-            // is: not while it replays or catches up after a start, nor when it cannot get the log it lacks
-            return new HealthComponent("cluster", ingress.connected() && inTerm && behind <= READY_BEHIND_BYTES,
-                    details);
-        });
-        metrics.gauge("orders_cluster_connected", "1 while this member's client reaches a leader (orders can be sent)",
-                () -> ingress.connected() ? 1 : 0);
-        metrics.gauge("orders_cluster_leader", "1 while this member leads the cluster",
-                () -> service.role() == Cluster.Role.LEADER ? 1 : 0);
-        metrics.counter("orders_cluster_commands_sent_total", "Commands this member sent into the cluster's log",
-                ingress::sent);
-        metrics.counter("orders_cluster_commands_refused_total", "Commands answered 503 because they could not be sent"
-                + " (no leader, or pushed back too long)", ingress::refused);
-        metrics.counter("orders_cluster_connects_total", "Connections of this member's client to a leader",
-                ingress::connects);
-        metrics.gauge("orders_cluster_applied_commands", "Commands of the log this member's engine applied since start",
-                service::appliedCommands);
-        metrics.counter("orders_cluster_lost_commands_total", "Commands this member sent that a leader change lost"
-                + " before they were committed (answered 503 JOURNAL_UNAVAILABLE: not executed)", service::lostCommands);
-        metrics.counter("orders_cluster_undecodable_total", "Log messages skipped because they could not be decoded",
-                service::undecodable);
-        metrics.counter("orders_cluster_forged_keep_from_total", "keepFrom messages ignored because the session that"
-                + " sent them is not the member they name", service::forgedKeepFrom);
-        metrics.counter("orders_cluster_rejected_clients_total", "Clients of this member's cluster ingress or archive"
-                + " rejected: they named no member or did not prove they know the cluster's secret",
-                node::rejectedClients);
-        final LogRetention retention = logRetention;
-        metrics.gauge("orders_cluster_log_floor", "Log position before which no member needs the log (-1: not every"
-                + " member has said where it keeps its log from since this one started)", retention::floor);
-        final LogPurger purger = logPurger;
-        if (purger != null) {
-            metrics.gauge("orders_cluster_log_start_position", "Where this member's archived log starts (-1: not looked"
-                    + " yet); it moves forward as the purge deletes what no member needs", purger::logStart);
-            metrics.counter("orders_cluster_log_purged_bytes_total", "Bytes of the archived log this member deleted",
-                    purger::purgedBytes);
-            metrics.counter("orders_cluster_snapshots_purged_total", "Snapshot recordings this member deleted (older"
-                    + " than its second newest snapshot)", purger::purgedSnapshots);
-            metrics.counter("orders_cluster_log_purge_failures_total", "Rounds of the log purge that failed (logged;"
-                    + " tried again)", purger::failures);
-        }
-        metrics.counter("orders_http_answers_timed_out_total", "Requests answered 503 OUTCOME_UNKNOWN because their"
-                + " command did not come back from the log in time", status::answersTimedOut);
-        metrics.counter("orders_http_late_answers_total", "Engine answers dropped because their request had already"
-                + " been answered 503 OUTCOME_UNKNOWN", status::lateAnswers);
-    }
-
-    /**
-     * @return per instrument, the band the configuration asks for where it differs from the engine's after recovery
-     *         (which the journal and snapshot decided), or where the engine's band was set under an older
-     *         {@link MarketBandRule} than this build's, else -1; called on the recovering thread before the input ring
-     *         starts
-     */
-    private int[] priceBandChanges() {
-        final int[] changes = new int[config.instruments().size()];
-        for (int symbol = 0; symbol < changes.length; symbol++) {
-            final int configured = config.tradingRules().priceBand(symbol);
-            final boolean same = matcherStage.matcher().priceBand(symbol) == configured
-                    && (configured == 0 || matcherStage.matcher().priceBandRule(symbol) == MarketBandRule.CURRENT);
-            changes[symbol] = same ? -1 : configured;
-        }
-        return changes;
-    }
-
-    /**
-     * Journals each band change as a command ahead of any order (HTTP still answers 503 until READY), so that the
-     * journal says from which command on a band applied and a replay applies it there.
-     */
-    private void journalPriceBandChanges(final int[] changes) {
-        for (int symbol = 0; symbol < changes.length; symbol++) {
-            if (changes[symbol] < 0) {
-                continue;
-            }
-            if (!gateway.trySetPriceBand(symbol, changes[symbol])) {
-                status.fail("the input ring is full at start; the price band change could not be journaled");
-                throw new IllegalStateException("the input ring is full at start");
-            }
-            LOG.info("price band of {}: {}% from now on, MARKET orders trading inside both of its edges ({};"
-                            + " journaled)", config.instruments().get(symbol).symbol(),
-                    TradingRules.percent(changes[symbol]), MarketBandRule.CURRENT);
-        }
+    private RuntimeException failStart(final String reason, final RuntimeException thrown) {
+        status.fail(reason);
+        stop();
+        return thrown;
     }
 
     /**
@@ -577,138 +251,13 @@ public final class OrderEntryService {
             return;
         }
         stopped = true;
-        // the steps that wait, each bounded by what is left of the budget (STOP_STEPS counts them): the recovery's
-        // abort, the input ring (drain, then its stages' join), the output ring (the same), the answers, persistence,
-        // the final snapshot, the HTTP server
-        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STOP_BUDGET_MILLIS);
+        final StopSequence sequence = new StopSequence(status);
         abortStart = true;
         if (starting && Thread.currentThread() != startThread) {
-            LOG.info("stopping during recovery: the replay stops at its next record");
-            try {
-                if (!startEnded.await(millisLeft(deadline, STOP_STEP_MILLIS), TimeUnit.MILLISECONDS)) {
-                    LOG.warn("recovery did not stop in time; stopping anyway");
-                }
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            sequence.awaitRecovery(startEnded);
         }
-        LOG.info("stopping: refusing new orders, draining the rings (at most {} s in all)", STOP_BUDGET_MILLIS / 1000);
-        status.phase(ServiceStatus.Phase.STOPPING);
-        if (deadMansSwitch != null) {
-            deadMansSwitch.close();   // a stopping service takes no more commands, so no switch fires from here on
-        }
-        if (gateway != null) {
-            // a request that passed the readiness check just before STOPPING may still be publishing: wait for it, and
-            // refuse any later one, so that the drain below answers everything the ring took
-            gateway.close();
-        }
-        boolean stagesStopped = true;
-        if (input != null && input.hasStarted()) {
-            stagesStopped = RingShutdown.drainOrHalt(input, "input", inputThreads,
-                    millisLeft(deadline, STOP_STEP_MILLIS), millisLeft(deadline, STAGE_JOIN_MILLIS));
-        }
-        if (clusterSnapshotTimer != null) {
-            clusterSnapshotTimer.shutdownNow();
-        }
-        if (logPurger != null) {
-            logPurger.close();
-        }
-        if (clusterNode != null) {
-            // what the input ring sent is answered through the log: wait for it, then stop taking part in the cluster
-            // before the output ring drains (the engine publishes into it)
-            awaitAnswersWritten(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millisLeft(deadline,
-                    STOP_STEP_MILLIS)));
-            clusterIngress.close();
-            clusterNode.close();
-            LOG.info("cluster: member left the cluster");
-        }
-        if (output != null && output.hasStarted()) {
-            stagesStopped &= RingShutdown.drainOrHalt(output, "output", outputThreads,
-                    millisLeft(deadline, STOP_STEP_MILLIS), millisLeft(deadline, STAGE_JOIN_MILLIS));
-        }
-        awaitAnswersWritten(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millisLeft(deadline, STOP_STEP_MILLIS)));
-        if (persistence != null) {
-            persistence.stop(millisLeft(deadline, PersistenceService.STOP_WAIT_MILLIS));
-        }
-        if (!stagesStopped) {
-            // a stage thread is still inside a batch (a write or force that does not return): closing the journal or
-            // the audit trail under it could cut a record in half; the process exits and recovery reads what is there
-            LOG.error("stopped without closing the journal and the audit trail: a stage thread did not stop; the next"
-                    + " start recovers them as after a crash");
-            auditTrail = null;
-            journal = null;
-        }
-        if (auditTrail != null) {
-            try {
-                auditTrail.close();
-                LOG.info("audit trail closed at record {}", auditTrail.lastSeq());
-            } catch (final IOException e) {
-                LOG.error("closing the audit trail failed", e);
-            }
-        }
-        if (journal != null) {
-            try {
-                journal.close();
-                LOG.info("journal closed at sequence {}", journal.lastSequence());
-            } catch (final IOException e) {
-                LOG.error("closing the journal failed", e);
-            }
-        }
-        if (snapshotter != null) {
-            snapshotter.close(millisLeft(deadline, SNAPSHOT_STOP_MILLIS));
-        }
-        if (auditArchiving != null) {
-            auditArchiving.shutdownNow();
-        }
-        if (auth != null) {
-            auth.close();
-        }
-        if (journalLock != null) {
-            try {
-                journalLock.close();
-            } catch (final IOException e) {
-                LOG.error("releasing the journal lock failed", e);
-            }
-        }
-        if (vertx != null) {
-            try {
-                vertx.close().toCompletionStage().toCompletableFuture()
-                        .get(millisLeft(deadline, STOP_STEP_MILLIS), TimeUnit.MILLISECONDS);
-            } catch (final ExecutionException | TimeoutException e) {
-                LOG.error("closing the HTTP server did not finish: {}", e.toString());
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        metrics.close();
-        LOG.info("stopped");
-    }
-
-    /**
-     * @return the milliseconds of the stop's budget left before {@code deadline}, at most {@code most}, at least
-     *     {@link #MIN_STOP_STEP_MILLIS}
-     */
-    static long millisLeft(final long deadline, final long most) {
-        return Math.max(MIN_STOP_STEP_MILLIS,
-                Math.min(most, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-    }
-
-    /** Lets the event loops write the answers the drained rings produced before the server closes. */
-    private void awaitAnswersWritten(final long deadline) {
-        while (status.waitingRequests() > 0 && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(5);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-        if (status.waitingRequests() > 0) {
-            LOG.warn("{} request(s) still unanswered at the stop's deadline; their commands are journaled and will be"
-                    + " found by clientOrderId after restart", status.waitingRequests());
-        } else {
-            LOG.info("drained: every accepted command is journaled, executed and answered");
-        }
+        sequence.run(new StopSequence.Parts(http, gateway, pipeline, cluster, persistence, auditWiring, journalWiring,
+                snapshots, journalLock, metrics));
     }
 
     /** @return the stream's fan-out, for tests and embedding */
@@ -721,496 +270,8 @@ public final class OrderEntryService {
         return status;
     }
 
-    private JournalRecovery recover() {
-        symbolIndex = symbolIndex(config);
-        LOG.info("recovery: replaying the journal in {}", config.journalDir().toAbsolutePath().normalize());
-        final JournalRecovery recovery;
-        try {
-            journalLock = DirectoryLock.acquire(config.journalDir(), DirectoryLock.JOURNAL, "journal");
-            checkJournalConfiguration();
-            final JournalPosition from = restoreSnapshot();
-            // who asked is decoded only for the commands the audit trail lacks: the others' records are in it
-            final long audited = auditTrail.tail().isEmpty() ? Long.MAX_VALUE
-                    : auditTrail.tail().lastAuditedJournalSequence();
-            recovery = JournalReader.recover(config.journalDir(), symbolIndex, from, audited, command -> {
-                if (abortStart) {
-                    throw new StoppedDuringStart();
-                }
-                matcherStage.replay(command);
-            });
-        } catch (final ConfigException e) {
-            status.fail(e.getMessage());
-            stop();
-            throw e;
-        } catch (final IOException e) {
-            status.fail("journal recovery failed: " + e.getMessage());
-            stop();
-            throw new IllegalStateException("journal recovery failed: " + e.getMessage(), e);
-        }
-        if (recovery.truncatedTail() != null) {
-            LOG.warn("recovery: cut a torn record off the journal tail: {} at offset {} ({} bytes, {})",
-                    recovery.truncatedTail().file(), recovery.truncatedTail().offset(),
-                    recovery.truncatedTail().bytesCut(), recovery.truncatedTail().reason());
-        }
-        replayedRecords = recovery.recordCount();
-        LOG.info("recovery: replayed {} records from {} segment(s) in {} ms ({} records/s); last sequence {}",
-                recovery.recordCount(), recovery.segmentCount(), Math.round(recovery.elapsedMillis()),
-                Math.round(recovery.recordsPerSecond()), recovery.lastSequence());
-        return recovery;
-    }
-
-    /**
-     * Loads the newest snapshot that verifies, was written under today's configuration, and lies within what the
-     * audit trail and the database already hold (the commands and events after a snapshot are replayed, and the
-     * audit backfill and the persistence spool get only replayed ones), into the engine, the order view and the
-     * market data.
-     *
-     * @return where the journal's replay starts: after the snapshot, or at its first record when none is usable
-     */
-    private JournalPosition restoreSnapshot() throws IOException {
-        final SnapshotConfig snapshots = config.snapshots();
-        if (!snapshots.enabled()) {
-            LOG.info("recovery: snapshots are disabled; replaying the whole journal");
-            return JournalPosition.START;
-        }
-        final SnapshotStore store = new SnapshotStore(snapshots.directory(), snapshots.keep());
-        final long audited = auditTrail.tail().isEmpty() ? Long.MAX_VALUE : auditTrail.tail().lastAuditedJournalSequence();
-        final long persisted = persistence.knownPersistedThrough();
-        // With the database unreachable, the newest persisted sequence a snapshot recorded is what it holds at least
-        // (its mark only rises); snapshots come newest first, so the first verified one carries the highest.
-        final long[] recordedFloor = {-1};
-        final long started = System.nanoTime();
-        final SnapshotStore.Found found = store.newestUsable(header -> {
-            final String incompatible = header.incompatibility(symbols(), this::configurationDifferences);
-            if (incompatible != null) {
-                return incompatible;
-            }
-            if (header.position().sequence() > audited) {
-                return "the audit trail records commands up to journal sequence " + audited + " only, and the commands"
-                        + " after it must be replayed to be audited";
-            }
-            recordedFloor[0] = Math.max(recordedFloor[0], header.persistedThrough());
-            if (persisted < 0 && header.eventSequence() > recordedFloor[0]) {
-                return "PostgreSQL did not answer, and the snapshots record it holding events up to "
-                        + recordedFloor[0] + " only; the events after that must be replayed to reach it";
-            }
-            if (persisted >= 0 && header.eventSequence() > persisted) {
-                return "PostgreSQL holds events up to " + persisted + " only, and the events after it must be"
-                        + " replayed to reach it";
-            }
-            return null;
-        });
-        if (found == null) {
-            final long first = JournalReader.firstSegmentSequence(config.journalDir());
-            if (first > 1) {
-                throw new IOException("no usable snapshot in " + store.directory() + " (each skipped one is logged above"
-                        + " with the reason), and the journal starts at sequence " + first + ": its older segments were"
-                        + " removed by retention (" + config.snapshots().archive() + " holds them if it was 'archive')."
-                        + " Restore a snapshot, or the archived segments, or make the database reachable");
-            }
-            LOG.info("recovery: no usable snapshot in {}; replaying the whole journal", store.directory());
-            return JournalPosition.START;
-        }
-        try {
-            store.read(found.file(), new ServiceState(matcherStage.matcher(), view, marketData));
-        } catch (final IOException e) {
-            throw new IOException("snapshot " + found.file() + " passed its checksum but could not be restored ("
-                    + e.getMessage() + "); move it out of " + store.directory() + " to start from an older one", e);
-        }
-        recoveredFromSnapshot = found.header().position().sequence();
-        LOG.info("recovery: loaded snapshot {} (journal sequence {}, event sequence {}, {} resting orders) in {} ms;"
-                + " replaying the journal after it", found.file().getFileName(), found.header().position().sequence(),
-                found.header().eventSequence(), matcherStage.matcher().restingOrderCount(),
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-        return found.header().position();
-    }
-
-    /** @return how today's configuration would change what records written under {@code recorded} mean */
-    private List<String> configurationDifferences(final Map<String, String> recorded) {
-        return JournalManifest.differences(recorded, JournalManifest.entries(config.instruments(), config.engineLimits()));
-    }
-
-    /** @return what snapshots of a service with this configuration hold, and how to check one against it */
-    static Snapshotter.Layout snapshotLayout(final Config config) {
-        final Map<String, String> entries = JournalManifest.entries(config.instruments(), config.engineLimits());
-        return new Snapshotter.Layout(config.instruments().stream().map(Instrument::symbol).toList(), entries,
-                recorded -> JournalManifest.differences(recorded, entries), config.engineLimits(),
-                config.retainedFinalOrders(), config.marketData());
-    }
-
-    /** @return instrument symbol to engine index */
-    static Map<String, Integer> symbolIndex(final Config config) {
-        final Map<String, Integer> index = new HashMap<>();
-        for (final Instrument instrument : config.instruments()) {
-            index.put(instrument.symbol(), instrument.index());
-        }
-        return index;
-    }
-
-    /** Refuses to replay under a configuration that changes what the journal's records mean (JournalManifest). */
-    private void checkJournalConfiguration() throws IOException {
-        final JournalManifest.Result result = JournalManifest.check(config.journalDir(), config.instruments(),
-                config.engineLimits());
-        for (final String change : result.tickChanges()) {
-            LOG.warn("recovery: {}: resting orders keep their prices and can still trade; new orders and amends must be"
-                    + " on the new tick; recorded in {}", change, JournalManifest.FILE_NAME);
-        }
-        switch (result.outcome()) {
-            case CREATED -> LOG.info("recovery: new journal; recorded its configuration in {}",
-                    JournalManifest.FILE_NAME);
-            case MATCHED -> LOG.info("recovery: the configuration matches the one the journal was written under");
-            case EXTENDED -> LOG.info("recovery: the configuration matches the journal's; new instruments or tick sizes"
-                    + " recorded in {}", JournalManifest.FILE_NAME);
-            case RECORDED_FOR_EXISTING_JOURNAL -> LOG.warn("recovery: this journal was written before {} existed, so"
-                    + " the configuration could not be checked against the one its records were written under; it is"
-                    + " recorded now and checked from the next start on", JournalManifest.FILE_NAME);
-            default -> throw new IllegalStateException("unhandled outcome");
-        }
-    }
-
-    /** Starts the snapshot writer, which follows the journal with a copy of the state (see {@link Snapshotter}). */
-    private void startSnapshots() {
-        final SnapshotConfig snapshots = config.snapshots();
-        if (!snapshots.enabled()) {
-            return;
-        }
-        snapshotter = new Snapshotter(snapshots, snapshotLayout(config), config.journalDir(), symbolIndex,
-                journal::lastSequence, persistence::persistedSequence);
-        snapshotter.start();
-        LOG.info("snapshots: in {}, every {} commands{}, {} kept{}", snapshots.directory().toAbsolutePath().normalize(),
-                snapshots.everyCommands() == 0 ? "(off)" : snapshots.everyCommands(),
-                snapshots.intervalMillis() == 0 ? "" : " or " + snapshots.intervalMillis() / 1000 + " s",
-                snapshots.keep(), snapshots.onShutdown() ? ", and at a graceful stop" : "");
-    }
-
-    private void registerSnapshots() {
-        final EngineService cluster = clusterService;
-        if (cluster != null) {
-            // the cluster's snapshots live in Aeron's archive; this member knows the newest it wrote or loaded
-            status.addComponent(() -> HealthComponent.informational("snapshots", true,
-                    Map.of("kind", "cluster", "lastCommandSequence", cluster.snapshotCommand())));
-            metrics.gauge("orders_snapshot_last_sequence", "Command sequence of the newest cluster snapshot this member"
-                    + " wrote or loaded (0: none)", cluster::snapshotCommand);
-            return;
-        }
-        final Snapshotter writer = snapshotter;
-        if (writer == null) {
-            status.addComponent(() -> HealthComponent.informational("snapshots", false,
-                    Map.of("state", "DISABLED", "reason", "ORDERS_SNAPSHOT_ENABLED=false")));
-            return;
-        }
-        status.addComponent(() -> {
-            final Map<String, Object> details = new LinkedHashMap<>();
-            details.put("lastJournalSequence", writer.lastSequence());
-            details.put("written", writer.written());
-            details.put("failedWrites", writer.failedWrites());
-            if (writer.failure() != null) {
-                details.put("failure", writer.failure());
-            }
-            return HealthComponent.informational("snapshots", writer.failure() == null, details);
-        });
-        metrics.gauge("orders_snapshot_last_sequence", "Journal sequence of the newest snapshot this process wrote or"
-                + " follows from (-1: none yet)", writer::lastSequence);
-        metrics.counter("orders_snapshots_written_total", "Snapshots written since start", writer::written);
-        metrics.counter("orders_snapshot_failed_writes_total", "Snapshot writes that failed since start",
-                writer::failedWrites);
-        metrics.counter("orders_snapshot_failed_retentions_total", "Removals of old snapshots or journal segments that"
-                + " failed since start, or removed no segment because a kept snapshot could not be read",
-                writer::failedRetentions);
-        metrics.gauge("orders_snapshot_last_write_seconds", "How long the newest snapshot took to write",
-                () -> writer.lastWriteMillis() / 1e3);
-        metrics.gauge("orders_snapshot_last_bytes", "Size of the newest snapshot written", writer::lastBytes);
-        metrics.gauge("orders_snapshot_replica_lag_records", "Journaled records the snapshot writer's replica has not"
-                + " applied yet (it runs at the lowest CPU priority; -1 while it loads)",
-                () -> writer.followedSequence() < 0 ? -1 : Math.max(0, journal.lastSequence() - writer.followedSequence()));
-        metrics.gauge("orders_snapshot_failed", "1 once snapshots stopped on an error (until a restart)",
-                () -> writer.failure() == null ? 0 : 1);
-    }
-
-    /**
-     * With {@code ORDERS_AUDIT_RETENTION_DAYS} set, archives the audit files older than that at start and every hour
-     * after (see {@link AuditArchiver}); the newest file, which the trail appends to, is never touched.
-     */
-    private void startAuditArchiving() {
-        final AuditRetention retention = config.auditRetention();
-        if (retention.days() == 0) {
-            return;
-        }
-        final AuditArchiver archiver = new AuditArchiver(config.audit().directory(), retention.archive());
-        auditArchiving = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            final Thread thread = new Thread(runnable, "oe-audit-archive");
-            thread.setDaemon(true);
-            return thread;
-        });
-        auditArchiving.scheduleWithFixedDelay(() -> {
-            final long today = AuditFiles.epochDay(WallClock.currentTimeMicros());
-            try {
-                final List<Path> archived = archiver.archiveBefore(today - retention.days());
-                auditFilesArchived.addAndGet(archived.size());
-                if (!archived.isEmpty()) {
-                    LOG.info("audit: archived {} file(s) older than {} day(s) to {}: {} .. {}", archived.size(),
-                            retention.days(), retention.archive(), archived.get(0).getFileName(),
-                            archived.get(archived.size() - 1).getFileName());
-                }
-            } catch (final IOException | RuntimeException e) {
-                auditArchiveFailures.incrementAndGet();
-                LOG.error("audit: archiving old audit files failed; they stay in {} and are tried again in an hour",
-                        config.audit().directory(), e);
-            }
-        }, 0, 1, TimeUnit.HOURS);
-        metrics.counter("orders_audit_files_archived_total", "Audit files moved to the archive since start",
-                auditFilesArchived::get);
-        metrics.counter("orders_audit_archive_failures_total", "Audit archiving runs that failed since start",
-                auditArchiveFailures::get);
-    }
-
-    /** What {@code POST /admin/snapshot} does. */
-    private CompletionStage<Map<String, Object>> snapshotNow() {
-        if (config.cluster().isPresent()) {
-            return clusterSnapshotNow(config.cluster().get());
-        }
-        final Snapshotter writer = snapshotter;
-        if (writer == null) {
-            return CompletableFuture.failedFuture(new IllegalStateException(config.snapshots().enabled()
-                    ? "the service is not ready" : "snapshots are disabled (ORDERS_SNAPSHOT_ENABLED=false)"));
-        }
-        return writer.request().thenApply(file -> {
-            final Map<String, Object> body = new LinkedHashMap<>();
-            body.put("file", file.toAbsolutePath().normalize().toString());
-            body.put("journalSequence", SnapshotStore.sequenceOf(file));
-            try {
-                body.put("bytes", Files.size(file));
-            } catch (final IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            return body;
-        });
-    }
-
-    /**
-     * Cluster mode: asks the consensus module for a cluster snapshot (Aeron's control toggle, as its {@code ClusterTool
-     * snapshot} does), which every member then takes at the same log position; only the leader's toggle counts.
-     */
-    private CompletionStage<Map<String, Object>> clusterSnapshotNow(final ClusterSettings settings) {
-        final EngineService service = clusterService;
-        if (service == null || status.phase() != ServiceStatus.Phase.READY) {
-            return CompletableFuture.failedFuture(new IllegalStateException("the service is not ready"));
-        }
-        if (service.role() != Cluster.Role.LEADER) {
-            return CompletableFuture.failedFuture(new IllegalStateException("only the cluster's leader takes a snapshot:"
-                    + " ask the member whose /metrics has orders_cluster_leader 1"));
-        }
-        return CompletableFuture.supplyAsync(() -> {
-            // the database's next batch is at most 100 ms away: wait for it a little before refusing
-            final long holdDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(3);
-            String hold = persistence.snapshotHold();
-            while (hold != null && System.nanoTime() < holdDeadline) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
-                hold = persistence.snapshotHold();
-            }
-            if (hold != null) {
-                throw new IllegalStateException("not now: " + hold + ". A member restarted from a cluster snapshot"
-                        + " replays only the log after it, so the database must hold the events before it; try again"
-                        + " once /ready's persistence lag is small");
-            }
-            final ByteArrayOutputStream said = new ByteArrayOutputStream();
-            final boolean taken;
-            try (PrintStream out = new PrintStream(said, true, StandardCharsets.UTF_8)) {
-                taken = ClusterTool.snapshot(settings.directory().resolve("cluster").toAbsolutePath()
-                        .toFile(), out);
-            }
-            final String text = said.toString(StandardCharsets.UTF_8).strip();
-            if (!taken) {
-                throw new IllegalStateException("the cluster did not take the snapshot: " + text);
-            }
-            final Map<String, Object> body = new LinkedHashMap<>();
-            body.put("cluster", true);
-            body.put("commandSequence", service.snapshotCommand());   // the snapshot's, taken by now
-            body.put("detail", text);
-            return body;
-        }, task -> {
-            // a thread of its own: the request waits for the database (up to 3 s) and for Aeron's answer, and is rare
-            final Thread thread = new Thread(task, "oe-cluster-snapshot-request");
-            thread.setDaemon(true);
-            thread.start();
-        });
-    }
-
-    /** Waits until the output consumers have applied everything the replay produced. */
-    private void awaitConsumers(final RingBuffer<EngineEvent> outputRing) {
-        final long target = matcherStage.matcher().lastEventSequence();
-        final long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
-        while (view.lastEventSequence() < target || outputRing.remainingCapacity() < outputRing.getBufferSize()) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("output consumers did not catch up with the replay in 10 minutes");
-            }
-            try {
-                Thread.sleep(1);
-            } catch (final InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for the replay to drain", e);
-            }
-        }
-    }
-
-    private AuditTrail openAudit() {
-        try {
-            return AuditTrail.open(config.audit(), WallClock::currentTimeMicros);
-        } catch (final IOException e) {
-            status.fail("the audit trail cannot be opened: " + e.getMessage());
-            throw new IllegalStateException("the audit trail cannot be opened: " + e.getMessage(), e);
-        }
-    }
-
-    private JournalWriter openJournal(final JournalRecovery recovery) {
-        final JournalConfig journalConfig = new JournalConfig(config.journalDir(), config.journalSync(),
-                config.journalSegmentBytes(), JournalConfig.DEFAULT_WRITE_BUFFER);
-        try {
-            return JournalWriter.open(journalConfig, symbols().toArray(String[]::new), recovery);
-        } catch (final IOException e) {
-            status.fail("the journal cannot be opened for writing: " + e.getMessage());
-            throw new UncheckedIOException("the journal cannot be opened for writing", e);
-        }
-    }
-
-    private void startHttp(final ReplyStage replies, final InputGateway gateway) {
-        auth = AuthWiring.open(config.auth(), config.httpHost(), status, metrics);
-        vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(config.httpInstances()));
-        // the refusals answered beyond the audit trail's per-second budget, recorded as one summary record a second;
-        // and the tick that lets a failed journal or audit trail try again without waiting for a request
-        vertx.setPeriodic(1000, ignored -> {
-            gateway.recordSuppressedRefusals();
-            gateway.tick();
-        });
-        final Json json = new Json(config.instruments(), config.tradingRules().priceBandBasisPoints());
-        // a switch that fires publishes a cancel-all like a client's, nobody waiting for its answer
-        deadMansSwitch = new DeadMansSwitch((account, keyId) -> gateway.tryCancelAll(account, -1,
-                RejectReason.CANCEL_ALL_AFTER, 0, -1, null, null, keyId));
-        metrics.gauge("orders_dead_mans_switch_armed", "Accounts whose cancel-all-after switch is armed",
-                deadMansSwitch::armedCount);
-        metrics.counter("orders_dead_mans_switch_fired_total", "Cancel-all-after switches that fired (a cancel-all of"
-                + " the account published)", deadMansSwitch::firedCount);
-        final ClientBounds clients = clientBounds();
-        final HttpSettings settings = new HttpSettings(config.httpHost(), config.httpPort(), json,
-                new OrderRequestParser(json.mapper(), config.instrumentsBySymbol(),
-                        config.tradingRules().selfTradePreventionDefault()), gateway, view, replies, status,
-                metrics, new HttpMetrics(metrics.registry()), openApi(), LoggerFactory.getLogger(OrderVerticle.class),
-                new MarketDataAccess(config.instruments(), marketData, streamFanOut, config.marketData(),
-                        streamMetrics), this::snapshotNow, config.httpLimits(), clients, auth.access(), orderFeeds,
-                deadMansSwitch);
-        final AtomicInteger index = new AtomicInteger();
-        await(vertx.deployVerticle(() -> new OrderVerticle(index.getAndIncrement(), settings),
-                new DeploymentOptions().setInstances(config.httpInstances())).toCompletionStage().toCompletableFuture(),
-                "starting the HTTP server on port " + config.httpPort());
-        LOG.info("http: listening on {}:{} with {} verticle instance(s); /ready answers 503 until recovery is done",
-                config.httpHost(), config.httpPort(), config.httpInstances());
-    }
-
-    /** Files the process keeps for itself beyond client connections: journal, audit, spool, database, jars. */
-    private static final int RESERVED_FILE_DESCRIPTORS = 512;
-
-    /**
-     * @return the bounds on what clients hold: connections as configured, lowered to leave
-     *         {@value #RESERVED_FILE_DESCRIPTORS} of the process's file descriptors to its own files (so that sockets can
-     *         never take the descriptor the journal's next segment needs); stream connections below that by
-     *         {@value #CONNECTIONS_KEPT_FROM_THE_STREAM}, so subscribers can never take every connection from order
-     *         entry, health checks and the scrape; and the share of those streams that upgrades without a key may take
-     */
-    private ClientBounds clientBounds() {
-        final HttpLimits limits = config.httpLimits();
-        final int configured = limits.maxConnections();
-        int max = configured;
-        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-                instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
-            final long fitting = unix.getMaxFileDescriptorCount() - RESERVED_FILE_DESCRIPTORS;
-            if (fitting < configured) {
-                max = (int) Math.max(1, fitting);
-                LOG.warn("http: {}={} does not fit the process's limit of {} file descriptors (ulimit -n) with {} kept"
-                        + " for the journal, audit trail, spool and database; at most {} connections",
-                        ConfigLoader.envName("http.max.connections"), configured, unix.getMaxFileDescriptorCount(),
-                        RESERVED_FILE_DESCRIPTORS, max);
-            }
-        }
-        final int streams = streamBound(max);
-        final int anonymous = Math.max(1, (int) ((long) streams * limits.anonymousStreamPercent() / 100));
-        final ClientBounds bounds = new ClientBounds(new ConnectionLimit(max, limits.maxConnectionsPerAddress()),
-                new ConnectionLimit(streams, limits.maxStreamsPerAddress()), new ConnectionLimit(anonymous, anonymous));
-        final ConnectionLimit connections = bounds.connections();
-        metrics.gauge("orders_http_connections_open", "HTTP and WebSocket connections open now", connections::open);
-        metrics.gauge("orders_http_connections_max", "The most connections allowed open at once", connections::max);
-        metrics.gauge("orders_http_connection_addresses", "Client addresses (IPv6 by /64) holding a connection now",
-                connections::addresses);
-        metrics.counter("orders_http_connections_refused_total", "Connections closed at accept because the maximum,"
-                + " in all or of their address, was open", connections::refused);
-        metrics.counter("orders_http_connections_refused_address_total", "Connections closed at accept because their"
-                + " address held its share (ORDERS_HTTP_MAX_CONNECTIONS_PER_ADDRESS)", connections::refusedForAddress);
-        metrics.counter("orders_http_header_timeouts_total", "Connections closed because a request head did not arrive"
-                + " whole within ORDERS_HTTP_HEADER_TIMEOUT_SECONDS", () -> bounds.headerTimeouts().get());
-        metrics.counter("orders_http_body_timeouts_total", "Requests answered 408 because their body did not arrive"
-                + " whole within ORDERS_HTTP_BODY_TIMEOUT_SECONDS", () -> bounds.bodyTimeouts().get());
-        metrics.gauge("orders_ws_anonymous_clients", "Stream connections upgraded without an API key",
-                () -> bounds.anonymousStreams().open());
-        metrics.counter("orders_ws_connections_refused_total", "Stream upgrades answered 503 TOO_MANY_CONNECTIONS, in"
-                + " all, per address or without a key", () -> bounds.streams().refused()
-                + bounds.anonymousStreams().refused());
-        return bounds;
-    }
-
-    /** Connections of the HTTP bound that stream subscribers can never take, kept for order entry and probes. */
-    static final int CONNECTIONS_KEPT_FROM_THE_STREAM = 100;
-
-    /** @return the stream's bound on connections, lowered to stay below {@code connections} by the kept margin */
-    private int streamBound(final int connections) {
-        final int fits = Math.max(1, connections - CONNECTIONS_KEPT_FROM_THE_STREAM);
-        if (config.marketData().maxConnections() <= fits) {
-            return config.marketData().maxConnections();
-        }
-        LOG.warn("http: {} lowered from {} to {}, so that stream subscribers leave {} of the {} connections to order"
-                + " entry", ConfigLoader.envName("ws.max.connections"), config.marketData().maxConnections(), fits,
-                CONNECTIONS_KEPT_FROM_THE_STREAM, connections);
-        return fits;
-    }
-
-    private void registerJournal() {
-        status.addComponent(() -> {
-            final Map<String, Object> details = new LinkedHashMap<>();
-            details.put("lastSequence", journal.lastSequence());
-            details.put("sync", config.journalSync().name());
-            if (journal.failure() != null) {
-                details.put("failure", journal.failure().toString());
-            }
-            return new HealthComponent("journal", journal.isHealthy(), details);
-        });
-        metrics.gauge("orders_journal_last_sequence", "Last journaled command sequence", journal::lastSequence);
-        metrics.counter("orders_journal_records_total", "Records written to the journal since start",
-                journal::recordsWritten);
-        metrics.counter("orders_journal_flushes_total", "Journal flushes (group commits) since start; records per"
-                + " flush is the batch size", journal::flushes);
-        metrics.counter("orders_journal_fsync_seconds_total", "Time spent in fsync since start",
-                () -> journal.totalForceNanos() / 1e9);
-        metrics.gauge("orders_journal_last_fsync_seconds", "Duration of the latest fsync",
-                () -> journal.lastForceNanos() / 1e9);
-    }
-
     private void registerHealthAndMetrics(final RingBuffer<EngineEvent> outputRing) {
-        final RingBuffer<OrderCommand> inputRing = input.getRingBuffer();
-        metrics.gauge("orders_input_ring_remaining", "Free slots in the input ring", inputRing::remainingCapacity);
-        metrics.gauge("orders_output_ring_remaining", "Free slots in the output ring", outputRing::remainingCapacity);
-        metrics.counter("orders_matcher_commands_total", "Commands executed by the matcher since start",
-                matcherMetrics::commands);
-        metrics.counter("orders_matcher_service_seconds_total", "Matcher service time since start",
-                () -> matcherMetrics.serviceNanos() / 1e9);
-        metrics.gauge("orders_matcher_service_max_seconds", "Longest single command service time",
-                () -> matcherMetrics.maxServiceNanos() / 1e9);
-        for (final CommandResult result : CommandResult.values()) {
-            metrics.counter("orders_commands_total", "Commands by engine result, replayed ones included",
-                    "result=\"" + result.name() + "\"", () -> matcherMetrics.results(result));
-        }
-        for (final OrderStatus orderStatus : OrderStatus.values()) {
-            metrics.counter("orders_order_outcomes_total", "Order states reported at the end of a command",
-                    "status=\"" + orderStatus.name() + "\"", () -> matcherMetrics.statuses(orderStatus));
-        }
-        metrics.counter("orders_trades_total", "Trades executed, replayed ones included", matcherMetrics::trades);
+        pipeline.register(metrics, matcherMetrics);
         metrics.gauge("orders_http_waiting_requests", "Requests published and waiting for the engine",
                 status::waitingRequests);
         metrics.gauge("orders_view_orders", "Orders the order view holds: open, retained final, and final ones kept"
@@ -1218,44 +279,13 @@ public final class OrderEntryService {
         metrics.gauge("orders_recovery_snapshot_sequence", "Journal sequence of the snapshot this start loaded (0: none)",
                 () -> recoveredFromSnapshot);
         metrics.gauge("orders_recovery_replayed_records", "Journal records this start replayed", () -> replayedRecords);
-        registerSnapshots();
-        registerAudit();
-    }
-
-    private void registerAudit() {
-        status.addComponent(() -> new HealthComponent("audit", auditTrail.isHealthy() && status.auditFailure() == null,
-                Map.of("lastSeq", auditTrail.lastSeq(), "sync", config.audit().sync().name(),
-                "file", String.valueOf(auditTrail.currentFile()), "pendingRecords", auditTrail.pendingRecords(),
-                "resumable", auditTrail.resumable(),
-                "failure", status.auditFailure() == null ? "none" : status.auditFailure())));
-        metrics.gauge("orders_audit_last_seq", "Seq of the last audit record written", auditTrail::lastSeq);
-        metrics.counter("orders_audit_records_total", "Audit records written since start", auditTrail::recordsWritten);
-        metrics.counter("orders_audit_unwritten_total", "Audit records lost to the trail (each logged): the trail could"
-                + " not keep them for a retry", auditTrail::unwrittenRecords);
-        metrics.gauge("orders_audit_pending_records", "Audit records kept in memory while the trail cannot write",
-                auditTrail::pendingRecords);
-        metrics.counter("orders_audit_recovered_total", "Journaled commands audited at startup because the trail lacked"
-                + " them", audit::recoveredRecords);
-        metrics.counter("orders_audit_refusals_dropped_total",
-                "Edge refusals answered but not audited (input ring half full)", gateway::refusalsDropped);
-        metrics.counter("orders_audit_refusals_suppressed_total", "Refusals answered beyond"
-                + " ORDERS_AUDIT_REFUSALS_PER_SECOND in all or its tenth per address, recorded only in a summary record", gateway::refusalsSuppressed);
-        metrics.gauge("orders_audit_up", "1 while the audit trail can write", () -> auditTrail.isHealthy() ? 1 : 0);
+        snapshots.register(cluster == null ? null : cluster.service(),
+                journalWiring == null ? null : journalWiring.writer());
+        auditWiring.register(audit, gateway);
     }
 
     private List<String> symbols() {
         return config.instruments().stream().map(Instrument::symbol).toList();
-    }
-
-    private static Buffer openApi() {
-        try (InputStream in = OrderEntryService.class.getResourceAsStream("/openapi.yaml")) {
-            if (in == null) {
-                throw new IllegalStateException("openapi.yaml is missing from the jar");
-            }
-            return Buffer.buffer(in.readAllBytes());
-        } catch (final IOException e) {
-            throw new UncheckedIOException("cannot read openapi.yaml", e);
-        }
     }
 
     private void stopFromFailure() {
@@ -1264,29 +294,5 @@ public final class OrderEntryService {
             Runtime.getRuntime().halt(70);
         }, "fail-fast-stop");
         stopper.start();
-    }
-
-    /** @return a factory of the ring's stage threads, each added to {@code created} so that a stop can join them */
-    private static ThreadFactory threads(final String ring, final List<Thread> created) {
-        final AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            final Thread thread = new Thread(runnable, ring + "-stage-" + count.getAndIncrement());
-            thread.setDaemon(false);
-            created.add(thread);
-            return thread;
-        };
-    }
-
-    private static <T> T await(final CompletableFuture<T> future, final String what) {
-        try {
-            return future.get(60, TimeUnit.SECONDS);
-        } catch (final ExecutionException e) {
-            throw new IllegalStateException(what + " failed: " + e.getCause().getMessage(), e.getCause());
-        } catch (final InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(what + " was interrupted", e);
-        } catch (final TimeoutException e) {
-            throw new IllegalStateException(what + " did not finish in 60 s", e);
-        }
     }
 }
