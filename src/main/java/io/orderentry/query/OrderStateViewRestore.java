@@ -1,11 +1,6 @@
 package io.orderentry.query;
 
-import io.orderentry.engine.OrderStatus;
-import io.orderentry.engine.OrderType;
-import io.orderentry.engine.RejectReason;
 import io.orderentry.engine.SelfTradePrevention;
-import io.orderentry.engine.Side;
-import io.orderentry.engine.TimeInForce;
 import java.io.DataInput;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -21,21 +16,9 @@ import java.util.List;
  */
 final class OrderStateViewRestore extends ViewArrays {
 
-    private static final int SHIFT = SlotVersions.SHIFT;
-    private static final int MASK = SlotVersions.MASK;
     private static final int NONE = OrderStateView.NONE;
-    private static final int TYPE_SHIFT = OrderStateView.TYPE_SHIFT;
-    private static final int STP_SHIFT = OrderStateView.STP_SHIFT;
-    private static final Side[] SIDES = OrderStateView.SIDES;
-    private static final OrderType[] TYPES = OrderStateView.TYPES;
-    private static final SelfTradePrevention[] STPS = OrderStateView.STPS;
-    private static final TimeInForce[] TIFS = OrderStateView.TIFS;
-    private static final OrderStatus[] STATUSES = OrderStateView.STATUSES;
-    private static final RejectReason[] REASONS = OrderStateView.REASONS;
     /** Orders, fills, accounts and retained ids a snapshot may hold: what the chunked arrays can. */
     private static final int MAX_ENTRIES = OrderStateView.MAX_CHUNKS * SlotVersions.CHUNK;
-    private static final int NO_ACCOUNT = -1;
-    private static final int NO_CLIENT_ORDER_ID = -1;
 
     OrderStateViewRestore(final OrderStateView view) {
         super(view);

@@ -1,11 +1,6 @@
 package io.orderentry.query;
 
-import io.orderentry.engine.OrderStatus;
-import io.orderentry.engine.OrderType;
-import io.orderentry.engine.RejectReason;
 import io.orderentry.engine.SelfTradePrevention;
-import io.orderentry.engine.Side;
-import io.orderentry.engine.TimeInForce;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -24,18 +19,6 @@ import java.util.Map;
  */
 final class OrderStateViewSnapshot extends ViewArrays {
 
-    private static final int SHIFT = SlotVersions.SHIFT;
-    private static final int MASK = SlotVersions.MASK;
-    private static final int TYPE_SHIFT = OrderStateView.TYPE_SHIFT;
-    private static final int STP_SHIFT = OrderStateView.STP_SHIFT;
-    private static final Side[] SIDES = OrderStateView.SIDES;
-    private static final OrderType[] TYPES = OrderStateView.TYPES;
-    private static final SelfTradePrevention[] STPS = OrderStateView.STPS;
-    private static final TimeInForce[] TIFS = OrderStateView.TIFS;
-    private static final OrderStatus[] STATUSES = OrderStateView.STATUSES;
-    private static final RejectReason[] REASONS = OrderStateView.REASONS;
-    private static final int NO_ACCOUNT = -1;
-    private static final int NO_CLIENT_ORDER_ID = -1;
 
     OrderStateViewSnapshot(final OrderStateView view) {
         super(view);

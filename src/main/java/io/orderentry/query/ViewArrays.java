@@ -1,5 +1,12 @@
 package io.orderentry.query;
 
+import io.orderentry.engine.OrderStatus;
+import io.orderentry.engine.OrderType;
+import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.SelfTradePrevention;
+import io.orderentry.engine.Side;
+import io.orderentry.engine.TimeInForce;
+
 /**
  * The {@link OrderStateView} that a snapshot writer or reader works on, and the view's chunked arrays, held here so
  * that the loops over them read a field of their own rather than the view's on every access. The outer arrays never
@@ -7,6 +14,21 @@ package io.orderentry.query;
  * writer thread, or while no writer runs.
  */
 abstract class ViewArrays {
+
+    // the view's encodings, shared by the snapshot's writer and reader
+    static final int SHIFT = SlotVersions.SHIFT;
+    static final int MASK = SlotVersions.MASK;
+    static final int TYPE_SHIFT = OrderStateView.TYPE_SHIFT;
+    static final int STP_SHIFT = OrderStateView.STP_SHIFT;
+    static final Side[] SIDES = OrderStateView.SIDES;
+    static final OrderType[] TYPES = OrderStateView.TYPES;
+    static final SelfTradePrevention[] STPS = OrderStateView.STPS;
+    static final TimeInForce[] TIFS = OrderStateView.TIFS;
+    static final OrderStatus[] STATUSES = OrderStateView.STATUSES;
+    static final RejectReason[] REASONS = OrderStateView.REASONS;
+    static final int NO_ACCOUNT = -1;
+    static final int NO_CLIENT_ORDER_ID = -1;
+
 
     final OrderStateView view;
     // the view's chunked arrays (the outer arrays never change; their chunks are allocated as slots are)

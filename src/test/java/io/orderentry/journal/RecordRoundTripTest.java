@@ -90,27 +90,14 @@ class RecordRoundTripTest {
 
     @Test
     void aBandJournaledBeforeIssue31ReplaysUnderTheRuleItWasMatchedWith() throws IOException {
-        final JournalRecords cluster = new JournalRecords(Commands.SYMBOLS, Commands.SYMBOL_INDEX, dir);
-        final ByteBuffer segment = ByteBuffer.allocate(4096).order(JournalFormat.BYTE_ORDER);
-        SegmentFiles.encodeHeader(segment, 1);
-        segment.putInt(4, 1);   // records without the origin block, so that a record ends with its own fields
-        segment.limit(segment.capacity()).position(JournalFormat.SEGMENT_HEADER_SIZE);
-        final OrderCommand band = new OrderCommand();
-        Commands.setPriceBand(band, 1, 1_000);
-        band.sequence = 1;
-        band.timestampMicros = 1000;
-        final int start = segment.position();
-        cluster.encode(band, segment);
+        final ByteBuffer segment = bandSegment();
+        final int start = JournalFormat.SEGMENT_HEADER_SIZE;
         // what the builds before issue 31 wrote: type 5, without the rule byte
         final int length = segment.getInt(start) - 1;
         assertEquals(JournalFormat.TYPE_SET_PRICE_BAND_WITH_RULE, segment.get(start + JournalFormat.TYPE_OFFSET));
         assertEquals(MarketBandRule.CURRENT.code(), segment.get(start + length));
         segment.put(start + JournalFormat.TYPE_OFFSET, JournalFormat.TYPE_SET_PRICE_BAND).putInt(start, length);
-        final CRC32C crc = new CRC32C();
-        crc.update(segment.array(), start + JournalFormat.CRC_START, length - JournalFormat.CRC_START);
-        segment.putInt(start + 4, (int) crc.getValue());
-        java.nio.file.Files.write(dir.resolve("00000000000000000001.journal"),
-                java.util.Arrays.copyOf(segment.array(), start + length));
+        writeSealed(segment, start, length);
         final List<Recorded> replayed = TestJournal.replay(dir).records();
         assertEquals(1, replayed.size());
         assertEquals(1_000, replayed.get(0).priceBandBasisPoints());
@@ -119,6 +106,21 @@ class RecordRoundTripTest {
 
     @Test
     void aBandWithAnUnknownRuleIsCorruptedNotReplayedUnderAnotherRule() throws IOException {
+        final ByteBuffer segment = bandSegment();
+        final int start = JournalFormat.SEGMENT_HEADER_SIZE;
+        final int length = segment.getInt(start);
+        segment.put(start + length - 1, (byte) 3);   // a rule this build does not know
+        writeSealed(segment, start, length);
+        final JournalCorruptedException e = assertThrows(JournalCorruptedException.class,
+                () -> TestJournal.replay(dir));
+        assertTrue(e.getMessage().contains("unknown market band rule 3"), e.getMessage());
+    }
+
+    /**
+     * @return a version 1 segment (records without the origin block, so a record ends with its own fields) holding one
+     *         band change of 10% on instrument 1, as this build encodes it
+     */
+    private ByteBuffer bandSegment() {
         final JournalRecords cluster = new JournalRecords(Commands.SYMBOLS, Commands.SYMBOL_INDEX, dir);
         final ByteBuffer segment = ByteBuffer.allocate(4096).order(JournalFormat.BYTE_ORDER);
         SegmentFiles.encodeHeader(segment, 1);
@@ -128,18 +130,17 @@ class RecordRoundTripTest {
         Commands.setPriceBand(band, 1, 1_000);
         band.sequence = 1;
         band.timestampMicros = 1000;
-        final int start = segment.position();
         cluster.encode(band, segment);
-        final int length = segment.getInt(start);
-        segment.put(start + length - 1, (byte) 3);   // a rule this build does not know
+        return segment;
+    }
+
+    /** Fixes the CRC of the (edited) record at {@code start} and writes the segment up to its end as the journal. */
+    private void writeSealed(final ByteBuffer segment, final int start, final int length) throws IOException {
         final CRC32C crc = new CRC32C();
         crc.update(segment.array(), start + JournalFormat.CRC_START, length - JournalFormat.CRC_START);
         segment.putInt(start + 4, (int) crc.getValue());
         java.nio.file.Files.write(dir.resolve("00000000000000000001.journal"),
                 java.util.Arrays.copyOf(segment.array(), start + length));
-        final JournalCorruptedException e = assertThrows(JournalCorruptedException.class,
-                () -> TestJournal.replay(dir));
-        assertTrue(e.getMessage().contains("unknown market band rule 3"), e.getMessage());
     }
 
     @Test
