@@ -2,7 +2,7 @@ package io.orderentry.app;
 
 import io.aeron.cluster.ClusterTool;
 import io.aeron.cluster.service.Cluster;
-import io.orderentry.cluster.ClusterSettings;
+import io.orderentry.cluster.ClusterConfig;
 import io.orderentry.cluster.EngineService;
 import io.orderentry.http.ServiceStatus;
 import io.orderentry.snapshot.SnapshotConfig;
@@ -35,14 +35,14 @@ final class ClusterSnapshotRequests {
     private static final Logger LOG = LoggerFactory.getLogger(OrderEntryService.class);
 
     private final Config config;
-    private final ClusterSettings settings;
+    private final ClusterConfig settings;
     private final ServiceStatus status;
     private final PersistenceWiring persistence;
     private final Supplier<EngineService> service;
     private ScheduledExecutorService timer;
 
     /** @param service the engine as the cluster's service; null until the member joined */
-    ClusterSnapshotRequests(final Config config, final ClusterSettings settings, final ServiceStatus status,
+    ClusterSnapshotRequests(final Config config, final ClusterConfig settings, final ServiceStatus status,
                             final PersistenceWiring persistence, final Supplier<EngineService> service) {
         this.config = config;
         this.settings = settings;

@@ -6,7 +6,7 @@ import io.aeron.cluster.service.Cluster;
 import io.orderentry.cluster.ClusterCommands;
 import io.orderentry.cluster.ClusterIngress;
 import io.orderentry.cluster.ClusterNode;
-import io.orderentry.cluster.ClusterSettings;
+import io.orderentry.cluster.ClusterConfig;
 import io.orderentry.cluster.EngineService;
 import io.orderentry.cluster.LogPurger;
 import io.orderentry.cluster.LogRetention;
@@ -60,7 +60,7 @@ final class ClusterWiring {
     private static final long READY_BEHIND_BYTES = 1 << 20;
 
     private final Config config;
-    private final ClusterSettings settings;
+    private final ClusterConfig settings;
     private final ServiceStatus status;
     private final MetricsText metrics;
     private final PersistenceWiring persistence;
@@ -81,7 +81,7 @@ final class ClusterWiring {
     private volatile String catchUpFailure;
 
     /** @param onFailure stops the process when the member's Aeron agents stop after READY (as a failed stage does) */
-    ClusterWiring(final Config config, final ClusterSettings settings, final ServiceStatus status,
+    ClusterWiring(final Config config, final ClusterConfig settings, final ServiceStatus status,
                   final MetricsText metrics, final PersistenceWiring persistence, final MatcherStage matcherStage,
                   final OrderStateView view, final MarketDataStage marketData, final List<String> symbols,
                   final Map<String, Integer> symbolIndex, final Runnable onFailure) {

@@ -7,7 +7,7 @@ import io.orderentry.persistence.DatabaseConfig;
 import io.orderentry.snapshot.SnapshotConfig;
 
 import io.orderentry.audit.AuditConfig;
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.journal.JournalSync;
 import io.orderentry.marketdata.MarketDataConfig;
 import java.nio.file.Path;
@@ -37,12 +37,12 @@ import java.util.Optional;
  */
 public record Config(String httpHost, int httpPort, int httpInstances, Path journalDir, JournalSync journalSync,
                      long journalSegmentBytes, int inputRingSize, int outputRingSize, String waitStrategy,
-                     List<Instrument> instruments, EngineLimits engineLimits, int retainedFinalOrders,
+                     List<Instrument> instruments, EngineConfig engineLimits, int retainedFinalOrders,
                      Optional<DatabaseConfig> database, AuditConfig audit,
                      MarketDataConfig marketData, SnapshotConfig snapshots,
-                     AuditRetention auditRetention, io.orderentry.http.HttpLimits httpLimits,
+                     AuditRetention auditRetention, io.orderentry.http.HttpConfig httpLimits,
                      io.orderentry.auth.AuthConfig auth, TradingRules tradingRules,
-                     Optional<io.orderentry.cluster.ClusterSettings> cluster) {
+                     Optional<io.orderentry.cluster.ClusterConfig> cluster) {
 
 
     public Config {

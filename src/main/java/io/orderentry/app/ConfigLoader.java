@@ -5,7 +5,7 @@ import io.orderentry.audit.AuditRetention;
 import io.orderentry.audit.AuditSync;
 import io.orderentry.config.ConfigException;
 import io.orderentry.config.SettingNames;
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.instrument.Instrument;
 import io.orderentry.instrument.TradingRules;
 import io.orderentry.journal.JournalManifest;
@@ -122,7 +122,7 @@ public final class ConfigLoader {
     private Config build() {
         final int cores = Runtime.getRuntime().availableProcessors();
         final int httpInstances = intValue("http.instances", 0, 64);
-        final EngineLimits limits = new EngineLimits(
+        final EngineConfig limits = new EngineConfig(
                 intValue("engine.max.resting.orders", 1, Integer.MAX_VALUE),
                 intValue("engine.max.open.orders.per.account", 1, Integer.MAX_VALUE),
                 intValue("engine.max.price.levels.per.side", 1, 10_000_000),
@@ -134,7 +134,7 @@ public final class ConfigLoader {
                     + "), so that a retried order can always be answered with its state");
         }
         final List<Instrument> instruments = journalInstruments();
-        final Optional<io.orderentry.cluster.ClusterSettings> cluster = cluster();
+        final Optional<io.orderentry.cluster.ClusterConfig> cluster = cluster();
         final Config config = new Config(
                 string("http.host"),
                 intValue("http.port", 0, 65_535),
@@ -153,7 +153,7 @@ public final class ConfigLoader {
                 marketData(),
                 snapshots(),
                 auditRetention(),
-                new io.orderentry.http.HttpLimits(intValue("http.idle.timeout.seconds", 0, 86_400),
+                new io.orderentry.http.HttpConfig(intValue("http.idle.timeout.seconds", 0, 86_400),
                         intValue("http.header.timeout.seconds", 0, 3_600),
                         intValue("http.body.timeout.seconds", 0, 3_600),
                         intValue("http.max.connections", 1, 10_000_000),
@@ -162,7 +162,7 @@ public final class ConfigLoader {
                         intValue("ws.anonymous.percent", 1, 100),
                         intValue("audit.refusals.per.second", 1, 1_000_000),
                         longValue("http.metrics.cache.millis", 0, 60_000),
-                        cluster.map(io.orderentry.cluster.ClusterSettings::answerTimeoutMillis).orElse(0L)),
+                        cluster.map(io.orderentry.cluster.ClusterConfig::answerTimeoutMillis).orElse(0L)),
                 auth(),
                 tradingRules(instruments),
                 cluster);
@@ -178,7 +178,7 @@ public final class ConfigLoader {
      * Cluster mode, when {@code cluster.members} is set: this member's id must be in the list, and its directory
      * defaults to {@code cluster} beside the journal's.
      */
-    private Optional<io.orderentry.cluster.ClusterSettings> cluster() {
+    private Optional<io.orderentry.cluster.ClusterConfig> cluster() {
         final String members = string("cluster.members");
         if (members.isEmpty()) {
             return Optional.empty();
@@ -186,7 +186,7 @@ public final class ConfigLoader {
         final String dir = string("cluster.dir");
         final Path journal = Path.of(string("journal.dir")).toAbsolutePath().normalize();
         final Path parent = journal.getParent() == null ? journal : journal.getParent();
-        final io.orderentry.cluster.ClusterSettings settings = new io.orderentry.cluster.ClusterSettings(members,
+        final io.orderentry.cluster.ClusterConfig settings = new io.orderentry.cluster.ClusterConfig(members,
                 intValue("cluster.member.id", 0, 1_000), dir.isBlank() ? parent.resolve("cluster") : Path.of(dir),
                 longValue("cluster.leader.timeout.millis", 200, 600_000),
                 longValue("cluster.answer.timeout.millis", 100, 600_000), bool("cluster.purge.log"),

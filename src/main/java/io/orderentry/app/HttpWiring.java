@@ -5,9 +5,9 @@ import io.orderentry.account.DeadMansSwitch;
 import io.orderentry.engine.RejectReason;
 import io.orderentry.http.ClientBounds;
 import io.orderentry.http.ConnectionLimit;
-import io.orderentry.http.HttpLimits;
+import io.orderentry.http.HttpConfig;
 import io.orderentry.http.HttpMetrics;
-import io.orderentry.http.HttpSettings;
+import io.orderentry.http.HttpParts;
 import io.orderentry.http.InputGateway;
 import io.orderentry.http.Json;
 import io.orderentry.http.MarketDataAccess;
@@ -90,7 +90,7 @@ final class HttpWiring {
         metrics.counter("orders_dead_mans_switch_fired_total", "Cancel-all-after switches that fired (a cancel-all of"
                 + " the account published)", deadMansSwitch::firedCount);
         final ClientBounds clients = clientBounds();
-        final HttpSettings settings = new HttpSettings(config.httpHost(), config.httpPort(), json,
+        final HttpParts settings = new HttpParts(config.httpHost(), config.httpPort(), json,
                 new OrderRequestParser(json.mapper(), config.instrumentsBySymbol(),
                         config.tradingRules().selfTradePreventionDefault()), gateway, view, replies, status,
                 metrics, new HttpMetrics(metrics.registry()), openApi(), LoggerFactory.getLogger(OrderVerticle.class),
@@ -116,7 +116,7 @@ final class HttpWiring {
      *         entry, health checks and the scrape; and the share of those streams that upgrades without a key may take
      */
     private ClientBounds clientBounds() {
-        final HttpLimits limits = config.httpLimits();
+        final HttpConfig limits = config.httpLimits();
         final int configured = limits.maxConnections();
         int max = configured;
         if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()

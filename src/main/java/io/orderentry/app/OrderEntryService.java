@@ -3,7 +3,7 @@ package io.orderentry.app;
 import com.lmax.disruptor.RingBuffer;
 import io.orderentry.account.AccountFeeds;
 import io.orderentry.audit.AuditHandler;
-import io.orderentry.cluster.ClusterSettings;
+import io.orderentry.cluster.ClusterConfig;
 import io.orderentry.config.ConfigException;
 import io.orderentry.http.InputGateway;
 import io.orderentry.http.Json;
@@ -197,7 +197,7 @@ public final class OrderEntryService {
      * member takes once it has a leader, in this order.
      */
     private void startCluster(final RingBuffer<EngineEvent> outputRing, final long started) {
-        final ClusterSettings settings = config.cluster().get();
+        final ClusterConfig settings = config.cluster().get();
         cluster.join(pipeline, outputRing, () -> abortStart, lock -> journalLock = lock, this::failStart);
         recoveredFromSnapshot = cluster.loadedSnapshot();
         // the log's end is not known here (the members replay it as it comes); the writer compares the spool's progress

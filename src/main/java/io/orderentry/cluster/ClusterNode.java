@@ -74,13 +74,13 @@ public final class ClusterNode implements AutoCloseable {
     }
 
     /** Starts this member; returns once its components run (the election and the log's replay go on after). */
-    public static ClusterNode launch(final ClusterSettings settings, final ClusteredService service,
+    public static ClusterNode launch(final ClusterConfig settings, final ClusteredService service,
                                      final ErrorHandler errors) {
         final ClusterMember[] members = settings.parsedMembers();
         final ClusterMember self = settings.self();
         final File base = settings.directory().toAbsolutePath().toFile();
         final String aeronDirectory = new File(base, "aeron").getPath();
-        final String host = ClusterSettings.host(self.archiveEndpoint());
+        final String host = ClusterConfig.host(self.archiveEndpoint());
         final Supplier<IdleStrategy> idle = ClusterNode::idle;
         final int[] memberIds = settings.memberIds();
         final MemberCredentials archiveCredentials = new MemberCredentials(settings.secret(),

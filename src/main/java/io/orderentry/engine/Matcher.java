@@ -86,7 +86,7 @@ import java.util.Map;
  * the back of its level). Then {@code orderUpdated} with its final state.
  *
  * <h2>Limits</h2>
- * The {@link EngineLimits} bound what rests, so only a GTC order can meet one, and only if it cannot
+ * The {@link EngineConfig} bound what rests, so only a GTC order can meet one, and only if it cannot
  * be filled completely on arrival (it would rest). Such an order is REJECTED, with nothing traded,
  * when on arrival (before anything trades), checked in this order:
  * <ol>
@@ -119,7 +119,7 @@ public final class Matcher {
     private static final int SNAPSHOT_VERSION = 3;
     private static final SelfTradePrevention[] STP_MODES = SelfTradePrevention.values();
 
-    private final EngineLimits limits;
+    private final EngineConfig limits;
     private final EventSink sink;
     private final OrderBook[] books;
     private final PriceBands bands;
@@ -141,7 +141,7 @@ public final class Matcher {
      * @param limits      the bounds on what rests and on the dedup window
      * @param sink        receives every event, synchronously, on the matcher thread
      */
-    public Matcher(final int symbolCount, final EngineLimits limits, final EventSink sink) {
+    public Matcher(final int symbolCount, final EngineConfig limits, final EventSink sink) {
         this(symbolCount, limits, null, sink);
     }
 
@@ -152,7 +152,7 @@ public final class Matcher {
      *                              10%), 0 for none; null for no bands at all
      * @param sink                  receives every event, synchronously, on the matcher thread
      */
-    public Matcher(final int symbolCount, final EngineLimits limits, final int[] priceBandBasisPoints,
+    public Matcher(final int symbolCount, final EngineConfig limits, final int[] priceBandBasisPoints,
                    final EventSink sink) {
         if (symbolCount <= 0 || limits == null || sink == null) {
             throw new IllegalArgumentException("symbolCount must be > 0, limits and sink non-null");

@@ -18,10 +18,10 @@ import java.util.function.Consumer;
  *   <li>A connection over the bound in all or of its address is closed at accept, unanswered and counted, whether or
  *       not it ever sends anything (the server speaks HTTP/1.1 only, so every connection is set up, and counted, at
  *       accept).</li>
- *   <li>A request head that has been arriving for longer than {@link HttpLimits#headerTimeoutSeconds} since its first
+ *   <li>A request head that has been arriving for longer than {@link HttpConfig#headerTimeoutSeconds} since its first
  *       byte is closed unanswered: an idle timeout is reset by every byte, so without it one byte every 50 s holds a
  *       socket for days.</li>
- *   <li>A request whose body has been arriving for longer than {@link HttpLimits#bodyTimeoutSeconds} since its head is
+ *   <li>A request whose body has been arriving for longer than {@link HttpConfig#bodyTimeoutSeconds} since its head is
  *       handed to the verticle, which answers 408 and closes, on every route.</li>
  * </ul>
  *
@@ -38,7 +38,7 @@ final class ClientConnections {
     /**
      * @param bodyTimedOut answers a request whose body is overdue (408) and closes its connection
      */
-    ClientConnections(final ClientBounds bounds, final HttpLimits limits, final Consumer<HttpServerRequest> bodyTimedOut) {
+    ClientConnections(final ClientBounds bounds, final HttpConfig limits, final Consumer<HttpServerRequest> bodyTimedOut) {
         this.bounds = bounds;
         this.headNanos = limits.headerTimeoutSeconds() * 1_000_000_000L;
         this.bodyNanos = limits.bodyTimeoutSeconds() * 1_000_000_000L;

@@ -29,7 +29,7 @@ final class MarketDataRoutes {
     static final int MAX_ROWS = 1000;
     private static final String JSON_TYPE = "application/json";
 
-    private final HttpSettings settings;
+    private final HttpParts settings;
     private final MarketDataAccess access;
     private final MarketDataView view;
     private final MarketDataJson json;
@@ -39,7 +39,7 @@ final class MarketDataRoutes {
     /**
      * @param loop the verticle's index; the consumer hands stream updates to this loop by it
      */
-    MarketDataRoutes(final int loop, final Vertx vertx, final Context context, final HttpSettings settings) {
+    MarketDataRoutes(final int loop, final Vertx vertx, final Context context, final HttpParts settings) {
         this.settings = settings;
         this.access = settings.marketData();
         this.view = access.stage().view();

@@ -67,7 +67,7 @@ final class OrderChannel implements OrderFeedSubscription.Receiver {
     /** The key {@link #account} last admitted; read right after it, on this loop. */
     private String admittedKeyId;
 
-    OrderChannel(final HttpSettings settings, final Context context, final MarketDataJson errors) {
+    OrderChannel(final HttpParts settings, final Context context, final MarketDataJson errors) {
         this.feeds = settings.orderFeeds();
         this.view = settings.view();
         this.input = settings.input();

@@ -71,7 +71,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
             "order id must be a positive integer", "orderId");
 
     private final int index;
-    private final HttpSettings settings;
+    private final HttpParts settings;
     private final Map<Long, HttpServerRequest> waiting = new HashMap<>();
     /** In cluster mode, the waiting requests in the order they were sent, for the answer timeout; else unused. */
     private final ArrayDeque<Sent> sentOrder = new ArrayDeque<>();
@@ -87,7 +87,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     /**
      * @param index this instance's number, from 0; replies are routed by it
      */
-    public OrderVerticle(final int index, final HttpSettings settings) {
+    public OrderVerticle(final int index, final HttpParts settings) {
         this.index = index;
         this.settings = settings;
         this.refusals = new EdgeRefusals(settings.input(), settings.json().mapper(), settings.status());

@@ -2,7 +2,7 @@ package io.orderentry.journal;
 
 import io.orderentry.config.ConfigException;
 import io.orderentry.config.SettingNames;
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.instrument.Instrument;
 import io.orderentry.journal.JournalReader;
 import java.io.IOException;
@@ -106,7 +106,7 @@ public final class JournalManifest {
      *                         how they replay, or if the manifest cannot be read
      * @throws IOException     if the manifest cannot be written
      */
-    public static Result check(final Path directory, final List<Instrument> instruments, final EngineLimits limits)
+    public static Result check(final Path directory, final List<Instrument> instruments, final EngineConfig limits)
             throws IOException {
         final Path file = directory.resolve(FILE_NAME);
         final Map<String, String> wanted = entries(instruments, limits);
@@ -197,7 +197,7 @@ public final class JournalManifest {
     }
 
     /** The settings that decide what a record means, and the tick sizes, as manifest entries. */
-    public static Map<String, String> entries(final List<Instrument> instruments, final EngineLimits limits) {
+    public static Map<String, String> entries(final List<Instrument> instruments, final EngineConfig limits) {
         final Map<String, String> entries = new LinkedHashMap<>();
         entries.put("engine.max.resting.orders", Integer.toString(limits.maxRestingOrders()));
         entries.put("engine.max.open.orders.per.account", Integer.toString(limits.maxOpenOrdersPerAccount()));

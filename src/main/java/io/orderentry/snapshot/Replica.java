@@ -1,6 +1,6 @@
 package io.orderentry.snapshot;
 
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.Matcher;
 import io.orderentry.journal.RecordConsumer;
 import io.orderentry.marketdata.MarketDataConfig;
@@ -29,7 +29,7 @@ final class Replica implements EventOutput, RecordConsumer {
     private long slot;
     private boolean pending;
 
-    Replica(final int symbols, final EngineLimits limits, final int retainedFinalOrders,
+    Replica(final int symbols, final EngineConfig limits, final int retainedFinalOrders,
             final MarketDataConfig marketDataConfig) {
         this.view = new OrderStateView(retainedFinalOrders, limits.dedupWindow());
         this.marketData = new MarketDataStage(symbols, 1, marketDataConfig);

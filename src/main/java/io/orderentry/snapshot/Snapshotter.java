@@ -1,6 +1,6 @@
 package io.orderentry.snapshot;
 
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.journal.JournalPosition;
 import io.orderentry.journal.JournalRetention;
 import io.orderentry.journal.JournalTail;
@@ -38,7 +38,7 @@ public final class Snapshotter implements AutoCloseable {
     /** What the replica is built from. */
     public record Layout(List<String> instruments, Map<String, String> configuration,
                          java.util.function.Function<Map<String, String>, List<String>> differences,
-                         EngineLimits limits, int retainedFinalOrders, MarketDataConfig marketData) {
+                         EngineConfig limits, int retainedFinalOrders, MarketDataConfig marketData) {
     }
 
     private final SnapshotConfig config;

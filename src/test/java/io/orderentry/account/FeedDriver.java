@@ -1,6 +1,6 @@
 package io.orderentry.account;
 
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.RejectReason;
@@ -32,7 +32,7 @@ final class FeedDriver {
             (account + ":" + update.sequence() + ":" + update.event()).getBytes(StandardCharsets.US_ASCII));
     private final CollectingOutput output = new CollectingOutput();
     private final MatcherStage matcher = new MatcherStage(
-            sink -> new Matcher(SYMBOLS, new EngineLimits(100_000, 10_000, 1_000, 1_000), sink), output,
+            sink -> new Matcher(SYMBOLS, new EngineConfig(100_000, 10_000, 1_000, 1_000), sink), output,
             new MatcherMetrics());
     private final OrderCommand command = new OrderCommand();
     private int applied;

@@ -71,7 +71,7 @@ class ConfigLoaderTest {
         assertEquals(0, ConfigLoader.load(Map.of()).httpLimits().answerTimeoutMillis(), "one node waits for its engine");
         final Config config = ConfigLoader.load(cluster("ORDERS_CLUSTER_MEMBERS", THREE_MEMBERS,
                 "ORDERS_CLUSTER_MEMBER_ID", "2", "ORDERS_DB_URL", "", "ORDERS_JOURNAL_DIR", "/var/oe/journal"));
-        final io.orderentry.cluster.ClusterSettings cluster = config.cluster().orElseThrow();
+        final io.orderentry.cluster.ClusterConfig cluster = config.cluster().orElseThrow();
         assertEquals(2, cluster.memberId());
         assertEquals("h2:5", cluster.self().archiveEndpoint());
         assertEquals(Path.of("/var/oe/cluster"), cluster.directory());
@@ -85,13 +85,13 @@ class ConfigLoaderTest {
 
     @Test
     void theClusterLogIsPurgedBy128MiBSegmentsWithAeronsTermLengthAndNoFsyncUnlessSetOtherwise() {
-        final io.orderentry.cluster.ClusterSettings defaults = ConfigLoader.load(cluster("ORDERS_CLUSTER_MEMBERS",
+        final io.orderentry.cluster.ClusterConfig defaults = ConfigLoader.load(cluster("ORDERS_CLUSTER_MEMBERS",
                 THREE_MEMBERS, "ORDERS_DB_URL", "")).cluster().orElseThrow();
         assertTrue(defaults.purgeLog());
         assertEquals(128 << 20, defaults.segmentBytes());
         assertEquals(64 << 20, defaults.logTermLength(), "Aeron's default term length: an existing log extends");
         assertFalse(defaults.fsync(), "a command is durable on a majority of members, as before the setting existed");
-        final io.orderentry.cluster.ClusterSettings small = ConfigLoader.load(cluster("ORDERS_CLUSTER_MEMBERS",
+        final io.orderentry.cluster.ClusterConfig small = ConfigLoader.load(cluster("ORDERS_CLUSTER_MEMBERS",
                 THREE_MEMBERS, "ORDERS_DB_URL", "", "ORDERS_CLUSTER_SEGMENT_BYTES", "65536",
                 "ORDERS_CLUSTER_PURGE_LOG", "false", "ORDERS_CLUSTER_FSYNC", "true")).cluster().orElseThrow();
         assertFalse(small.purgeLog());

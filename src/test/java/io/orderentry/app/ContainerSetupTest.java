@@ -236,7 +236,7 @@ class ContainerSetupTest {
             final Map<String, String> here = new HashMap<>(env);
             here.put("ORDERS_CLUSTER_SECRET_FILE", secret.toString());   // the compose volume's file is not here
             final Config config = ConfigLoader.load(here);
-            final io.orderentry.cluster.ClusterSettings cluster = config.cluster().orElseThrow();
+            final io.orderentry.cluster.ClusterConfig cluster = config.cluster().orElseThrow();
             assertTrue(cluster.fsync(), "three members on one host share its power: without fsync one power loss"
                     + " can lose orders already answered 201 (ORDERS_CLUSTER_FSYNC=true in the cluster compose file)");
             assertEquals(id, cluster.memberId());

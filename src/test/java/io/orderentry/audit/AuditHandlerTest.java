@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.orderentry.engine.CommandResult;
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.RejectReason;
 import io.orderentry.engine.SelfTradePrevention;
@@ -194,7 +194,7 @@ class AuditHandlerTest {
     @Test
     void shouldRecordEachOrderACommandCanceledWithoutNamingItAgainstTheRealEngine() throws IOException {
         start();
-        final TestEngine engine = new TestEngine(2, EngineLimits.DEFAULTS);
+        final TestEngine engine = new TestEngine(2, EngineConfig.DEFAULTS);
         final long first = engine.limit("A", Side.SELL, 1_000, 1);
         final long second = engine.limit("A", Side.SELL, 1_001, 1);
         engine.limit("B", Side.SELL, 1_001, 1);

@@ -2,7 +2,7 @@ package io.orderentry.cluster;
 
 import io.aeron.logbuffer.Header;
 import io.orderentry.engine.CommandResult;
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.Side;
@@ -74,7 +74,7 @@ class EngineServiceTest {
     }
 
     private final Collected output = new Collected();
-    private final MatcherStage stage = new MatcherStage(sink -> new Matcher(1, new EngineLimits(1000, 1000, 1000, 1000),
+    private final MatcherStage stage = new MatcherStage(sink -> new Matcher(1, new EngineConfig(1000, 1000, 1000, 1000),
             sink), output, new MatcherMetrics());
     private final ClusterCommands codec = new ClusterCommands(new JournalRecords(SYMBOLS, INDEX, Path.of("log")));
     private final LogRetention retention = new LogRetention(new int[] {0, 1, 2}, 1);

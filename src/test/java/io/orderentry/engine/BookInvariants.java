@@ -12,7 +12,7 @@ final class BookInvariants {
     private BookInvariants() {
     }
 
-    static void check(final OrderEngine engine, final int symbolCount, final EngineLimits limits) {
+    static void check(final OrderEngine engine, final int symbolCount, final EngineConfig limits) {
         int orders = 0;
         for (int symbol = 0; symbol < symbolCount; symbol++) {
             final List<OrderEngine.Level> bids = engine.levels(symbol, Side.BUY);
@@ -31,7 +31,7 @@ final class BookInvariants {
     }
 
     private static int checkSide(final int symbol, final Side side, final List<OrderEngine.Level> levels,
-                                 final EngineLimits limits) {
+                                 final EngineConfig limits) {
         if (levels.size() > limits.maxPriceLevelsPerSide()) {
             throw new AssertionError(side + " " + symbol + " has " + levels.size() + " levels");
         }

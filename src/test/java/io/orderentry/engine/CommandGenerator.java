@@ -76,7 +76,7 @@ final class CommandGenerator {
     }
 
     CommandGenerator(final long seed, final int symbolCount) {
-        this(seed, symbolCount, EngineLimits.DEFAULTS.dedupWindow());
+        this(seed, symbolCount, EngineConfig.DEFAULTS.dedupWindow());
     }
 
     /** @param dedupWindow the engine's dedup window, so that the predicted order ids are exact; a fixed mid */

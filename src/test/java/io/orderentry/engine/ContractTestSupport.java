@@ -16,18 +16,18 @@ abstract class ContractTestSupport {
     static final int BTC = 0;
     static final int ETH = 1;
     static final int SYMBOLS = 2;
-    static final EngineLimits ROOMY = new EngineLimits(1_000, 100, 100, 100);
+    static final EngineConfig ROOMY = new EngineConfig(1_000, 100, 100, 100);
 
     /** One trade as seen from the taker: at which price, how much, against which resting order. */
     record Fill(long price, long quantity, long makerOrderId) {
     }
 
     final RecordingEventSink events = new RecordingEventSink();
-    EngineLimits limits;
+    EngineConfig limits;
     OrderEngine engine;
     private long clock;
 
-    abstract OrderEngine newEngine(int symbolCount, EngineLimits limits, EventSink sink);
+    abstract OrderEngine newEngine(int symbolCount, EngineConfig limits, EventSink sink);
 
     @BeforeEach
     void startWithRoomyLimits() {
@@ -40,7 +40,7 @@ abstract class ContractTestSupport {
     }
 
     /** Replaces the engine with an empty one with these limits. */
-    void start(final EngineLimits newLimits) {
+    void start(final EngineConfig newLimits) {
         limits = newLimits;
         engine = newEngine(SYMBOLS, newLimits, events);
         events.clear();
@@ -102,7 +102,7 @@ abstract class ContractTestSupport {
     }
 
     /** Replaces the engine with an empty one made by this factory (for engines with other constructor arguments). */
-    void start(final EngineLimits newLimits, final OrderEngine newEngine) {
+    void start(final EngineConfig newLimits, final OrderEngine newEngine) {
         limits = newLimits;
         engine = newEngine;
         events.clear();

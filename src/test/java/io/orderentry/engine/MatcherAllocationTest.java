@@ -64,7 +64,7 @@ class MatcherAllocationTest {
     void steadyStateMatchingAllocatesNothing() {
         final com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        final EngineLimits limits = new EngineLimits(2_500, 100_000, 10_000, 5_000);
+        final EngineConfig limits = new EngineConfig(2_500, 100_000, 10_000, 5_000);
         final List<Command> commands = new CommandGenerator(11, SYMBOLS, limits.dedupWindow())
                 .generate(WARM_UP + MEASURED);
         final CountingSink sink = new CountingSink();

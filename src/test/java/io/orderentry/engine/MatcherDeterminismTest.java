@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class MatcherDeterminismTest {
 
     private static final int SYMBOLS = 2;
-    private static final EngineLimits LIMITS = new EngineLimits(500, 60, 20, 1_000);
+    private static final EngineConfig LIMITS = new EngineConfig(500, 60, 20, 1_000);
     private static final int[] BANDS = {500, 0};
 
     @Test

@@ -98,7 +98,7 @@ class MatcherDifferentialTest {
     @Test
     @Timeout(60)
     void matcherAgreesWithReferenceUnderTightLimits() {
-        final Set<Object> outcomes = compare(20_240_611L, new EngineLimits(400, 80, 6, 300), new int[] {500, 0, 1_000},
+        final Set<Object> outcomes = compare(20_240_611L, new EngineConfig(400, 80, 6, 300), new int[] {500, 0, 1_000},
                 false);
         assertReached(outcomes, EnumSet.allOf(RejectReason.class));
         assertReached(outcomes, RESULTS);
@@ -115,7 +115,7 @@ class MatcherDifferentialTest {
     @Test
     @Timeout(60)
     void matcherAgreesWithReferenceOnDeepBooks() {
-        final Set<Object> outcomes = compare(7L, new EngineLimits(2_500, 100_000, 10_000, 5_000), null, false);
+        final Set<Object> outcomes = compare(7L, new EngineConfig(2_500, 100_000, 10_000, 5_000), null, false);
         final Set<CommandResult> results = EnumSet.copyOf(RESULTS);
         results.removeAll(EnumSet.of(CommandResult.PRICE_OUTSIDE_BAND, CommandResult.TOO_MANY_PRICE_LEVELS,
                 CommandResult.PRICE_BAND_SET));
@@ -130,7 +130,7 @@ class MatcherDifferentialTest {
     @Test
     @Timeout(60)
     void matcherAgreesWithReferenceOnDeepBooksWithBands() {
-        final Set<Object> outcomes = compare(99L, new EngineLimits(2_500, 100_000, 10_000, 5_000),
+        final Set<Object> outcomes = compare(99L, new EngineConfig(2_500, 100_000, 10_000, 5_000),
                 new int[] {300, 700, 1_000}, true);
         final Set<CommandResult> results = EnumSet.copyOf(RESULTS);
         results.remove(CommandResult.TOO_MANY_PRICE_LEVELS);
@@ -161,7 +161,7 @@ class MatcherDifferentialTest {
      * @return every status, reject reason and command result that occurred, and the names of the outcomes
      *         {@link #collect} recognises
      */
-    private static Set<Object> compare(final long seed, final EngineLimits limits, final int[] bands,
+    private static Set<Object> compare(final long seed, final EngineConfig limits, final int[] bands,
                                        final boolean driftingMid) {
         final RecordingEventSink expectedEvents = new RecordingEventSink();
         final RecordingEventSink actualEvents = new RecordingEventSink();

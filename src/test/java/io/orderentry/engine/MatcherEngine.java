@@ -5,17 +5,17 @@ final class MatcherEngine implements OrderEngine {
 
     private final Matcher matcher;
     private final int symbolCount;
-    private final EngineLimits limits;
+    private final EngineConfig limits;
 
     /** A matcher made with the constructor without price bands. */
-    MatcherEngine(final int symbolCount, final EngineLimits limits, final EventSink sink) {
+    MatcherEngine(final int symbolCount, final EngineConfig limits, final EventSink sink) {
         this.matcher = new Matcher(symbolCount, limits, sink);
         this.symbolCount = symbolCount;
         this.limits = limits;
     }
 
     /** @param priceBandBasisPoints per instrument, in basis points; 0 = no band */
-    MatcherEngine(final int symbolCount, final EngineLimits limits, final int[] priceBandBasisPoints,
+    MatcherEngine(final int symbolCount, final EngineConfig limits, final int[] priceBandBasisPoints,
                   final EventSink sink) {
         this.matcher = new Matcher(symbolCount, limits, priceBandBasisPoints, sink);
         this.symbolCount = symbolCount;

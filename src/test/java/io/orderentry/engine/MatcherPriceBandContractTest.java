@@ -4,12 +4,12 @@ package io.orderentry.engine;
 class MatcherPriceBandContractTest extends PriceBandContractTest {
 
     @Override
-    OrderEngine newEngine(final int symbolCount, final EngineLimits limits, final EventSink sink) {
+    OrderEngine newEngine(final int symbolCount, final EngineConfig limits, final EventSink sink) {
         return new MatcherEngine(symbolCount, limits, sink);
     }
 
     @Override
-    OrderEngine newEngine(final int symbolCount, final EngineLimits limits, final int[] priceBandBasisPoints,
+    OrderEngine newEngine(final int symbolCount, final EngineConfig limits, final int[] priceBandBasisPoints,
                           final EventSink sink) {
         return new MatcherEngine(symbolCount, limits, priceBandBasisPoints, sink);
     }

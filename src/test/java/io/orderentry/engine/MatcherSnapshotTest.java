@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class MatcherSnapshotTest {
 
     private static final int SYMBOLS = 2;
-    private static final EngineLimits LIMITS = new EngineLimits(500, 60, 20, 300);
+    private static final EngineConfig LIMITS = new EngineConfig(500, 60, 20, 300);
     /** A band on the first instrument, so that the last trade price a snapshot keeps matters to later commands. */
     private static final int[] BANDS = {500, 0};
 

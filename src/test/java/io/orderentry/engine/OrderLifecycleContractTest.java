@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The contract around an order's life (see {@link Matcher}): cancel outcomes, idempotent retries by
- * clientOrderId and the dedup window, and every limit in {@link EngineLimits}. Run against every
+ * clientOrderId and the dedup window, and every limit in {@link EngineConfig}. Run against every
  * {@link OrderEngine}.
  */
 abstract class OrderLifecycleContractTest extends ContractTestSupport {
@@ -150,7 +150,7 @@ abstract class OrderLifecycleContractTest extends ContractTestSupport {
 
     @Test
     void windowForgetsTheOldestPairFirst() {
-        start(new EngineLimits(1_000, 100, 100, 3));
+        start(new EngineConfig(1_000, 100, 100, 3));
         gtc("alice", "c-1", Side.BUY, 100, 1);
         gtc("alice", null, Side.BUY, 100, 1);
         gtc("alice", "c-2", Side.BUY, 100, 1);
@@ -171,7 +171,7 @@ abstract class OrderLifecycleContractTest extends ContractTestSupport {
 
     @Test
     void accountAtItsOpenOrderLimitCannotRestAnotherOrderAndNothingTrades() {
-        start(new EngineLimits(1_000, 2, 100, 100));
+        start(new EngineConfig(1_000, 2, 100, 100));
         gtc("alice", null, Side.BUY, 90, 1);
         gtc("alice", null, Side.BUY, 91, 1);
         sell(100, 3);
@@ -186,7 +186,7 @@ abstract class OrderLifecycleContractTest extends ContractTestSupport {
 
     @Test
     void accountAtItsLimitMayStillTradeWhatDoesNotRest() {
-        start(new EngineLimits(1_000, 1, 100, 100));
+        start(new EngineConfig(1_000, 1, 100, 100));
         gtc("alice", null, Side.BUY, 90, 1);
         sell(100, 10);
         gtc("alice", null, Side.BUY, 100, 2);
@@ -201,7 +201,7 @@ abstract class OrderLifecycleContractTest extends ContractTestSupport {
 
     @Test
     void openOrderCountDropsWhenAnOrderFillsOrIsCancelled() {
-        start(new EngineLimits(1_000, 2, 100, 100));
+        start(new EngineConfig(1_000, 2, 100, 100));
         final long a = gtc("alice", null, Side.SELL, 100, 1);
         gtc("alice", null, Side.SELL, 101, 1);
         gtc("alice", null, Side.SELL, 102, 1);
@@ -218,7 +218,7 @@ abstract class OrderLifecycleContractTest extends ContractTestSupport {
 
     @Test
     void sideAtItsPriceLevelLimitRejectsANewPriceButJoinsAnExistingOne() {
-        start(new EngineLimits(1_000, 100, 2, 100));
+        start(new EngineConfig(1_000, 100, 2, 100));
         buy(98, 1);
         buy(99, 1);
         sell(105, 7);
@@ -240,7 +240,7 @@ abstract class OrderLifecycleContractTest extends ContractTestSupport {
 
     @Test
     void engineAtItsRestingCapacityRejectsOrdersThatWouldRest() {
-        start(new EngineLimits(3, 100, 100, 100));
+        start(new EngineConfig(3, 100, 100, 100));
         buy(98, 1);
         buy(99, 1);
         sell(101, 2);
@@ -257,7 +257,7 @@ abstract class OrderLifecycleContractTest extends ContractTestSupport {
 
     @Test
     void capacityFreedByCancelsCanBeReused() {
-        start(new EngineLimits(2, 100, 100, 100));
+        start(new EngineConfig(2, 100, 100, 100));
         for (int round = 0; round < 50; round++) {
             final long a = buy(90 + round % 5, 1);
             final long b = sell(110 + round % 7, 1);
@@ -271,7 +271,7 @@ abstract class OrderLifecycleContractTest extends ContractTestSupport {
 
     @Test
     void limitsAreCheckedAfterPostOnlyInTheOrderOfTheRejectReasons() {
-        start(new EngineLimits(2, 1, 1, 100));
+        start(new EngineConfig(2, 1, 1, 100));
         gtc("alice", null, Side.BUY, 99, 1);
         gtc("bob", null, Side.SELL, 101, 1);
         place("alice", null, BTC, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, true, 101, 1);

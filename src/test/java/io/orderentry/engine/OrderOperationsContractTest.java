@@ -16,13 +16,13 @@ abstract class OrderOperationsContractTest extends ContractTestSupport {
     private static final long P = 1_000_000_000_000_000_000L;
 
     /** An engine with a price band per instrument, in basis points (0 = none). */
-    abstract OrderEngine newEngine(int symbolCount, EngineLimits limits, int[] priceBandBasisPoints, EventSink sink);
+    abstract OrderEngine newEngine(int symbolCount, EngineConfig limits, int[] priceBandBasisPoints, EventSink sink);
 
     void startWithBands(final int btcBand, final int ethBand) {
         startWithBands(ROOMY, btcBand, ethBand);
     }
 
-    void startWithBands(final EngineLimits newLimits, final int btcBand, final int ethBand) {
+    void startWithBands(final EngineConfig newLimits, final int btcBand, final int ethBand) {
         start(newLimits, newEngine(SYMBOLS, newLimits, new int[] {btcBand, ethBand}, events));
     }
 
@@ -420,7 +420,7 @@ abstract class OrderOperationsContractTest extends ContractTestSupport {
 
     @Test
     void amendToANewPriceLevelOnAFullSideIsRefusedUnlessTheOrderWouldFillCompletely() {
-        start(new EngineLimits(1_000, 100, 2, 100));
+        start(new EngineConfig(1_000, 100, 2, 100));
         final long a = buy(98, 1);
         buy(98, 1);
         final long b = buy(99, 1);
@@ -446,7 +446,7 @@ abstract class OrderOperationsContractTest extends ContractTestSupport {
 
     @Test
     void amendsPriceLevelCheckCountsOnlyWhatItsSelfTradePreventionLetsItReach() {
-        start(new EngineLimits(1_000, 100, 2, 100));
+        start(new EngineConfig(1_000, 100, 2, 100));
         final long a = withStp("alice", Side.BUY, TimeInForce.GTC, SelfTradePrevention.EXPIRE_TAKER, 98, 1);
         final long a2 = buy(98, 1);
         buy(99, 1);
@@ -466,7 +466,7 @@ abstract class OrderOperationsContractTest extends ContractTestSupport {
 
     @Test
     void amendIsNotHeldToTheOpenOrderOrRestingCapacityLimits() {
-        start(new EngineLimits(1, 1, 100, 100));
+        start(new EngineConfig(1, 1, 100, 100));
         final long a = buy(99, 1);
         amend(a, 98, 5);
         assertEquals(List.of(level(98, 5, 1)), bids());
@@ -577,7 +577,7 @@ abstract class OrderOperationsContractTest extends ContractTestSupport {
 
     @Test
     void cancelAllFreesTheAccountsOpenOrderCount() {
-        start(new EngineLimits(1_000, 2, 100, 100));
+        start(new EngineConfig(1_000, 2, 100, 100));
         buy(98, 1);
         buy(99, 1);
         buy(97, 1);
@@ -769,7 +769,7 @@ abstract class OrderOperationsContractTest extends ContractTestSupport {
 
     @Test
     void gtcRestingLimitsAreCheckedAgainstWhatSelfTradePreventionLetsTheOrderFill() {
-        start(new EngineLimits(1_000, 100, 1, 100));
+        start(new EngineConfig(1_000, 100, 1, 100));
         gtc("carol", Side.BUY, 95, 1);
         gtc("alice", Side.SELL, 100, 3);
         withStp("alice", Side.BUY, TimeInForce.GTC, SelfTradePrevention.EXPIRE_MAKER, 100, 3);
@@ -841,7 +841,7 @@ abstract class OrderOperationsContractTest extends ContractTestSupport {
 
     @Test
     void bandIsCheckedBeforeEverythingElseForLimitOrdersOfAnyTimeInForce() {
-        startWithBands(new EngineLimits(1_000, 2, 100, 100), 500, 0);
+        startWithBands(new EngineConfig(1_000, 2, 100, 100), 500, 0);
         tradeAt(1000);
         sell(1040, 5);
         buy(990, 1);

@@ -22,7 +22,7 @@ abstract class PriceBandContractTest extends ContractTestSupport {
 
     private static final int TEN_PERCENT = 1_000;
 
-    abstract OrderEngine newEngine(int symbolCount, EngineLimits limits, int[] priceBandBasisPoints, EventSink sink);
+    abstract OrderEngine newEngine(int symbolCount, EngineConfig limits, int[] priceBandBasisPoints, EventSink sink);
 
     private void startWithBand(final int basisPoints) {
         start(ROOMY, newEngine(SYMBOLS, ROOMY, new int[] {basisPoints, 0}, events));

@@ -60,7 +60,7 @@ final class ReferenceMatcher implements OrderEngine {
     }
 
     private final int symbolCount;
-    private final EngineLimits limits;
+    private final EngineConfig limits;
     private final int[] bands;
     /** Per instrument: how its band bounds MARKET orders. */
     private final MarketBandRule[] rules;
@@ -73,12 +73,12 @@ final class ReferenceMatcher implements OrderEngine {
     private long lastSequence;
 
     /** No price band on any instrument. */
-    ReferenceMatcher(final int symbolCount, final EngineLimits limits, final EventSink sink) {
+    ReferenceMatcher(final int symbolCount, final EngineConfig limits, final EventSink sink) {
         this(symbolCount, limits, new int[symbolCount], sink);
     }
 
     /** @param priceBandBasisPoints per instrument, the band in basis points (1000 = 10%); 0 = no band */
-    ReferenceMatcher(final int symbolCount, final EngineLimits limits, final int[] priceBandBasisPoints,
+    ReferenceMatcher(final int symbolCount, final EngineConfig limits, final int[] priceBandBasisPoints,
                      final EventSink sink) {
         if (priceBandBasisPoints.length != symbolCount) {
             throw new IllegalArgumentException("one band per instrument");

@@ -4,7 +4,7 @@ package io.orderentry.engine;
 class ReferenceOrderBookContractTest extends OrderBookContractTest {
 
     @Override
-    OrderEngine newEngine(final int symbolCount, final EngineLimits limits, final EventSink sink) {
+    OrderEngine newEngine(final int symbolCount, final EngineConfig limits, final EventSink sink) {
         return new ReferenceMatcher(symbolCount, limits, sink);
     }
 }

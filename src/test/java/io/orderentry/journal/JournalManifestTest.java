@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.testing.ApiClient;
 import io.orderentry.testing.RunningService;
 import java.io.IOException;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class JournalManifestTest {
 
-    private static final EngineLimits LIMITS = new EngineLimits(1_000, 100, 50, 1_000);
+    private static final EngineConfig LIMITS = new EngineConfig(1_000, 100, 50, 1_000);
     private static final Instrument BTC = instrument(0, "BTCUSD", "0.01", "0.0001");
     private static final Instrument ETH = instrument(1, "ETHUSD", "0.01", "0.001");
 
@@ -99,7 +99,7 @@ class JournalManifestTest {
         JournalManifest.check(dir, List.of(BTC, ETH), LIMITS);
         segment();
         final ConfigException refused = assertThrows(ConfigException.class, () -> JournalManifest.check(dir,
-                List.of(BTC, instrument(1, "ETHUSD", "0.01", "0.01")), new EngineLimits(999, 100, 50, 2_000)));
+                List.of(BTC, instrument(1, "ETHUSD", "0.01", "0.01")), new EngineConfig(999, 100, 50, 2_000)));
         assertTrue(refused.getMessage().contains("ETHUSD lot size was 0.001 when the journal was written, is 0.01 now"),
                 refused.getMessage());
         assertTrue(refused.getMessage().contains("ORDERS_ENGINE_MAX_RESTING_ORDERS was 1000 when the journal was"

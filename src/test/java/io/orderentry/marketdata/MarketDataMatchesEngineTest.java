@@ -8,7 +8,7 @@ import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
 import com.lmax.disruptor.util.DaemonThreadFactory;
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.Side;
@@ -70,7 +70,7 @@ class MarketDataMatchesEngineTest {
         output.handleEventsWith(stage);
         final RingBuffer<EngineEvent> ring = output.start();
         final MatcherStage matcherStage = new MatcherStage(
-                sink -> new Matcher(SYMBOLS, new EngineLimits(100_000, 10_000, 200, 1_000), sink), ring,
+                sink -> new Matcher(SYMBOLS, new EngineConfig(100_000, 10_000, 200, 1_000), sink), ring,
                 new MatcherMetrics());
         final Matcher matcher = matcherStage.matcher();
         final StreamFollower follower = new StreamFollower(SYMBOLS);

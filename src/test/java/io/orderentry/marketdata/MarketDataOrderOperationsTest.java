@@ -3,7 +3,7 @@ package io.orderentry.marketdata;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.RejectReason;
 import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class MarketDataOrderOperationsTest {
 
-    private final TestEngine engine = new TestEngine(2, EngineLimits.DEFAULTS);
+    private final TestEngine engine = new TestEngine(2, EngineConfig.DEFAULTS);
     private final MarketDataStage stage = new MarketDataStage(2, 1,
             new MarketDataConfig(50, 100, 10, 10, 100, 65_536, 1_000, 1_000, 1 << 20, 1 << 24, 50, 20));
     private final List<StreamUpdate> delivered = new ArrayList<>();

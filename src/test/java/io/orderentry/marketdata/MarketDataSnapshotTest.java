@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.lmax.disruptor.RingBuffer;
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.OrderType;
@@ -285,7 +285,7 @@ class MarketDataSnapshotTest {
         private long clockMicros = START_MICROS;
 
         EngineFeed(final int symbols, final long seed) {
-            matcherStage = new MatcherStage(sink -> new Matcher(symbols, new EngineLimits(100_000, 10_000, 200, 1_000),
+            matcherStage = new MatcherStage(sink -> new Matcher(symbols, new EngineConfig(100_000, 10_000, 200, 1_000),
                     sink), ring, new MatcherMetrics());
             matcher = matcherStage.matcher();
             random = new Random(seed);

@@ -1,7 +1,7 @@
 package io.orderentry.persistence;
 
 import io.orderentry.engine.CommandResult;
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.EventSink;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderStatus;
@@ -37,7 +37,7 @@ public final class GeneratedEvents implements EventSink {
     private static final int ETH_BAND_BASIS_POINTS = 10;
 
     private final List<EngineEvent> events = new ArrayList<>();
-    private final Matcher matcher = new Matcher(INSTRUMENTS.size(), EngineLimits.DEFAULTS, this);
+    private final Matcher matcher = new Matcher(INSTRUMENTS.size(), EngineConfig.DEFAULTS, this);
     private final boolean operations;
     private long commandSequence;
     /** The self-trade prevention of the place command being executed, for its ORDER_ACCEPTED. */

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
@@ -122,7 +122,7 @@ class PostgresSinkIT {
 
     @Test
     void anAmendIsOneOrderAmendedRowWithItsPreviousTermsAndTheOrdersRowTakesTheNewOnes() throws Exception {
-        final TestEngine engine = new TestEngine(1, EngineLimits.DEFAULTS);
+        final TestEngine engine = new TestEngine(1, EngineConfig.DEFAULTS);
         final long order = engine.place("A", 0, Side.SELL, TimeInForce.GTC, false, SelfTradePrevention.EXPIRE_TAKER,
                 100_000, 10_000);                              // 1000.00 x 1.0000
         engine.limit("B", Side.BUY, 100_000, 4_000);           // fills 0.4000

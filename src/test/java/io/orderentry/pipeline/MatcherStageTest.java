@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.lmax.disruptor.RingBuffer;
 import io.orderentry.engine.CommandResult;
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.Side;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class MatcherStageTest {
 
     private final RingBuffer<EngineEvent> output = RingBuffer.createSingleProducer(EngineEvent::new, 64);
-    private final MatcherStage stage = new MatcherStage(sink -> new Matcher(1, EngineLimits.DEFAULTS, sink), output,
+    private final MatcherStage stage = new MatcherStage(sink -> new Matcher(1, EngineConfig.DEFAULTS, sink), output,
             new MatcherMetrics());
 
     @Test

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.OrderType;
@@ -128,7 +128,7 @@ class OrderStateViewSnapshotTest {
 
     @Test
     void partiallyFilledOrdersAndOrdersWithManyMakerAndTakerFillsKeepEveryFillInOrder() throws IOException {
-        final Engine engine = new Engine(new EngineLimits(10_000, 1_000, 1_000, 10_000));
+        final Engine engine = new Engine(new EngineConfig(10_000, 1_000, 1_000, 10_000));
         final long bigMaker = engine.place("maker", "big", Side.SELL, TimeInForce.GTC, 100, 1_000);
         for (int n = 0; n < 40; n++) {
             engine.place("taker-" + (n % 7), null, Side.BUY, TimeInForce.IOC, 100, 7);
@@ -175,7 +175,7 @@ class OrderStateViewSnapshotTest {
 
     @Test
     void accountsAndClientOrderIdsOfAnyCharactersRoundTripExactly() throws IOException {
-        final Engine engine = new Engine(EngineLimits.DEFAULTS);
+        final Engine engine = new Engine(EngineConfig.DEFAULTS);
         final String[] accounts = {"acct-1", "ß-konto", "账户", "\u0000nul", "\ud834\udd1e-clef", "\ud800-lone"};
         final String[] clientOrderIds = {"", "€", "\u0000", "𝄞", "\udc00", "x".repeat(10_000), null};
         final List<Long> placed = new ArrayList<>();
@@ -217,7 +217,7 @@ class OrderStateViewSnapshotTest {
 
     @Test
     void truncatedSnapshotThrowsIOExceptionAtEveryCut() throws IOException {
-        final Engine engine = new Engine(EngineLimits.DEFAULTS);
+        final Engine engine = new Engine(EngineConfig.DEFAULTS);
         engine.place("a", "a1", Side.SELL, TimeInForce.GTC, 100, 10);
         engine.place("b", null, Side.BUY, TimeInForce.GTC, 100, 4);       // fills a1 partially
         engine.place("a", "a2", Side.SELL, TimeInForce.GTC, 101, 3);
@@ -449,7 +449,7 @@ class OrderStateViewSnapshotTest {
         private final OrderCommand command = new OrderCommand();
         private long micros = 1_790_000_000_000_000L;
 
-        Engine(final EngineLimits limits) {
+        Engine(final EngineConfig limits) {
             final CollectingOutput output = new CollectingOutput();
             events = output.events();
             stage = new MatcherStage(sink -> new Matcher(1, limits, sink), output, new MatcherMetrics());

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.RejectReason;
 import io.orderentry.engine.SelfTradePrevention;
@@ -50,7 +50,7 @@ class OrderStateViewTest {
 
     @Test
     void shouldShowAnAmendsNewTermsAtOnceAndItsStatusWithTheUpdateThatEndsIt() {
-        final TestEngine engine = new TestEngine(1, EngineLimits.DEFAULTS);
+        final TestEngine engine = new TestEngine(1, EngineConfig.DEFAULTS);
         final long maker = engine.place("A", 0, Side.SELL, TimeInForce.GTC, false, SelfTradePrevention.EXPIRE_MAKER,
                 1_000, 10);
         engine.limit("B", Side.BUY, 1_000, 4);                 // fills 4 of the maker
@@ -97,7 +97,7 @@ class OrderStateViewTest {
 
     @Test
     void shouldCloseOrdersCanceledBySelfTradePreventionAndByACancelAllWithTheirReason() {
-        final TestEngine engine = new TestEngine(2, EngineLimits.DEFAULTS);
+        final TestEngine engine = new TestEngine(2, EngineConfig.DEFAULTS);
         final long resting = engine.limit("A", Side.SELL, 1_000, 5);
         final long taker = engine.place("A", 0, Side.BUY, TimeInForce.GTC, false, SelfTradePrevention.EXPIRE_BOTH,
                 1_000, 5);

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.marketdata.MarketDataConfig;
 import io.orderentry.pipeline.OrderCommand;
 import io.orderentry.testing.RandomCommands;
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RetriesStayAnsweredTest {
 
-    private static final EngineLimits LIMITS = new EngineLimits(5_000, 400, 200, 50);
+    private static final EngineConfig LIMITS = new EngineConfig(5_000, 400, 200, 50);
     private static final int RETAINED = 50;
     private static final MarketDataConfig MARKET_DATA = new MarketDataConfig(50, 100, 10, 10, 100, 65_536, 1_000,
             1_000, 1 << 20, 1 << 24, 50, 20);

@@ -3,7 +3,7 @@ package io.orderentry.snapshot;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.Side;
 import io.orderentry.journal.JournalConfig;
@@ -38,7 +38,7 @@ class SnapshotDifferentialTest {
 
     private static final List<String> SYMBOLS = List.of("BTCUSD", "ETHUSD");
     private static final Map<String, Integer> INDEX = Map.of("BTCUSD", 0, "ETHUSD", 1);
-    private static final EngineLimits LIMITS = new EngineLimits(5_000, 400, 200, 2_000);
+    private static final EngineConfig LIMITS = new EngineConfig(5_000, 400, 200, 2_000);
     private static final int RETAINED = 2_000;
     private static final MarketDataConfig MARKET_DATA = new MarketDataConfig(50, 100, 10, 10, 100, 65_536, 1_000,
             1_000, 1 << 20, 1 << 24, 50, 20);

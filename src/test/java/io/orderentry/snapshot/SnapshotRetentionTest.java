@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.journal.JournalConfig;
 import io.orderentry.journal.JournalReader;
 import io.orderentry.journal.JournalRetention;
@@ -36,7 +36,7 @@ class SnapshotRetentionTest {
     private static final List<String> SYMBOLS = List.of("BTCUSD", "ETHUSD");
     private static final Map<String, Integer> INDEX = Map.of("BTCUSD", 0, "ETHUSD", 1);
     private static final Snapshotter.Layout LAYOUT = new Snapshotter.Layout(SYMBOLS, Map.of(), recorded -> List.of(),
-            new EngineLimits(5_000, 400, 200, 2_000), 2_000,
+            new EngineConfig(5_000, 400, 200, 2_000), 2_000,
             new MarketDataConfig(50, 100, 10, 10, 100, 65_536, 1_000, 1_000, 1 << 20, 1 << 24, 50, 20));
 
     @TempDir

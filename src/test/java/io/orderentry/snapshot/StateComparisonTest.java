@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.orderentry.engine.MarketBandRule;
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 class StateComparisonTest {
 
     private static final List<String> SYMBOLS = List.of("BTCUSD", "ETHUSD");
-    private static final EngineLimits LIMITS = new EngineLimits(5_000, 400, 200, 2_000);
+    private static final EngineConfig LIMITS = new EngineConfig(5_000, 400, 200, 2_000);
     private static final MarketDataConfig MARKET_DATA = new MarketDataConfig(50, 100, 10, 10, 100, 65_536, 1_000,
             1_000, 1 << 20, 1 << 24, 50, 20);
 

@@ -1,7 +1,7 @@
 package io.orderentry.testing;
 
 import io.orderentry.engine.MarketBandRule;
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.RejectReason;
@@ -35,7 +35,7 @@ public final class TestEngine implements EventOutput {
     private long micros = 1_790_000_000_000_000L;
 
     /** @param symbols instruments 0 .. symbols - 1, without price bands */
-    public TestEngine(final int symbols, final EngineLimits limits) {
+    public TestEngine(final int symbols, final EngineConfig limits) {
         this.stage = new MatcherStage(sink -> new Matcher(symbols, limits, sink), this, new MatcherMetrics());
     }
 

@@ -1,7 +1,7 @@
 package io.orderentry.bench.engine;
 
 import io.orderentry.engine.CommandResult;
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.EventSink;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderStatus;
@@ -24,7 +24,7 @@ import java.util.Random;
  * <p>The stream is a closed cycle: it starts from an empty book and ends by cancelling whatever
  * still rests, and cancels name their target relative to the first order id of the cycle. Replayed
  * again and again by a {@link CommandPlayer} (with a dedup window smaller than the orders of one
- * cycle, as {@link EngineLimits#DEFAULTS} is for the default length) every cycle behaves exactly like
+ * cycle, as {@link EngineConfig#DEFAULTS} is for the default length) every cycle behaves exactly like
  * the first.
  */
 final class BenchmarkCommands {
@@ -94,7 +94,7 @@ final class BenchmarkCommands {
     static BenchmarkCommands generate(final long seed, final int length, final int targetDepth) {
         final Random random = new Random(seed);
         final Tracker tracker = new Tracker();
-        final Matcher matcher = new Matcher(1, EngineLimits.DEFAULTS, tracker);
+        final Matcher matcher = new Matcher(1, EngineConfig.DEFAULTS, tracker);
         final BenchmarkCommands c = new BenchmarkCommands(length);
         final String[] accounts = new String[1_000];
         for (int a = 0; a < accounts.length; a++) {

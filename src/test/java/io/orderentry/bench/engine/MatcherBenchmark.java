@@ -1,6 +1,6 @@
 package io.orderentry.bench.engine;
 
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.Matcher;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -19,7 +19,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Single-threaded matcher throughput on a pre-generated stream (see {@link BenchmarkCommands}): ~50%
  * GTC limits near the touch, ~10% IOC or MARKET, ~40% cancels, ~1,000 resting orders, a clientOrderId
- * on every order and the production {@link EngineLimits#DEFAULTS} (dedup window of 1,000,000). One
+ * on every order and the production {@link EngineConfig#DEFAULTS} (dedup window of 1,000,000). One
  * operation is one command. Run with {@code -prof gc} to see the bytes allocated per command.
  */
 @BenchmarkMode(Mode.Throughput)
@@ -45,7 +45,7 @@ public class MatcherBenchmark {
     public void setUp() {
         final BenchmarkCommands commands = BenchmarkCommands.generate(42, BenchmarkCommands.DEFAULT_LENGTH, depth);
         sink = new ChecksumSink();
-        player = new CommandPlayer(commands, new Matcher(1, EngineLimits.DEFAULTS, new int[] {band}, sink));
+        player = new CommandPlayer(commands, new Matcher(1, EngineConfig.DEFAULTS, new int[] {band}, sink));
         player.run(commands.length());
     }
 

@@ -1,6 +1,6 @@
 package io.orderentry.bench.engine;
 
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.Side;
@@ -49,10 +49,10 @@ public final class MatcherLatencyHarness {
         final BenchmarkCommands commands = BenchmarkCommands.generate(42, BenchmarkCommands.DEFAULT_LENGTH,
                 BenchmarkCommands.DEFAULT_DEPTH);
         final ChecksumSink sink = new ChecksumSink();
-        final Matcher matcher = new Matcher(1, EngineLimits.DEFAULTS, sink);
+        final Matcher matcher = new Matcher(1, EngineConfig.DEFAULTS, sink);
         final CommandPlayer player = new CommandPlayer(commands, matcher);
         final int cycle = commands.length();
-        System.out.printf("stream: %,d commands per cycle (%,d orders), ~%d resting, EngineLimits.DEFAULTS%n",
+        System.out.printf("stream: %,d commands per cycle (%,d orders), ~%d resting, EngineConfig.DEFAULTS%n",
                 cycle, commands.places(), BenchmarkCommands.DEFAULT_DEPTH);
 
         long trades = 0;
@@ -130,7 +130,7 @@ public final class MatcherLatencyHarness {
             accounts[a] = "acct-" + a;
         }
         final long before = usedHeapAfterGc();
-        final Matcher matcher = new Matcher(1, EngineLimits.DEFAULTS, new ChecksumSink());
+        final Matcher matcher = new Matcher(1, EngineConfig.DEFAULTS, new ChecksumSink());
         for (int i = 0; i < RESTING; i++) {
             final boolean buy = (i & 1) == 0;
             final long level = (i >> 1) % 10_000;

@@ -3,7 +3,7 @@ package io.orderentry.bench.persistence;
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.dsl.Disruptor;
 import com.lmax.disruptor.dsl.ProducerType;
-import io.orderentry.engine.EngineLimits;
+import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.Matcher;
 import io.orderentry.instrument.Instrument;
 import io.orderentry.persistence.DatabaseConfig;
@@ -198,7 +198,7 @@ public final class PersistenceBench {
                     new StageWaitStrategy());
             output.handleEventsWith(persistence.stage());
             final RingBuffer<EngineEvent> ring = output.start();
-            matcher = new MatcherStage(sink -> new Matcher(INSTRUMENTS.size(), EngineLimits.DEFAULTS, sink), ring,
+            matcher = new MatcherStage(sink -> new Matcher(INSTRUMENTS.size(), EngineConfig.DEFAULTS, sink), ring,
                     new MatcherMetrics());
         }
 

@@ -24,9 +24,9 @@ import java.nio.file.Path;
  * @param secret               the secret the members share: a client of the cluster or of a member's archive must prove
  *                             it knows it ({@link MemberAuthenticator})
  */
-public record ClusterSettings(String members, int memberId, Path directory, long leaderTimeoutMillis,
-                              long answerTimeoutMillis, boolean purgeLog, int segmentBytes, boolean fsync,
-                              ClusterSecret secret) {
+public record ClusterConfig(String members, int memberId, Path directory, long leaderTimeoutMillis,
+                            long answerTimeoutMillis, boolean purgeLog, int segmentBytes, boolean fsync,
+                            ClusterSecret secret) {
 
     /** Aeron's term length for the cluster's log before this setting existed, and its largest here. */
     static final int MAX_LOG_TERM_LENGTH = 64 << 20;
@@ -49,8 +49,8 @@ public record ClusterSettings(String members, int memberId, Path directory, long
     }
 
     /** @return these settings with {@code secret} as the members' shared secret */
-    public ClusterSettings withSecret(final ClusterSecret secret) {
-        return new ClusterSettings(members, memberId, directory, leaderTimeoutMillis, answerTimeoutMillis, purgeLog,
+    public ClusterConfig withSecret(final ClusterSecret secret) {
+        return new ClusterConfig(members, memberId, directory, leaderTimeoutMillis, answerTimeoutMillis, purgeLog,
                 segmentBytes, fsync, secret);
     }
 

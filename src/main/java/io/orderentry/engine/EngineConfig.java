@@ -12,13 +12,13 @@ package io.orderentry.engine;
  * @param dedupWindow             how many of the most recent orders with a clientOrderId are
  *                                remembered for idempotent retries
  */
-public record EngineLimits(int maxRestingOrders, int maxOpenOrdersPerAccount, int maxPriceLevelsPerSide,
+public record EngineConfig(int maxRestingOrders, int maxOpenOrdersPerAccount, int maxPriceLevelsPerSide,
                            int dedupWindow) {
 
     /** Defaults that fit 1,000,000 resting orders in a 1 GiB heap. */
-    public static final EngineLimits DEFAULTS = new EngineLimits(2_000_000, 100_000, 50_000, 1_000_000);
+    public static final EngineConfig DEFAULTS = new EngineConfig(2_000_000, 100_000, 50_000, 1_000_000);
 
-    public EngineLimits {
+    public EngineConfig {
         requirePositive("maxRestingOrders", maxRestingOrders);
         requirePositive("maxOpenOrdersPerAccount", maxOpenOrdersPerAccount);
         requirePositive("maxPriceLevelsPerSide", maxPriceLevelsPerSide);

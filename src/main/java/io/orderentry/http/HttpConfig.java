@@ -21,11 +21,11 @@ package io.orderentry.http;
  * @param answerTimeoutMillis      in cluster mode, how long a request waits for its command to come back committed
  *                                 before it is answered {@code 503 OUTCOME_UNKNOWN}; 0 (one node) waits for the engine
  */
-public record HttpLimits(int idleTimeoutSeconds, int headerTimeoutSeconds, int bodyTimeoutSeconds, int maxConnections,
+public record HttpConfig(int idleTimeoutSeconds, int headerTimeoutSeconds, int bodyTimeoutSeconds, int maxConnections,
                          int maxConnectionsPerAddress, int maxStreamsPerAddress, int anonymousStreamPercent,
                          int refusalsAuditedPerSecond, long metricsCacheMillis, long answerTimeoutMillis) {
 
-    public HttpLimits {
+    public HttpConfig {
         if (idleTimeoutSeconds < 0 || headerTimeoutSeconds < 0 || bodyTimeoutSeconds < 0 || metricsCacheMillis < 0
                 || answerTimeoutMillis < 0) {
             throw new IllegalArgumentException("the timeouts must be >= 0");

@@ -1,0 +1,25 @@
+package io.orderentry.http;
+
+import io.orderentry.account.AccountFeeds;
+import io.orderentry.query.OrderStateView;
+import io.vertx.core.buffer.Buffer;
+import org.slf4j.Logger;
+
+/**
+ * Everything an {@link OrderVerticle} is handed in its constructor. Shared by all instances; each
+ * part is thread-safe.
+ *
+ * @param orderFeeds the order stage's private feeds, which the stream's {@code orders} channel subscribes to
+ */
+public record HttpParts(String host, int port, Json json, OrderRequestParser parser, InputGateway input,
+                        OrderStateView view, ReplyStage replies, ServiceStatus status, MetricsText metrics,
+                        HttpMetrics httpMetrics, Buffer openApi, Logger log, MarketDataAccess marketData,
+                        SnapshotTrigger snapshots, HttpConfig limits, ClientBounds clients,
+                        AccessControl access, AccountFeeds orderFeeds,
+                        io.orderentry.account.DeadMansSwitch deadMansSwitch) {
+
+    /** @return the TLS settings when HTTPS is on, else null */
+    public io.orderentry.auth.AuthConfig tls() {
+        return access.tlsConfig();
+    }
+}
