@@ -3,7 +3,7 @@ package io.orderentry.app;
 import io.orderentry.audit.AuditArchiver;
 import io.orderentry.audit.AuditFiles;
 import io.orderentry.audit.AuditHandler;
-import io.orderentry.audit.AuditRetention;
+import io.orderentry.audit.AuditConfig;
 import io.orderentry.audit.AuditTrail;
 import io.orderentry.http.HealthComponent;
 import io.orderentry.http.InputGateway;
@@ -65,20 +65,20 @@ final class AuditWiring {
      * after (see {@link AuditArchiver}); the newest file, which the trail appends to, is never touched.
      */
     void startArchiving() {
-        final AuditRetention retention = config.auditRetention();
-        if (retention.days() == 0) {
+        final AuditConfig audit = config.audit();
+        if (audit.retentionDays() == 0) {
             return;
         }
-        final AuditArchiver archiver = new AuditArchiver(config.audit().directory(), retention.archive());
+        final AuditArchiver archiver = new AuditArchiver(audit.directory(), audit.archive());
         archiving = Executors.newSingleThreadScheduledExecutor(ServiceThreads.daemon("oe-audit-archive"));
         archiving.scheduleWithFixedDelay(() -> {
             final long today = AuditFiles.epochDay(WallClock.currentTimeMicros());
             try {
-                final List<Path> archived = archiver.archiveBefore(today - retention.days());
+                final List<Path> archived = archiver.archiveBefore(today - audit.retentionDays());
                 filesArchived.addAndGet(archived.size());
                 if (!archived.isEmpty()) {
                     LOG.info("audit: archived {} file(s) older than {} day(s) to {}: {} .. {}", archived.size(),
-                            retention.days(), retention.archive(), archived.get(0).getFileName(),
+                            audit.retentionDays(), audit.archive(), archived.get(0).getFileName(),
                             archived.get(archived.size() - 1).getFileName());
                 }
             } catch (final IOException | RuntimeException e) {

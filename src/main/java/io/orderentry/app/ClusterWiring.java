@@ -118,7 +118,7 @@ final class ClusterWiring {
         final long incarnation = new SecureRandom().nextLong();
         final ReentrantLock outputLock = new ReentrantLock();
         final CountDownLatch engineStarted = new CountDownLatch(1);
-        final Map<String, String> manifest = JournalManifest.entries(config.instruments(), config.engineLimits());
+        final Map<String, String> manifest = JournalManifest.entries(config.instruments(), config.engine());
         final ClusterSnapshots snapshots = new ClusterSnapshots(settings.directory().resolve("snapshot-staging"),
                 () -> new ServiceState(matcherStage.matcher(), view, marketData),
                 () -> matcherStage.matcher().lastEventSequence(), persistence::persistedSequence, symbols, manifest,

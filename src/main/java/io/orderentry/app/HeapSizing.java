@@ -30,9 +30,9 @@ final class HeapSizing {
      *         that when the snapshot writer keeps its copy
      */
     static long neededBytes(final Config config) {
-        final long window = config.engineLimits().dedupWindow();
-        final long state = config.engineLimits().maxRestingOrders() * RESTING_ORDER_BYTES
-                + (config.retainedFinalOrders() + window) * FINAL_ORDER_BYTES
+        final long window = config.engine().dedupWindow();
+        final long state = config.engine().maxRestingOrders() * RESTING_ORDER_BYTES
+                + (config.query().retainedFinalOrders() + window) * FINAL_ORDER_BYTES
                 + window * DEDUP_ENTRY_BYTES;
         return BASE_BYTES + (config.snapshots().enabled() ? 2 * state : state);
     }
@@ -48,9 +48,9 @@ final class HeapSizing {
                 + "%s + %d MiB), and this JVM may use %.1f GiB: set -Xmx (JAVA_OPTS) to at least that, or lower"
                 + " ORDERS_ENGINE_MAX_RESTING_ORDERS / ORDERS_QUERY_RETAINED_FINAL_ORDERS; running out of memory"
                 + " stops the process, and the replay after it would run out again (README, \"Sizing the heap\")",
-                needed / (double) (1L << 30), config.engineLimits().maxRestingOrders(), RESTING_ORDER_BYTES,
-                config.retainedFinalOrders(), config.engineLimits().dedupWindow(), FINAL_ORDER_BYTES,
-                config.engineLimits().dedupWindow(), DEDUP_ENTRY_BYTES,
+                needed / (double) (1L << 30), config.engine().maxRestingOrders(), RESTING_ORDER_BYTES,
+                config.query().retainedFinalOrders(), config.engine().dedupWindow(), FINAL_ORDER_BYTES,
+                config.engine().dedupWindow(), DEDUP_ENTRY_BYTES,
                 config.snapshots().enabled() ? ", twice for the snapshot writer's copy" : "", BASE_BYTES >> 20,
                 maxHeapBytes / (double) (1L << 30));
     }

@@ -73,8 +73,8 @@ final class HttpWiring {
     void start(final OrderStateView view, final ReplyStage replies, final InputGateway gateway,
                final MarketDataStage marketData, final StreamFanOut streamFanOut, final AccountFeeds orderFeeds,
                final SnapshotTrigger snapshotNow) {
-        auth = AuthWiring.open(config.auth(), config.httpHost(), status, metrics);
-        vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(config.httpInstances()));
+        auth = AuthWiring.open(config.auth(), config.http().host(), status, metrics);
+        vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(config.http().instances()));
         // the refusals answered beyond the audit trail's per-second budget, recorded as one summary record a second;
         // and the tick that lets a failed journal or audit trail try again without waiting for a request
         vertx.setPeriodic(1000, ignored -> {
@@ -90,19 +90,20 @@ final class HttpWiring {
         metrics.counter("orders_dead_mans_switch_fired_total", "Cancel-all-after switches that fired (a cancel-all of"
                 + " the account published)", deadMansSwitch::firedCount);
         final ClientBounds clients = clientBounds();
-        final HttpParts settings = new HttpParts(config.httpHost(), config.httpPort(), json,
+        final HttpParts settings = new HttpParts(config.http().host(), config.http().port(), json,
                 new OrderRequestParser(json.mapper(), config.instrumentsBySymbol(),
                         config.tradingRules().selfTradePreventionDefault()), gateway, view, replies, status,
                 metrics, new HttpMetrics(metrics.registry()), openApi(), LoggerFactory.getLogger(OrderVerticle.class),
                 new MarketDataAccess(config.instruments(), marketData, streamFanOut, config.marketData(),
-                        streamMetrics), snapshotNow, config.httpLimits(), clients, auth.access(), orderFeeds,
+                        streamMetrics), snapshotNow, config.http(), clients, auth.access(), orderFeeds,
                 deadMansSwitch);
         final AtomicInteger index = new AtomicInteger();
         await(vertx.deployVerticle(() -> new OrderVerticle(index.getAndIncrement(), settings),
-                new DeploymentOptions().setInstances(config.httpInstances())).toCompletionStage().toCompletableFuture(),
-                "starting the HTTP server on port " + config.httpPort());
+                new DeploymentOptions().setInstances(config.http().instances())).toCompletionStage()
+                        .toCompletableFuture(),
+                "starting the HTTP server on port " + config.http().port());
         LOG.info("http: listening on {}:{} with {} verticle instance(s); /ready answers 503 until recovery is done",
-                config.httpHost(), config.httpPort(), config.httpInstances());
+                config.http().host(), config.http().port(), config.http().instances());
     }
 
     /** Files the process keeps for itself beyond client connections: journal, audit, spool, database, jars. */
@@ -116,7 +117,7 @@ final class HttpWiring {
      *         entry, health checks and the scrape; and the share of those streams that upgrades without a key may take
      */
     private ClientBounds clientBounds() {
-        final HttpConfig limits = config.httpLimits();
+        final HttpConfig limits = config.http();
         final int configured = limits.maxConnections();
         int max = configured;
         if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()

@@ -3,7 +3,6 @@ package io.orderentry.app;
 import io.orderentry.http.HealthComponent;
 import io.orderentry.http.MetricsText;
 import io.orderentry.http.ServiceStatus;
-import io.orderentry.journal.JournalConfig;
 import io.orderentry.journal.JournalHandler;
 import io.orderentry.journal.JournalRecovery;
 import io.orderentry.journal.JournalWriter;
@@ -43,9 +42,7 @@ final class JournalWiring {
     /** Opens the journal for writing after the records {@code recovery} read. */
     static JournalWiring open(final Config config, final ServiceStatus status, final MetricsText metrics,
                               final List<String> symbols, final JournalRecovery recovery) throws IOException {
-        final JournalConfig journalConfig = new JournalConfig(config.journalDir(), config.journalSync(),
-                config.journalSegmentBytes(), JournalConfig.DEFAULT_WRITE_BUFFER);
-        return new JournalWiring(config, status, metrics, JournalWriter.open(journalConfig,
+        return new JournalWiring(config, status, metrics, JournalWriter.open(config.journal(),
                 symbols.toArray(String[]::new), recovery));
     }
 
@@ -58,7 +55,7 @@ final class JournalWiring {
         status.addComponent(() -> {
             final Map<String, Object> details = new LinkedHashMap<>();
             details.put("lastSequence", journal.lastSequence());
-            details.put("sync", config.journalSync().name());
+            details.put("sync", config.journal().sync().name());
             if (journal.failure() != null) {
                 details.put("failure", journal.failure().toString());
             }

@@ -103,12 +103,12 @@ public final class Main {
                     new KeysFile(config.auth().keysFile()), System.out, System.err);
         }
         if (audit) {
-            return AuditVerifyCommand.run(config.audit().directory(), config.auditRetention().archive(), System.out,
+            return AuditVerifyCommand.run(config.audit().directory(), config.audit().archive(), System.out,
                     System.err);
         }
         final SnapshotStore store = new SnapshotStore(args.length == 2 ? Path.of(args[1])
                 : config.snapshots().directory(), config.snapshots().keep());
-        return VerifySnapshotCommand.run(store, SnapshotWiring.layout(config), config.journalDir(),
+        return VerifySnapshotCommand.run(store, SnapshotWiring.layout(config), config.journal().directory(),
                 config.snapshots().archive(), SingleNodeRecovery.symbolIndex(config), System.out, System.err);
     }
 }

@@ -121,9 +121,10 @@ public final class OrderEntryService {
             LOG.warn(memory);
         }
         LOG.info("starting: journal {} (sync {}), audit {} (sync {}), instruments {}, input ring {}, output ring {},"
-                + " wait strategy {}", config.journalDir().toAbsolutePath().normalize(), config.journalSync(),
-                config.audit().directory().toAbsolutePath().normalize(), config.audit().sync(), symbols(),
-                config.inputRingSize(), config.outputRingSize(), config.waitStrategy());
+                + " wait strategy {}", config.journal().directory().toAbsolutePath().normalize(),
+                config.journal().sync(), config.audit().directory().toAbsolutePath().normalize(), config.audit().sync(),
+                symbols(), config.pipeline().inputRingSize(), config.pipeline().outputRingSize(),
+                config.pipeline().waitStrategy());
 
         try {
             auditWiring = AuditWiring.open(config, status, metrics);
@@ -131,20 +132,20 @@ public final class OrderEntryService {
             throw failStart("the audit trail cannot be opened: " + e.getMessage(),
                     new IllegalStateException("the audit trail cannot be opened: " + e.getMessage(), e));
         }
-        view = new OrderStateView(config.retainedFinalOrders(), config.engineLimits().dedupWindow());
+        view = new OrderStateView(config.query().retainedFinalOrders(), config.engine().dedupWindow());
         audit = new AuditHandler(auditWiring.trail(), status::auditFailed, status::auditResumed,
                 view::holdsOnApplyingThread);
         persistence = PersistenceWiring.open(config, status, metrics);
-        final ReplyStage replies = new ReplyStage(view, config.httpInstances());
+        final ReplyStage replies = new ReplyStage(view, config.http().instances());
         orderFeeds = new AccountFeeds(view, Json.orderFeedRenderer(config.instruments()));
-        marketData = new MarketDataStage(config.instruments().size(), config.httpInstances(), config.marketData());
-        streamFanOut = new StreamFanOut(config.instruments(), config.httpInstances(), streamMetrics,
+        marketData = new MarketDataStage(config.instruments().size(), config.http().instances(), config.marketData());
+        streamFanOut = new StreamFanOut(config.instruments(), config.http().instances(), streamMetrics,
                 config.marketData().fanOutCpuPercent());
         pipeline = new Pipeline(config, status, this::stopFromFailure);
         final RingBuffer<EngineEvent> outputRing = pipeline.startOutput(view, audit, replies, orderFeeds, marketData,
                 streamFanOut, persistence.stage());
         matcherStage = pipeline.matcher(config, matcherMetrics);
-        gateway = new InputGateway(pipeline.inputRing(), config.httpLimits().refusalsAuditedPerSecond());
+        gateway = new InputGateway(pipeline.inputRing(), config.http().refusalsAuditedPerSecond());
         symbolIndex = SingleNodeRecovery.symbolIndex(config);
         if (config.cluster().isPresent()) {
             cluster = new ClusterWiring(config, config.cluster().get(), status, metrics, persistence, matcherStage,
@@ -188,7 +189,7 @@ public final class OrderEntryService {
         streamMetrics.register(metrics, marketData.view(), marketData.subscribers(), orderFeeds);
         status.phase(ServiceStatus.Phase.READY);
         LOG.info("ready: accepting orders on {}:{} after {} ms; next order id {}, next trade id {}",
-                config.httpHost(), config.httpPort(), (System.nanoTime() - started) / 1_000_000,
+                config.http().host(), config.http().port(), (System.nanoTime() - started) / 1_000_000,
                 matcherStage.matcher().lastOrderId() + 1, matcherStage.matcher().lastTradeId() + 1);
     }
 
@@ -210,8 +211,8 @@ public final class OrderEntryService {
         registerHealthAndMetrics(outputRing);
         streamMetrics.register(metrics, marketData.view(), marketData.subscribers(), orderFeeds);
         status.phase(ServiceStatus.Phase.READY);
-        LOG.info("ready: member {} accepting orders on {}:{} after {} ms", settings.memberId(), config.httpHost(),
-                config.httpPort(), (System.nanoTime() - started) / 1_000_000);
+        LOG.info("ready: member {} accepting orders on {}:{} after {} ms", settings.memberId(), config.http().host(),
+                config.http().port(), (System.nanoTime() - started) / 1_000_000);
     }
 
     /** Runs the single node's recovery; a failure fails the start. */

@@ -21,6 +21,7 @@ import io.orderentry.pipeline.MatcherMetrics;
 import io.orderentry.pipeline.MatcherStage;
 import io.orderentry.pipeline.NamedStage;
 import io.orderentry.pipeline.OrderCommand;
+import io.orderentry.pipeline.PipelineConfig;
 import io.orderentry.pipeline.RingShutdown;
 import io.orderentry.pipeline.Sequential;
 import io.orderentry.query.OrderStateView;
@@ -85,12 +86,13 @@ final class Pipeline {
     Pipeline(final Config config, final ServiceStatus status, final Runnable stopProcess) {
         // Two producers, one after the other: the recovering thread replays the journal into this ring,
         // then the matcher thread takes over. MULTI makes that hand-over legal for the sequencer.
-        final WaitStrategy outputWait = WaitStrategies.of(config.waitStrategy());
-        output = new Disruptor<>(EngineEvent::new, config.outputRingSize(), ServiceThreads.stages("out", outputThreads),
+        final PipelineConfig rings = config.pipeline();
+        final WaitStrategy outputWait = WaitStrategies.of(rings.waitStrategy());
+        output = new Disruptor<>(EngineEvent::new, rings.outputRingSize(), ServiceThreads.stages("out", outputThreads),
                 ProducerType.MULTI, outputWait);
         output.setDefaultExceptionHandler(new FailFastHandler<>("output", status, stopProcess));
-        inputWait = WaitStrategies.of(config.waitStrategy());
-        input = new Disruptor<>(OrderCommand::new, config.inputRingSize(), ServiceThreads.stages("in", inputThreads),
+        inputWait = WaitStrategies.of(rings.waitStrategy());
+        input = new Disruptor<>(OrderCommand::new, rings.inputRingSize(), ServiceThreads.stages("in", inputThreads),
                 ProducerType.MULTI, inputWait);
         input.setDefaultExceptionHandler(new FailFastHandler<>("input", status, stopProcess));
     }
@@ -111,7 +113,7 @@ final class Pipeline {
 
     /** @return the engine's stage, publishing into the output ring (call after {@link #startOutput}) */
     MatcherStage matcher(final Config config, final MatcherMetrics metrics) {
-        return new MatcherStage(sink -> new Matcher(config.instruments().size(), config.engineLimits(), sink),
+        return new MatcherStage(sink -> new Matcher(config.instruments().size(), config.engine(), sink),
                 outputRing, metrics);
     }
 

@@ -97,15 +97,15 @@ final class SingleNodeRecovery {
      * @throws OrderEntryService.StoppedDuringStart when a stop comes during the replay
      */
     JournalRecovery replay() throws IOException {
-        LOG.info("recovery: replaying the journal in {}", config.journalDir().toAbsolutePath().normalize());
+        LOG.info("recovery: replaying the journal in {}", config.journal().directory().toAbsolutePath().normalize());
         // handed over at once: a stop releases it even when the check or the replay below fails
-        lockTaken.accept(DirectoryLock.acquire(config.journalDir(), DirectoryLock.JOURNAL, "journal"));
+        lockTaken.accept(DirectoryLock.acquire(config.journal().directory(), DirectoryLock.JOURNAL, "journal"));
         checkJournalConfiguration();
         final JournalPosition from = restoreSnapshot();
         // who asked is decoded only for the commands the audit trail lacks: the others' records are in it
         final long audited = auditTrail.tail().isEmpty() ? Long.MAX_VALUE
                 : auditTrail.tail().lastAuditedJournalSequence();
-        final JournalRecovery recovery = JournalReader.recover(config.journalDir(), symbolIndex, from, audited,
+        final JournalRecovery recovery = JournalReader.recover(config.journal().directory(), symbolIndex, from, audited,
                 command -> {
                     if (aborted.getAsBoolean()) {
                         throw new OrderEntryService.StoppedDuringStart();
@@ -166,7 +166,7 @@ final class SingleNodeRecovery {
             return null;
         });
         if (found == null) {
-            final long first = JournalReader.firstSegmentSequence(config.journalDir());
+            final long first = JournalReader.firstSegmentSequence(config.journal().directory());
             if (first > 1) {
                 throw new IOException("no usable snapshot in " + store.directory() + " (each skipped one is logged above"
                         + " with the reason), and the journal starts at sequence " + first + ": its older segments were"
@@ -192,13 +192,13 @@ final class SingleNodeRecovery {
 
     /** @return how today's configuration would change what records written under {@code recorded} mean */
     private List<String> configurationDifferences(final Map<String, String> recorded) {
-        return JournalManifest.differences(recorded, JournalManifest.entries(config.instruments(), config.engineLimits()));
+        return JournalManifest.differences(recorded, JournalManifest.entries(config.instruments(), config.engine()));
     }
 
     /** Refuses to replay under a configuration that changes what the journal's records mean (JournalManifest). */
     private void checkJournalConfiguration() throws IOException {
-        final JournalManifest.Result result = JournalManifest.check(config.journalDir(), config.instruments(),
-                config.engineLimits());
+        final JournalManifest.Result result = JournalManifest.check(config.journal().directory(), config.instruments(),
+                config.engine());
         for (final String change : result.tickChanges()) {
             LOG.warn("recovery: {}: resting orders keep their prices and can still trade; new orders and amends must be"
                     + " on the new tick; recorded in {}", change, JournalManifest.FILE_NAME);

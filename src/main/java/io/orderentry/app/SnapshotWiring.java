@@ -48,10 +48,10 @@ final class SnapshotWiring {
 
     /** @return what snapshots of a service with this configuration hold, and how to check one against it */
     static Snapshotter.Layout layout(final Config config) {
-        final Map<String, String> entries = JournalManifest.entries(config.instruments(), config.engineLimits());
+        final Map<String, String> entries = JournalManifest.entries(config.instruments(), config.engine());
         return new Snapshotter.Layout(config.instruments().stream().map(Instrument::symbol).toList(), entries,
-                recorded -> JournalManifest.differences(recorded, entries), config.engineLimits(),
-                config.retainedFinalOrders(), config.marketData());
+                recorded -> JournalManifest.differences(recorded, entries), config.engine(),
+                config.query().retainedFinalOrders(), config.marketData());
     }
 
     /** Starts the snapshot writer, which follows the journal with a copy of the state (see {@link Snapshotter}). */
@@ -60,7 +60,7 @@ final class SnapshotWiring {
         if (!snapshots.enabled()) {
             return;
         }
-        snapshotter = new Snapshotter(snapshots, layout(config), config.journalDir(), symbolIndex,
+        snapshotter = new Snapshotter(snapshots, layout(config), config.journal().directory(), symbolIndex,
                 journaled, persisted);
         snapshotter.start();
         LOG.info("snapshots: in {}, every {} commands{}, {} kept{}", snapshots.directory().toAbsolutePath().normalize(),

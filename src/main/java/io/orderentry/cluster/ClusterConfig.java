@@ -1,11 +1,14 @@
 package io.orderentry.cluster;
 
 import io.aeron.cluster.ClusterMember;
-
+import io.orderentry.config.ConfigException;
+import io.orderentry.config.ConfigReader;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
- * Cluster mode's settings ({@code ORDERS_CLUSTER_*}, README "Cluster mode"); absent in single-node mode.
+ * Cluster mode's settings ({@code ORDERS_CLUSTER_*}, README "Cluster mode"); absent in single-node mode. Read from
+ * the settings and checked by {@link #from}.
  *
  * @param members              Aeron Cluster's member list, {@code id,ingress,consensus,log,catchup,archive|...} with
  *                             each endpoint {@code host:port}
@@ -48,10 +51,54 @@ public record ClusterConfig(String members, int memberId, Path directory, long l
         return parsed;
     }
 
-    /** @return these settings with {@code secret} as the members' shared secret */
-    public ClusterConfig withSecret(final ClusterSecret secret) {
-        return new ClusterConfig(members, memberId, directory, leaderTimeoutMillis, answerTimeoutMillis, purgeLog,
-                segmentBytes, fsync, secret);
+    /**
+     * Cluster mode, when {@code cluster.members} is set: this member's id must be in the list, the list must hold 1, 3,
+     * 5 or 7 members, the directory defaults to {@code cluster} beside the journal's, and the secret is required.
+     *
+     * @return cluster mode's settings; empty in single-node mode
+     */
+    public static Optional<ClusterConfig> from(final ConfigReader settings) {
+        final String members = settings.string("cluster.members");
+        if (members.isEmpty()) {
+            return Optional.empty();
+        }
+        final ClusterConfig unchecked = new ClusterConfig(members, settings.intValue("cluster.member.id", 0, 1_000),
+                settings.directoryOr("cluster.dir", "journal.dir", "cluster"),
+                settings.longValue("cluster.leader.timeout.millis", 200, 600_000),
+                settings.longValue("cluster.answer.timeout.millis", 100, 600_000), settings.bool("cluster.purge.log"),
+                settings.powerOfTwo("cluster.segment.bytes", 64 << 10, 1 << 30), settings.bool("cluster.fsync"), null);
+        try {
+            final int count = unchecked.parsedMembers().length;
+            unchecked.self();
+            if (count != 1 && count != 3 && count != 5 && count != 7) {
+                throw new IllegalArgumentException(count + " members: a cluster has 3, 5 or 7 (or 1, for trying it)");
+            }
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException(ConfigReader.envName("cluster.members") + ": " + e.getMessage());
+        }
+        return Optional.of(new ClusterConfig(members, unchecked.memberId, unchecked.directory,
+                unchecked.leaderTimeoutMillis, unchecked.answerTimeoutMillis, unchecked.purgeLog,
+                unchecked.segmentBytes, unchecked.fsync, secret(settings)));
+    }
+
+    /**
+     * The secret the members share ({@code cluster.secret.file}): required in cluster mode, since without it anyone who
+     * reaches a member's UDP ports could join as a client of the cluster or of its archive.
+     */
+    private static ClusterSecret secret(final ConfigReader settings) {
+        final String key = "cluster.secret.file";
+        final String file = settings.string(key);
+        if (file.isBlank()) {
+            throw new ConfigException(ConfigReader.envName(key) + " is required in cluster mode: a file, readable"
+                    + " by its owner only, holding a secret of at least " + ClusterSecret.MIN_BYTES
+                    + " characters that every member shares (e.g. `openssl rand -base64 32`; docs/cluster.md,"
+                    + " \"Who may talk to a member\")");
+        }
+        try {
+            return ClusterSecret.read(Path.of(file));
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException(ConfigReader.envName(key) + ": " + e.getMessage());
+        }
     }
 
     /** @return the ids of the members in the list */

@@ -1,8 +1,14 @@
 package io.orderentry.instrument;
 
+import io.orderentry.config.ConfigException;
+import io.orderentry.config.ConfigReader;
 import io.orderentry.engine.SelfTradePrevention;
 import java.math.BigDecimal;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.List;
+import java.util.Set;
 
 /**
  * The venue's order rules that are configuration rather than code: the self-trade prevention an order gets when it names
@@ -25,6 +31,55 @@ public record TradingRules(SelfTradePrevention selfTradePreventionDefault, int[]
             throw new IllegalArgumentException("selfTradePreventionDefault and priceBandBasisPoints are required");
         }
         priceBandBasisPoints = priceBandBasisPoints.clone();
+    }
+
+    /**
+     * The default self-trade prevention ({@code engine.stp.default}) and the price bands: {@code price.band.percent}
+     * for every instrument, then {@code price.bands} ({@code SYMBOL:PERCENT}, comma separated) for those that differ.
+     *
+     * @param instruments the configured instruments, whose symbols {@code price.bands} may name
+     */
+    public static TradingRules from(final ConfigReader settings, final List<Instrument> instruments) {
+        final String stpText = settings.string("engine.stp.default");
+        final SelfTradePrevention stp;
+        try {
+            stp = SelfTradePrevention.valueOf(stpText.toUpperCase(Locale.ROOT));
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException(ConfigReader.envName("engine.stp.default") + " must be one of "
+                    + Arrays.toString(SelfTradePrevention.values()) + ", was '" + stpText + "'");
+        }
+        final int[] bands = new int[instruments.size()];
+        Arrays.fill(bands, bandBasisPoints("price.band.percent", settings.string("price.band.percent")));
+        final String key = "price.bands";
+        final String overrides = settings.string(key);
+        if (!overrides.isEmpty()) {
+            final Set<String> seen = new HashSet<>();
+            for (final String spec : overrides.split(",")) {
+                final String[] parts = spec.trim().split(":");
+                if (parts.length != 2) {
+                    throw new ConfigException(ConfigReader.envName(key) + ": '" + spec.trim()
+                            + "' must be SYMBOL:PERCENT, e.g. BTCUSD:5");
+                }
+                final Instrument instrument = instruments.stream().filter(i -> i.symbol().equals(parts[0]))
+                        .findFirst().orElseThrow(() -> new ConfigException(ConfigReader.envName(key) + ": " + parts[0]
+                                + " is not in " + ConfigReader.envName("instruments")));
+                if (!seen.add(parts[0])) {
+                    throw new ConfigException(ConfigReader.envName(key) + ": " + parts[0] + " is listed twice");
+                }
+                bands[instrument.index()] = bandBasisPoints(key, parts[1]);
+            }
+        }
+        return new TradingRules(stp, bands);
+    }
+
+    private static int bandBasisPoints(final String key, final String percent) {
+        try {
+            return basisPoints(new BigDecimal(percent.trim()));
+        } catch (final NumberFormatException | ArithmeticException e) {
+            throw new ConfigException(ConfigReader.envName(key) + ": '" + percent + "' is not a percentage");
+        } catch (final IllegalArgumentException e) {
+            throw new ConfigException(ConfigReader.envName(key) + ": " + e.getMessage());
+        }
     }
 
     /** No bands and no self-trade prevention for {@code instruments} instruments: the behaviour before issue 15. */

@@ -1,10 +1,12 @@
 package io.orderentry.journal;
 
+import io.orderentry.config.ConfigReader;
 import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * Where and how the journal writes. Validated on construction.
+ * Where and how the journal writes. Read from the settings by {@link #from}; the constructor checks what the
+ * journal's format needs.
  *
  * @param directory        the segment directory; created if missing
  * @param sync             whether a flush forces the data to the device
@@ -36,5 +38,12 @@ public record JournalConfig(Path directory, JournalSync sync, long segmentSizeBy
     /** @return fsync'd writes into {@code directory} with the default segment and buffer sizes */
     public static JournalConfig defaults(final Path directory) {
         return new JournalConfig(directory, JournalSync.FSYNC, DEFAULT_SEGMENT_SIZE, DEFAULT_WRITE_BUFFER);
+    }
+
+    /** @return the journal's settings: {@code journal.dir}, {@code journal.sync}, {@code journal.segment.bytes} */
+    public static JournalConfig from(final ConfigReader settings) {
+        return new JournalConfig(Path.of(settings.string("journal.dir")),
+                settings.oneOf("journal.sync", JournalSync.FSYNC, JournalSync.NONE),
+                settings.longValue("journal.segment.bytes", 1L << 20, 1L << 40), DEFAULT_WRITE_BUFFER);
     }
 }

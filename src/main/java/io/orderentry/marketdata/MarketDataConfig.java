@@ -1,7 +1,11 @@
 package io.orderentry.marketdata;
 
+import io.orderentry.config.ConfigException;
+import io.orderentry.config.ConfigReader;
+
 /**
- * Settings of the market data views and the WebSocket stream, validated by the config loader.
+ * Settings of the market data views and the WebSocket stream. Read from the settings by {@link #from}, which checks
+ * each bound with the variable's name; the constructor checks what no setting's bound implies.
  *
  * @param tradesHistory         trades kept per symbol for REST and stream snapshots
  * @param snapshotMillis        the longest a REST order book answer may lag the market data
@@ -70,14 +74,6 @@ public record MarketDataConfig(int tradesHistory, long snapshotMillis, int maxCo
                 fanOutCpuPercent, DEFAULT_SEND_BUFFER_BYTES, true, StreamInput.DEFAULT);
     }
 
-
-    /** @return this configuration with another bound on stream connections */
-    public MarketDataConfig withMaxConnections(final int connections) {
-        return new MarketDataConfig(tradesHistory, snapshotMillis, connections, maxSubscriptions, maxQueuedMessages,
-                writeQueueBytes, heartbeatMillis, slowClientMillis, maxQueuedBytes, totalQueuedBytes,
-                maxDeliveryWaitMillis, fanOutCpuPercent, sendBufferBytes, deflate, input);
-    }
-
     public MarketDataConfig {
         if (input == null) {
             throw new IllegalArgumentException("the stream's input limits are required");
@@ -89,13 +85,34 @@ public record MarketDataConfig(int tradesHistory, long snapshotMillis, int maxCo
             throw new IllegalArgumentException("market data settings must all be > 0 (the send buffer 0 or at least "
                     + MIN_SEND_BUFFER_BYTES + "), and the total backlog at least one connection's");
         }
-        if (maxQueuedMessages <= maxSubscriptions) {
-            throw new IllegalArgumentException("maxQueuedMessages (" + maxQueuedMessages
-                    + ") must be more than maxSubscriptions (" + maxSubscriptions
-                    + ") so that one snapshot per subscription always fits");
+    }
+
+    /** @return the market data views' and the stream's settings ({@code marketdata.*}, {@code ws.*}) */
+    public static MarketDataConfig from(final ConfigReader settings) {
+        final int subscriptions = settings.intValue("ws.max.subscriptions", 1, 10_000);
+        final int queued = settings.intValue("ws.max.queued.messages", 2, 1_000_000);
+        if (queued <= subscriptions) {
+            throw new ConfigException(ConfigReader.envName("ws.max.queued.messages") + " (" + queued
+                    + ") must be more than " + ConfigReader.envName("ws.max.subscriptions") + " (" + subscriptions
+                    + "), so that one snapshot per subscription always fits in a connection's backlog");
         }
-        if (heartbeatMillis > MAX_HEARTBEAT_MILLIS) {
-            throw new IllegalArgumentException("heartbeatMillis must be at most " + MAX_HEARTBEAT_MILLIS);
-        }
+        return new MarketDataConfig(
+                settings.intValue("marketdata.trades.history", 1, 1_000_000),
+                settings.longValue("marketdata.snapshot.millis", 1, 60_000),
+                settings.intValue("ws.max.connections", 1, 1_000_000),
+                subscriptions,
+                queued,
+                settings.intValue("ws.write.queue.bytes", 1024, 64 << 20),
+                settings.longValue("ws.heartbeat.millis", 100, MAX_HEARTBEAT_MILLIS),
+                settings.longValue("ws.slow.client.millis", 100, 600_000),
+                settings.longValue("ws.max.queued.bytes", 4096, 1L << 30),
+                settings.longValue("ws.total.queued.bytes", 4096, 1L << 40),
+                settings.longValue("marketdata.max.delivery.wait.millis", 1, 10_000),
+                settings.intValue("ws.fanout.cpu.percent", 1, 100),
+                settings.intValue("ws.send.buffer.bytes", 0, 64 << 20),
+                settings.bool("ws.deflate"),
+                new StreamInput(settings.intValue("ws.max.requests.per.second", 1, 100_000),
+                        settings.intValue("ws.max.requests.burst", 1, 1_000_000),
+                        settings.intValue("ws.max.message.bytes", StreamInput.MIN_MESSAGE_BYTES, 1 << 20)));
     }
 }

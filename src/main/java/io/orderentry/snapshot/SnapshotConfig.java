@@ -1,10 +1,13 @@
 package io.orderentry.snapshot;
 
+import io.orderentry.config.ConfigException;
+import io.orderentry.config.ConfigReader;
 import io.orderentry.journal.JournalRetention;
 import java.nio.file.Path;
 
 /**
- * When and where snapshots are written.
+ * When and where snapshots are written, and what becomes of the journal segments they replace. Read from the
+ * settings by {@link #from}.
  *
  * @param directory      where the snapshot files live
  * @param everyCommands  write one after this many journaled commands since the last; 0: not by count
@@ -25,5 +28,27 @@ public record SnapshotConfig(Path directory, long everyCommands, long intervalMi
             throw new IllegalArgumentException("everyCommands, intervalMillis and writeBytesPerSecond must be >= 0,"
                     + " keep >= 1");
         }
+    }
+
+    /**
+     * @return the snapshots' settings ({@code snapshot.*}, {@code journal.retention}, {@code journal.archive.dir}); the
+     *     directory and the archive default to {@code snapshots} and {@code journal-archive} beside the journal's
+     */
+    public static SnapshotConfig from(final ConfigReader settings) {
+        final Path directory = settings.directoryOr("snapshot.dir", "journal.dir", "snapshots");
+        if (directory.toAbsolutePath().normalize().equals(Path.of(settings.string("journal.dir")).toAbsolutePath()
+                .normalize())) {
+            throw new ConfigException(ConfigReader.envName("snapshot.dir") + " must not be the journal directory");
+        }
+        return new SnapshotConfig(directory,
+                settings.longValue("snapshot.every.commands", 0, Long.MAX_VALUE),
+                settings.longValue("snapshot.interval.seconds", 0, 31_536_000) * 1000,
+                settings.intValue("snapshot.keep", 1, 1000),
+                settings.bool("snapshot.on.shutdown"),
+                settings.bool("snapshot.enabled"),
+                settings.oneOf("journal.retention", JournalRetention.Mode.KEEP, JournalRetention.Mode.DELETE,
+                        JournalRetention.Mode.ARCHIVE),
+                settings.directoryOr("journal.archive.dir", "journal.dir", "journal-archive"),
+                settings.longValue("snapshot.write.mb.per.second", 0, 100_000) << 20);
     }
 }

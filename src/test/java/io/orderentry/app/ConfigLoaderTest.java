@@ -25,9 +25,9 @@ class ConfigLoaderTest {
     @Test
     void defaultsRunOnALocalMachineWithBtcAndEth() {
         final Config config = ConfigLoader.load(Map.of());
-        assertEquals(8080, config.httpPort());
-        assertEquals(Path.of("./data/journal"), config.journalDir());
-        assertEquals(JournalSync.FSYNC, config.journalSync());
+        assertEquals(8080, config.http().port());
+        assertEquals(Path.of("./data/journal"), config.journal().directory());
+        assertEquals(JournalSync.FSYNC, config.journal().sync());
         assertEquals("BTCUSD", config.instruments().get(0).symbol());
         assertEquals(new BigDecimal("0.0001"), config.instruments().get(0).lotSize());
         assertEquals(new BigDecimal("0.001"), config.instruments().get(1).lotSize());
@@ -68,7 +68,7 @@ class ConfigLoaderTest {
     @Test
     void clusterModeIsOffByDefaultAndOnWithAMemberListThatNamesThisMember() {
         assertTrue(ConfigLoader.load(Map.of()).cluster().isEmpty());
-        assertEquals(0, ConfigLoader.load(Map.of()).httpLimits().answerTimeoutMillis(), "one node waits for its engine");
+        assertEquals(0, ConfigLoader.load(Map.of()).http().answerTimeoutMillis(), "one node waits for its engine");
         final Config config = ConfigLoader.load(cluster("ORDERS_CLUSTER_MEMBERS", THREE_MEMBERS,
                 "ORDERS_CLUSTER_MEMBER_ID", "2", "ORDERS_DB_URL", "", "ORDERS_JOURNAL_DIR", "/var/oe/journal"));
         final io.orderentry.cluster.ClusterConfig cluster = config.cluster().orElseThrow();
@@ -80,7 +80,7 @@ class ConfigLoaderTest {
         final Config withDatabase = ConfigLoader.load(cluster("ORDERS_CLUSTER_MEMBERS", THREE_MEMBERS,
                 "ORDERS_CLUSTER_MEMBER_ID", "0", "ORDERS_DB_URL", "jdbc:postgresql://db:5432/orders"));
         assertTrue(withDatabase.cluster().isPresent() && withDatabase.database().isPresent());
-        assertEquals(10_000, config.httpLimits().answerTimeoutMillis());
+        assertEquals(10_000, config.http().answerTimeoutMillis());
     }
 
     @Test
@@ -170,10 +170,10 @@ class ConfigLoaderTest {
     void environmentVariablesOverrideDefaults() {
         final Config config = ConfigLoader.load(Map.of("ORDERS_HTTP_PORT", "9090", "ORDERS_JOURNAL_SYNC", "none",
                 "ORDERS_INPUT_RING_SIZE", "1024", "ORDERS_OUTPUT_RING_SIZE", "2048", "ORDERS_DB_URL", ""));
-        assertEquals(9090, config.httpPort());
-        assertEquals(JournalSync.NONE, config.journalSync());
-        assertEquals(1024, config.inputRingSize());
-        assertEquals(2048, config.outputRingSize());
+        assertEquals(9090, config.http().port());
+        assertEquals(JournalSync.NONE, config.journal().sync());
+        assertEquals(1024, config.pipeline().inputRingSize());
+        assertEquals(2048, config.pipeline().outputRingSize());
         assertTrue(config.database().isEmpty(), "an empty ORDERS_DB_URL disables persistence");
     }
 
@@ -183,8 +183,8 @@ class ConfigLoaderTest {
         Files.writeString(file, "http.port=7000\njournal.dir=/tmp/j\n");
         final Config config = ConfigLoader.load(Map.of(ConfigLoader.CONFIG_FILE_ENV, file.toString(),
                 "ORDERS_HTTP_PORT", "7001"));
-        assertEquals(7001, config.httpPort());
-        assertEquals(Path.of("/tmp/j"), config.journalDir());
+        assertEquals(7001, config.http().port());
+        assertEquals(Path.of("/tmp/j"), config.journal().directory());
     }
 
     @Test
@@ -223,7 +223,7 @@ class ConfigLoaderTest {
                 () -> ConfigLoader.load(Map.of("ORDERS_HTTP_MAX_CONNECTIONS", "10000")));
         assertTrue(refused.getMessage().contains("ORDERS_HTTP_MAX_CONNECTIONS (10000) must be at least"
                 + " ORDERS_WS_MAX_CONNECTIONS (10000) + 100"), refused.getMessage());
-        assertEquals(10_100, ConfigLoader.load(Map.of("ORDERS_HTTP_MAX_CONNECTIONS", "10100")).httpLimits()
+        assertEquals(10_100, ConfigLoader.load(Map.of("ORDERS_HTTP_MAX_CONNECTIONS", "10100")).http()
                 .maxConnections());
     }
 
@@ -363,7 +363,7 @@ class ConfigLoaderTest {
         assertEquals(java.util.List.of("ORDERS_JORNAL_SYNC is not a setting (did you mean ORDERS_JOURNAL_SYNC?);"
                 + " it is ignored"), ConfigLoader.unknownVariables(env));
         // a warning, never a refusal: the service runs with the default
-        assertEquals(JournalSync.FSYNC, ConfigLoader.load(env).journalSync());
+        assertEquals(JournalSync.FSYNC, ConfigLoader.load(env).journal().sync());
         assertEquals(java.util.List.of(), ConfigLoader.unknownVariables(Map.of("ORDERS_DB_PASSWORD", "secret",
                 ConfigLoader.CONFIG_FILE_ENV, "/etc/orders.properties")));
     }

@@ -44,7 +44,7 @@ public final class RunningService implements AutoCloseable {
         final Config config = ConfigLoader.load(env);
         final OrderEntryService service = new OrderEntryService(config);
         service.start();
-        return new RunningService(service, port, config.journalDir());
+        return new RunningService(service, port, config.journal().directory());
     }
 
     public int port() {
