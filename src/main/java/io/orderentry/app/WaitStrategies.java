@@ -18,7 +18,7 @@ final class WaitStrategies {
     }
 
     /**
-     * @param name one of blocking, sleeping, yielding, busy-spin (validated by {@link ConfigLoader})
+     * @param name one of blocking, sleeping, yielding, busy-spin (checked by {@code PipelineConfig.from})
      * @return a new strategy; each ring gets its own
      */
     static WaitStrategy of(final String name) {

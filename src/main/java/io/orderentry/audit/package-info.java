@@ -6,7 +6,7 @@
  * <p>{@link AuditHandler} and {@link AuditTrail} run on the order stage's thread (oe-orders), after the order view and
  * before the replies. A finished file is forced and closed on oe-audit-sync ({@link AuditBackgroundSync}); {@link AuditArchiver} runs on
  * oe-audit-archive; {@link AuditTailReader} on the starting thread; {@link AuditVerifyCommand} in a process of its own.
- * <p>Depends on pipeline (events, {@code Answer}, {@code Refusal}), engine (its enums) and journal
- * ({@code DirectoryLock}) only, and on Jackson in {@code RecordCheck}.
+ * <p>Depends on pipeline (events, {@code Answer}, {@code Refusal}), engine (its enums), journal
+ * ({@code DirectoryLock}) and config ({@link AuditConfig}'s settings) only, and on Jackson in {@code RecordCheck}.
  */
 package io.orderentry.audit;

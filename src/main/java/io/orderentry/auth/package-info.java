@@ -5,6 +5,6 @@
  * <p>{@link KeyRing#authenticate} and {@link RateLimits} are called on the Vert.x event loops and never block. The
  * keys file is reloaded and idle buckets are dropped on oe-keys; the demo key is made on the starting thread;
  * {@link KeysCommand} runs in a process of its own ({@code java -jar order-entry.jar keys ...}).
- * <p>Imports no other package of ours; no framework apart from SLF4J.
+ * <p>Imports no other package of ours but config ({@link AuthConfig}'s settings); no framework apart from SLF4J.
  */
 package io.orderentry.auth;

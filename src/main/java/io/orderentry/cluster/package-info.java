@@ -7,6 +7,7 @@
  * input ring's consumer thread (oe-cluster), with a keeper thread (oe-cluster-client); {@link LogPurger} on
  * oe-cluster-log-purge; the member authenticator on Aeron's agent threads.
  * <p>Depends on pipeline ({@code OrderCommand}, {@code MatcherStage}), journal ({@code JournalRecords} and its
- * exceptions) and auth ({@code PrivateFiles}) only; on Aeron, Agrona and the LMAX Disruptor.
+ * exceptions), auth ({@code PrivateFiles}) and config ({@link ClusterConfig}'s settings) only; on Aeron, Agrona and
+ * the LMAX Disruptor.
  */
 package io.orderentry.cluster;

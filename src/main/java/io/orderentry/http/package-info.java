@@ -6,7 +6,7 @@
  * <p>Runs on the Vert.x event loops, except: {@link ReplyStage}, and the rendering and hand-over of the private order
  * feed, on the order stage's thread (oe-orders); {@link StreamFanOut}'s rendering on the market data thread
  * (oe-marketdata). Those only hand over to the event loops.
- * <p>Depends on pipeline, engine, query, account, marketdata, auth, journal ({@code WallClock}) and instrument
+ * <p>Depends on pipeline, engine, query, account, marketdata, auth, config, journal ({@code WallClock}) and instrument
  * ({@code Instrument}, {@code TradingRules}); on Vert.x, Netty, Jackson, Micrometer, HdrHistogram and
  * the LMAX Disruptor.
  */

@@ -6,7 +6,7 @@
  * <p>{@link MarketDataStage} runs on its consumer thread (oe-marketdata), and on oe-snapshot in the snapshot replica.
  * The Vert.x event loops read {@link MarketDataView} and count their subscribers in {@link SubscriberCounts} without
  * blocking.
- * <p>Depends on pipeline (the {@code EngineEvent} it applies) and engine ({@code Side}, {@code OrderStatus}) only; no
- * framework.
+ * <p>Depends on pipeline (the {@code EngineEvent} it applies), engine ({@code Side}, {@code OrderStatus}) and config
+ * ({@link MarketDataConfig}'s settings) only; no framework.
  */
 package io.orderentry.marketdata;

@@ -7,6 +7,7 @@
  * thread (persistence-writer), which hands batches to one thread per lane (persistence-lane-N).
  * {@link PersistenceService} is opened, started and stopped on the starting thread.
  * <p>Depends on pipeline (the events), engine (its enums), journal ({@code WallClock}) and instrument
- * ({@code Instrument}); its settings are its own {@link DatabaseConfig}; on HikariCP, Flyway, the PostgreSQL driver and the LMAX Disruptor.
+ * ({@code Instrument}); its settings are its own {@link DatabaseConfig}, read with config; on HikariCP, Flyway, the
+ * PostgreSQL driver and the LMAX Disruptor.
  */
 package io.orderentry.persistence;

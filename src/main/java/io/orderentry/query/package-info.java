@@ -6,6 +6,8 @@
  * <p>{@link OrderStateView} is applied on the order stage's thread (oe-orders), its only writer, before the audit trail
  * and the replies on that thread. Readers on the Vert.x event loops check per-slot versions (a seqlock) and never lock.
  * The snapshot replica keeps a view of its own on oe-snapshot.
- * <p>Depends on pipeline (the {@code EngineEvent} it applies) and engine (its enums) only; no framework.
+ * {@link QueryConfig}, how many final orders the view keeps, is read on the starting thread.
+ * <p>Depends on pipeline (the {@code EngineEvent} it applies), engine (its enums) and config (its settings) only; no
+ * framework.
  */
 package io.orderentry.query;

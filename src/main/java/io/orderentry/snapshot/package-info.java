@@ -7,6 +7,7 @@
  * {@link SnapshotStore} is also read on the starting thread to restore the newest usable snapshot, and written on the
  * clustered service thread in cluster mode. {@link VerifySnapshotCommand} runs in a process of its own.
  * <p>Depends on engine, pipeline (the matcher stage its replica runs), journal (positions, the tail it follows,
- * retention), query and marketdata (the state it copies) only; no framework apart from SLF4J.
+ * retention), query and marketdata (the state it copies) and config ({@link SnapshotConfig}'s settings) only; no
+ * framework apart from SLF4J.
  */
 package io.orderentry.snapshot;
