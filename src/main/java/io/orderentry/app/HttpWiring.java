@@ -90,7 +90,7 @@ final class HttpWiring {
         metrics.counter("orders_dead_mans_switch_fired_total", "Cancel-all-after switches that fired (a cancel-all of"
                 + " the account published)", deadMansSwitch::firedCount);
         final ClientBounds clients = clientBounds();
-        final HttpParts settings = new HttpParts(config.http().host(), config.http().port(), json,
+        final HttpParts parts = new HttpParts(json,
                 new OrderRequestParser(json.mapper(), config.instrumentsBySymbol(),
                         config.tradingRules().selfTradePreventionDefault()), gateway, view, replies, status,
                 metrics, new HttpMetrics(metrics.registry()), openApi(), LoggerFactory.getLogger(OrderVerticle.class),
@@ -98,7 +98,7 @@ final class HttpWiring {
                         streamMetrics), snapshotNow, config.http(), clients, auth.access(), orderFeeds,
                 deadMansSwitch);
         final AtomicInteger index = new AtomicInteger();
-        await(vertx.deployVerticle(() -> new OrderVerticle(index.getAndIncrement(), settings),
+        await(vertx.deployVerticle(() -> new OrderVerticle(index.getAndIncrement(), parts),
                 new DeploymentOptions().setInstances(config.http().instances())).toCompletionStage()
                         .toCompletableFuture(),
                 "starting the HTTP server on port " + config.http().port());

@@ -6,15 +6,16 @@ import io.vertx.core.buffer.Buffer;
 import org.slf4j.Logger;
 
 /**
- * Everything an {@link OrderVerticle} is handed in its constructor. Shared by all instances; each
- * part is thread-safe.
+ * The collaborators every {@link OrderVerticle} is handed in its constructor, with the server's settings
+ * ({@link HttpConfig}). Shared by all instances; each part is thread-safe.
  *
+ * @param config     where the server listens and what one client may hold of it
  * @param orderFeeds the order stage's private feeds, which the stream's {@code orders} channel subscribes to
  */
-public record HttpParts(String host, int port, Json json, OrderRequestParser parser, InputGateway input,
+public record HttpParts(Json json, OrderRequestParser parser, InputGateway input,
                         OrderStateView view, ReplyStage replies, ServiceStatus status, MetricsText metrics,
                         HttpMetrics httpMetrics, Buffer openApi, Logger log, MarketDataAccess marketData,
-                        SnapshotTrigger snapshots, HttpConfig limits, ClientBounds clients,
+                        SnapshotTrigger snapshots, HttpConfig config, ClientBounds clients,
                         AccessControl access, AccountFeeds orderFeeds,
                         io.orderentry.account.DeadMansSwitch deadMansSwitch) {
 

@@ -97,9 +97,9 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     @Override
     public Future<?> start() {
         eventLoop = context;
-        clients = new ClientConnections(settings.clients(), settings.limits(), this::bodyTimedOut);
+        clients = new ClientConnections(settings.clients(), settings.config(), this::bodyTimedOut);
         vertx.setPeriodic(1000, ignored -> clients.checkDeadlines());
-        final long answerTimeoutMillis = settings.limits().answerTimeoutMillis();
+        final long answerTimeoutMillis = settings.config().answerTimeoutMillis();
         if (answerTimeoutMillis > 0) {
             vertx.setPeriodic(Math.max(10, Math.min(100, answerTimeoutMillis / 4)),
                     ignored -> timeOutUnanswered(answerTimeoutMillis));
@@ -151,7 +151,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
                 // client cannot make the server gather big messages (StreamInbound also bounds them once inflated)
                 .setMaxWebSocketFrameSize(settings.marketData().config().input().maxMessageBytes())
                 .setMaxWebSocketMessageSize(settings.marketData().config().input().maxMessageBytes())
-                .setIdleTimeout(settings.limits().idleTimeoutSeconds());
+                .setIdleTimeout(settings.config().idleTimeoutSeconds());
         if (settings.tls() != null) {
             // HTTPS and WSS on the same port, HTTP/1.1 only (no ALPN): the same server, the same limits
             options.setSsl(true).setKeyCertOptions(new io.vertx.core.net.PemKeyCertOptions()
@@ -161,7 +161,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
                 .connectionHandler(connection -> clients.admit(connection))
                 .invalidRequestHandler(this::invalidRequest)
                 .requestHandler(this::dispatch)
-                .listen(settings.port(), settings.host());
+                .listen(settings.config().port(), settings.config().host());
     }
 
     /**
@@ -725,7 +725,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
             return;
         }
         ctx.response().setStatusCode(200).putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-                .end(settings.metrics().scrape(settings.limits().metricsCacheMillis()));
+                .end(settings.metrics().scrape(settings.config().metricsCacheMillis()));
     }
 
     /** Writes a snapshot now (README, "Snapshots") and answers once it is on disk. */
@@ -765,7 +765,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     private void complete(final Reply reply) {
         final HttpServerRequest request = waiting.remove(reply.requestId());
         if (request == null) {
-            if (settings.limits().answerTimeoutMillis() > 0) {
+            if (settings.config().answerTimeoutMillis() > 0) {
                 settings.status().lateAnswer();   // answered 503 OUTCOME_UNKNOWN already: the client retries
                 return;
             }
@@ -868,7 +868,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
             return;
         }
         final ApiError error = new ApiError(408, "REQUEST_TIMEOUT", "the body did not arrive whole within "
-                + settings.limits().bodyTimeoutSeconds() + " s", null);
+                + settings.config().bodyTimeoutSeconds() + " s", null);
         final CommandType action = actionOf(request);
         if (action != null) {
             refusals.publish(request.response().headers().get(RequestIds.HEADER), remote(request), action, error, null,
@@ -910,7 +910,7 @@ public final class OrderVerticle extends VerticleBase implements ReplyTarget {
     private void await(final long requestId, final HttpServerRequest request) {
         waiting.put(requestId, request);
         settings.status().requestWaiting();
-        if (settings.limits().answerTimeoutMillis() > 0) {
+        if (settings.config().answerTimeoutMillis() > 0) {
             sentOrder.addLast(new Sent(requestId, System.nanoTime()));
         }
     }
