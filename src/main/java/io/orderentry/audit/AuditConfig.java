@@ -2,6 +2,7 @@ package io.orderentry.audit;
 
 import io.orderentry.config.ConfigException;
 import io.orderentry.config.ConfigReader;
+import io.orderentry.config.SettingNames;
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -48,7 +49,7 @@ public record AuditConfig(Path directory, long maxFileBytes, AuditSync sync, int
     public static AuditConfig from(final ConfigReader settings) {
         final String dir = settings.string("audit.dir");
         if (dir.isEmpty()) {
-            throw new ConfigException(ConfigReader.envName("audit.dir")
+            throw new ConfigException(SettingNames.envName("audit.dir")
                     + " must name a directory; the audit trail cannot be disabled");
         }
         return new AuditConfig(Path.of(dir), settings.longValue("audit.max.file.bytes", MIN_FILE_BYTES, 1L << 40),

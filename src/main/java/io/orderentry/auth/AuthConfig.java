@@ -2,6 +2,7 @@ package io.orderentry.auth;
 
 import io.orderentry.config.ConfigException;
 import io.orderentry.config.ConfigReader;
+import io.orderentry.config.SettingNames;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -39,18 +40,18 @@ public record AuthConfig(boolean enabled, Path keysFile, boolean adminOnlyOps, R
     public static AuthConfig from(final ConfigReader settings) {
         final String mode = settings.lowerCase("auth");
         if (!mode.equals("keys") && !mode.equals("none")) {
-            throw new ConfigException(ConfigReader.envName("auth") + " must be 'keys' or 'none', was '"
+            throw new ConfigException(SettingNames.envName("auth") + " must be 'keys' or 'none', was '"
                     + settings.string("auth") + "'");
         }
         final String ops = settings.lowerCase("auth.ops");
         if (!ops.equals("open") && !ops.equals("admin")) {
-            throw new ConfigException(ConfigReader.envName("auth.ops") + " must be 'open' or 'admin', was '"
+            throw new ConfigException(SettingNames.envName("auth.ops") + " must be 'open' or 'admin', was '"
                     + settings.string("auth.ops") + "'");
         }
         final String cert = settings.string("tls.cert");
         final String key = settings.string("tls.key");
         if (cert.isEmpty() != key.isEmpty()) {
-            throw new ConfigException(ConfigReader.envName("tls.cert") + " and " + ConfigReader.envName("tls.key")
+            throw new ConfigException(SettingNames.envName("tls.cert") + " and " + SettingNames.envName("tls.key")
                     + " must be set together (PEM certificate chain and its private key) or both left empty");
         }
         for (final String file : List.of(cert, key)) {

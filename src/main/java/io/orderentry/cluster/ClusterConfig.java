@@ -3,6 +3,7 @@ package io.orderentry.cluster;
 import io.aeron.cluster.ClusterMember;
 import io.orderentry.config.ConfigException;
 import io.orderentry.config.ConfigReader;
+import io.orderentry.config.SettingNames;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -74,7 +75,7 @@ public record ClusterConfig(String members, int memberId, Path directory, long l
                 throw new IllegalArgumentException(count + " members: a cluster has 3, 5 or 7 (or 1, for trying it)");
             }
         } catch (final IllegalArgumentException e) {
-            throw new ConfigException(ConfigReader.envName("cluster.members") + ": " + e.getMessage());
+            throw new ConfigException(SettingNames.envName("cluster.members") + ": " + e.getMessage());
         }
         return Optional.of(new ClusterConfig(members, unchecked.memberId, unchecked.directory,
                 unchecked.leaderTimeoutMillis, unchecked.answerTimeoutMillis, unchecked.purgeLog,
@@ -89,7 +90,7 @@ public record ClusterConfig(String members, int memberId, Path directory, long l
         final String key = "cluster.secret.file";
         final String file = settings.string(key);
         if (file.isBlank()) {
-            throw new ConfigException(ConfigReader.envName(key) + " is required in cluster mode: a file, readable"
+            throw new ConfigException(SettingNames.envName(key) + " is required in cluster mode: a file, readable"
                     + " by its owner only, holding a secret of at least " + ClusterSecret.MIN_BYTES
                     + " characters that every member shares (e.g. `openssl rand -base64 32`; docs/cluster.md,"
                     + " \"Who may talk to a member\")");
@@ -97,7 +98,7 @@ public record ClusterConfig(String members, int memberId, Path directory, long l
         try {
             return ClusterSecret.read(Path.of(file));
         } catch (final IllegalArgumentException e) {
-            throw new ConfigException(ConfigReader.envName(key) + ": " + e.getMessage());
+            throw new ConfigException(SettingNames.envName(key) + ": " + e.getMessage());
         }
     }
 

@@ -21,16 +21,11 @@ public final class ConfigReader {
         this.values = values;
     }
 
-    /** @return the environment variable of a key, for messages: {@code journal.dir} is {@code ORDERS_JOURNAL_DIR} */
-    public static String envName(final String key) {
-        return SettingNames.envName(key);
-    }
-
     /** @return the trimmed value of a key; throws if the key is not a setting */
     public String string(final String key) {
         final String value = values.getProperty(key);
         if (value == null) {
-            throw new ConfigException("setting " + key + " (" + envName(key) + ") is missing");
+            throw new ConfigException("setting " + key + " (" + SettingNames.envName(key) + ") is missing");
         }
         return value.trim();
     }
@@ -56,7 +51,7 @@ public final class ConfigReader {
             expected.append(i == 0 ? "" : i == choices.length - 1 ? " or " : ", ").append('\'').append(name)
                     .append('\'');
         }
-        throw new ConfigException(envName(key) + " must be " + expected + ", was '" + value + "'");
+        throw new ConfigException(SettingNames.envName(key) + " must be " + expected + ", was '" + value + "'");
     }
 
     /** @return a whole number from {@code min} to {@code max} */
@@ -66,10 +61,11 @@ public final class ConfigReader {
         try {
             value = Long.parseLong(text);
         } catch (final NumberFormatException e) {
-            throw new ConfigException(envName(key) + " must be a whole number, was '" + text + "'");
+            throw new ConfigException(SettingNames.envName(key) + " must be a whole number, was '" + text + "'");
         }
         if (value < min || value > max) {
-            throw new ConfigException(envName(key) + " must be between " + min + " and " + max + ", was " + value);
+            throw new ConfigException(SettingNames.envName(key) + " must be between " + min + " and " + max + ", was "
+                    + value);
         }
         return value;
     }
@@ -83,7 +79,7 @@ public final class ConfigReader {
     public int powerOfTwo(final String key, final int min, final int max) {
         final int value = intValue(key, min, max);
         if (Integer.bitCount(value) != 1) {
-            throw new ConfigException(envName(key) + " must be a power of two, was " + value);
+            throw new ConfigException(SettingNames.envName(key) + " must be a power of two, was " + value);
         }
         return value;
     }
@@ -94,7 +90,8 @@ public final class ConfigReader {
         return switch (value) {
             case "true" -> true;
             case "false" -> false;
-            default -> throw new ConfigException(envName(key) + " must be 'true' or 'false', was '" + value + "'");
+            default -> throw new ConfigException(SettingNames.envName(key) + " must be 'true' or 'false', was '" + value
+                    + "'");
         };
     }
 

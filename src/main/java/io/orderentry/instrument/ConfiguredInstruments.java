@@ -2,6 +2,7 @@ package io.orderentry.instrument;
 
 import io.orderentry.config.ConfigException;
 import io.orderentry.config.ConfigReader;
+import io.orderentry.config.SettingNames;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
@@ -38,7 +39,7 @@ public final class ConfiguredInstruments {
         for (final String spec : settings.string(KEY).split(",")) {
             final String[] parts = spec.trim().split(":");
             if (parts.length < 3 || parts.length > 5) {
-                throw new ConfigException(ConfigReader.envName(KEY) + ": '" + spec.trim()
+                throw new ConfigException(SettingNames.envName(KEY) + ": '" + spec.trim()
                         + "' must be SYMBOL:TICK:LOT[:MAX_QUANTITY[:MAX_PRICE]], e.g. BTCUSD:0.01:0.0001");
             }
             try {
@@ -47,14 +48,14 @@ public final class ConfiguredInstruments {
                 final long maxQuantity = parts.length > 3 ? units(new BigDecimal(parts[3]), lot) : 1_000_000_000L;
                 final long maxPrice = parts.length > 4 ? units(new BigDecimal(parts[4]), tick) : 1_000_000_000L;
                 if (!seen.add(parts[0])) {
-                    throw new ConfigException(ConfigReader.envName(KEY) + ": symbol " + parts[0] + " is listed twice");
+                    throw new ConfigException(SettingNames.envName(KEY) + ": symbol " + parts[0] + " is listed twice");
                 }
                 instruments.add(new Instrument(instruments.size(), parts[0], tick, lot, maxPrice, maxQuantity));
             } catch (final NumberFormatException | ArithmeticException e) {
-                throw new ConfigException(ConfigReader.envName(KEY) + ": '" + spec.trim() + "' has a bad number: "
+                throw new ConfigException(SettingNames.envName(KEY) + ": '" + spec.trim() + "' has a bad number: "
                         + e.getMessage());
             } catch (final IllegalArgumentException e) {
-                throw new ConfigException(ConfigReader.envName(KEY) + ": " + e.getMessage());
+                throw new ConfigException(SettingNames.envName(KEY) + ": " + e.getMessage());
             }
         }
         return instruments;
@@ -66,7 +67,7 @@ public final class ConfiguredInstruments {
         if (text.isBlank()) {
             return instruments;
         }
-        final String variable = ConfigReader.envName(UNITS_KEY);
+        final String variable = SettingNames.envName(UNITS_KEY);
         final Map<String, BigDecimal> units = new HashMap<>();
         for (final String spec : text.split(",")) {
             final String[] parts = spec.trim().split(":");
@@ -97,7 +98,7 @@ public final class ConfiguredInstruments {
             }
         }
         if (!units.isEmpty()) {
-            throw new ConfigException(variable + ": " + units.keySet() + " not in " + ConfigReader.envName(KEY));
+            throw new ConfigException(variable + ": " + units.keySet() + " not in " + SettingNames.envName(KEY));
         }
         return resolved;
     }

@@ -2,6 +2,7 @@ package io.orderentry.instrument;
 
 import io.orderentry.config.ConfigException;
 import io.orderentry.config.ConfigReader;
+import io.orderentry.config.SettingNames;
 import io.orderentry.engine.SelfTradePrevention;
 import java.math.BigDecimal;
 import java.util.Arrays;
@@ -45,7 +46,7 @@ public record TradingRules(SelfTradePrevention selfTradePreventionDefault, int[]
         try {
             stp = SelfTradePrevention.valueOf(stpText.toUpperCase(Locale.ROOT));
         } catch (final IllegalArgumentException e) {
-            throw new ConfigException(ConfigReader.envName("engine.stp.default") + " must be one of "
+            throw new ConfigException(SettingNames.envName("engine.stp.default") + " must be one of "
                     + Arrays.toString(SelfTradePrevention.values()) + ", was '" + stpText + "'");
         }
         final int[] bands = new int[instruments.size()];
@@ -57,14 +58,14 @@ public record TradingRules(SelfTradePrevention selfTradePreventionDefault, int[]
             for (final String spec : overrides.split(",")) {
                 final String[] parts = spec.trim().split(":");
                 if (parts.length != 2) {
-                    throw new ConfigException(ConfigReader.envName(key) + ": '" + spec.trim()
+                    throw new ConfigException(SettingNames.envName(key) + ": '" + spec.trim()
                             + "' must be SYMBOL:PERCENT, e.g. BTCUSD:5");
                 }
                 final Instrument instrument = instruments.stream().filter(i -> i.symbol().equals(parts[0]))
-                        .findFirst().orElseThrow(() -> new ConfigException(ConfigReader.envName(key) + ": " + parts[0]
-                                + " is not in " + ConfigReader.envName("instruments")));
+                        .findFirst().orElseThrow(() -> new ConfigException(SettingNames.envName(key) + ": " + parts[0]
+                                + " is not in " + SettingNames.envName("instruments")));
                 if (!seen.add(parts[0])) {
-                    throw new ConfigException(ConfigReader.envName(key) + ": " + parts[0] + " is listed twice");
+                    throw new ConfigException(SettingNames.envName(key) + ": " + parts[0] + " is listed twice");
                 }
                 bands[instrument.index()] = bandBasisPoints(key, parts[1]);
             }
@@ -76,9 +77,9 @@ public record TradingRules(SelfTradePrevention selfTradePreventionDefault, int[]
         try {
             return basisPoints(new BigDecimal(percent.trim()));
         } catch (final NumberFormatException | ArithmeticException e) {
-            throw new ConfigException(ConfigReader.envName(key) + ": '" + percent + "' is not a percentage");
+            throw new ConfigException(SettingNames.envName(key) + ": '" + percent + "' is not a percentage");
         } catch (final IllegalArgumentException e) {
-            throw new ConfigException(ConfigReader.envName(key) + ": " + e.getMessage());
+            throw new ConfigException(SettingNames.envName(key) + ": " + e.getMessage());
         }
     }
 

@@ -2,6 +2,7 @@ package io.orderentry.marketdata;
 
 import io.orderentry.config.ConfigException;
 import io.orderentry.config.ConfigReader;
+import io.orderentry.config.SettingNames;
 
 /**
  * Settings of the market data views and the WebSocket stream. Read from the settings by {@link #from}, which checks
@@ -92,8 +93,8 @@ public record MarketDataConfig(int tradesHistory, long snapshotMillis, int maxCo
         final int subscriptions = settings.intValue("ws.max.subscriptions", 1, 10_000);
         final int queued = settings.intValue("ws.max.queued.messages", 2, 1_000_000);
         if (queued <= subscriptions) {
-            throw new ConfigException(ConfigReader.envName("ws.max.queued.messages") + " (" + queued
-                    + ") must be more than " + ConfigReader.envName("ws.max.subscriptions") + " (" + subscriptions
+            throw new ConfigException(SettingNames.envName("ws.max.queued.messages") + " (" + queued
+                    + ") must be more than " + SettingNames.envName("ws.max.subscriptions") + " (" + subscriptions
                     + "), so that one snapshot per subscription always fits in a connection's backlog");
         }
         return new MarketDataConfig(

@@ -2,6 +2,7 @@ package io.orderentry.persistence;
 
 import io.orderentry.config.ConfigException;
 import io.orderentry.config.ConfigReader;
+import io.orderentry.config.SettingNames;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -40,7 +41,7 @@ public record DatabaseConfig(String url, String user, String password, int batch
             return Optional.empty();
         }
         if (!url.startsWith("jdbc:postgresql:")) {
-            throw new ConfigException(ConfigReader.envName("db.url") + " must be a jdbc:postgresql: URL or empty to"
+            throw new ConfigException(SettingNames.envName("db.url") + " must be a jdbc:postgresql: URL or empty to"
                     + " disable persistence, was '" + url + "'");
         }
         return Optional.of(new DatabaseConfig(url, settings.string("db.user"), settings.string("db.password"),

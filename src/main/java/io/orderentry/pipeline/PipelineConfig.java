@@ -2,6 +2,7 @@ package io.orderentry.pipeline;
 
 import io.orderentry.config.ConfigException;
 import io.orderentry.config.ConfigReader;
+import io.orderentry.config.SettingNames;
 import java.util.Set;
 
 /**
@@ -22,7 +23,7 @@ public record PipelineConfig(int inputRingSize, int outputRingSize, String waitS
         final int output = settings.powerOfTwo("output.ring.size", 16, 1 << 26);
         final String wait = settings.lowerCase("ring.wait.strategy");
         if (!WAIT_STRATEGIES.contains(wait)) {
-            throw new ConfigException(ConfigReader.envName("ring.wait.strategy")
+            throw new ConfigException(SettingNames.envName("ring.wait.strategy")
                     + " must be one of blocking, sleeping, yielding, busy-spin; was '" + wait + "'");
         }
         return new PipelineConfig(input, output, wait);

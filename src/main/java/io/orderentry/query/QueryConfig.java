@@ -2,6 +2,7 @@ package io.orderentry.query;
 
 import io.orderentry.config.ConfigException;
 import io.orderentry.config.ConfigReader;
+import io.orderentry.config.SettingNames;
 
 /**
  * What the order query view keeps ({@link OrderStateView}). Read from the settings and checked by {@link #from}.
@@ -20,8 +21,8 @@ public record QueryConfig(int retainedFinalOrders) {
         final String key = "query.retained.final.orders";
         final int retained = settings.intValue(key, 1_000, 100_000_000);
         if (retained < dedupWindow) {
-            throw new ConfigException(ConfigReader.envName(key) + " (" + retained + ") must be at least "
-                    + ConfigReader.envName("engine.dedup.window") + " (" + dedupWindow
+            throw new ConfigException(SettingNames.envName(key) + " (" + retained + ") must be at least "
+                    + SettingNames.envName("engine.dedup.window") + " (" + dedupWindow
                     + "), so that a retried order can always be answered with its state");
         }
         return new QueryConfig(retained);

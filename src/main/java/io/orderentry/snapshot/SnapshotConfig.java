@@ -2,6 +2,7 @@ package io.orderentry.snapshot;
 
 import io.orderentry.config.ConfigException;
 import io.orderentry.config.ConfigReader;
+import io.orderentry.config.SettingNames;
 import io.orderentry.journal.JournalRetention;
 import java.nio.file.Path;
 
@@ -38,7 +39,7 @@ public record SnapshotConfig(Path directory, long everyCommands, long intervalMi
         final Path directory = settings.directoryOr("snapshot.dir", "journal.dir", "snapshots");
         if (directory.toAbsolutePath().normalize().equals(Path.of(settings.string("journal.dir")).toAbsolutePath()
                 .normalize())) {
-            throw new ConfigException(ConfigReader.envName("snapshot.dir") + " must not be the journal directory");
+            throw new ConfigException(SettingNames.envName("snapshot.dir") + " must not be the journal directory");
         }
         return new SnapshotConfig(directory,
                 settings.longValue("snapshot.every.commands", 0, Long.MAX_VALUE),
