@@ -63,23 +63,27 @@ public record ClusterConfig(String members, int memberId, Path directory, long l
         if (members.isEmpty()) {
             return Optional.empty();
         }
-        final ClusterConfig unchecked = new ClusterConfig(members, settings.intValue("cluster.member.id", 0, 1_000),
+        final ClusterConfig withoutSecret = new ClusterConfig(members, settings.intValue("cluster.member.id", 0, 1_000),
                 settings.directoryOr("cluster.dir", "journal.dir", "cluster"),
                 settings.longValue("cluster.leader.timeout.millis", 200, 600_000),
                 settings.longValue("cluster.answer.timeout.millis", 100, 600_000), settings.bool("cluster.purge.log"),
                 settings.powerOfTwo("cluster.segment.bytes", 64 << 10, 1 << 30), settings.bool("cluster.fsync"), null);
         try {
-            final int count = unchecked.parsedMembers().length;
-            unchecked.self();
+            final int count = withoutSecret.parsedMembers().length;
+            withoutSecret.self();
             if (count != 1 && count != 3 && count != 5 && count != 7) {
                 throw new IllegalArgumentException(count + " members: a cluster has 3, 5 or 7 (or 1, for trying it)");
             }
         } catch (final IllegalArgumentException e) {
             throw new ConfigException(SettingNames.envName("cluster.members") + ": " + e.getMessage());
         }
-        return Optional.of(new ClusterConfig(members, unchecked.memberId, unchecked.directory,
-                unchecked.leaderTimeoutMillis, unchecked.answerTimeoutMillis, unchecked.purgeLog,
-                unchecked.segmentBytes, unchecked.fsync, secret(settings)));
+        return Optional.of(withoutSecret.withSecret(secret(settings)));
+    }
+
+    /** @return these settings with {@code secret} as the members' shared secret */
+    private ClusterConfig withSecret(final ClusterSecret secret) {
+        return new ClusterConfig(members, memberId, directory, leaderTimeoutMillis, answerTimeoutMillis, purgeLog,
+                segmentBytes, fsync, secret);
     }
 
     /**
