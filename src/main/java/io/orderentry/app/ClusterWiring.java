@@ -154,7 +154,7 @@ final class ClusterWiring {
         long nextLog = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!clusterIngress.connected() || engineStarted.getCount() > 0) {
             if (aborted.getAsBoolean()) {
-                throw new OrderEntryService.StoppedDuringStart();
+                throw new StoppedDuringStart();
             }
             if (clusterFailure != null) {
                 throw failStart.apply("the cluster member stopped: " + clusterFailure,
@@ -169,7 +169,7 @@ final class ClusterWiring {
                 Thread.sleep(20);
             } catch (final InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new OrderEntryService.StoppedDuringStart();
+                throw new StoppedDuringStart();
             }
         }
     }

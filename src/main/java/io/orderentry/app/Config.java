@@ -46,6 +46,11 @@ public record Config(HttpConfig http, JournalConfig journal, PipelineConfig pipe
         instruments = List.copyOf(instruments);
     }
 
+    /** @return the instruments' symbols, in index order */
+    public List<String> symbols() {
+        return instruments.stream().map(Instrument::symbol).toList();
+    }
+
     /** @return instrument by symbol name, for the HTTP edge */
     public Map<String, Instrument> instrumentsBySymbol() {
         final Map<String, Instrument> bySymbol = new LinkedHashMap<>();

@@ -53,7 +53,7 @@ public final class Main {
         Runtime.getRuntime().addShutdownHook(stopper);   // before the replay, so a SIGTERM during it stops cleanly too
         try {
             service.start();
-        } catch (final OrderEntryService.StoppedDuringStart e) {
+        } catch (final StoppedDuringStart e) {
             return;   // the shutdown hook stops what recovery opened and exits
         } catch (final ConfigException e) {
             LOG.error("invalid configuration: {}", e.getMessage());

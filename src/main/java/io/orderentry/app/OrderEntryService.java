@@ -1,30 +1,21 @@
 package io.orderentry.app;
 
 import com.lmax.disruptor.RingBuffer;
-import io.orderentry.account.AccountFeeds;
-import io.orderentry.audit.AuditHandler;
-import io.orderentry.cluster.ClusterConfig;
 import io.orderentry.config.ConfigException;
 import io.orderentry.http.InputGateway;
-import io.orderentry.http.Json;
 import io.orderentry.http.MetricsText;
-import io.orderentry.http.ReplyStage;
 import io.orderentry.http.ServiceStatus;
 import io.orderentry.http.StreamFanOut;
 import io.orderentry.http.StreamMetrics;
-import io.orderentry.instrument.Instrument;
 import io.orderentry.journal.DirectoryLock;
 import io.orderentry.journal.JournalHandler;
 import io.orderentry.journal.JournalRecovery;
 import io.orderentry.journal.WallClock;
-import io.orderentry.marketdata.MarketDataStage;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.MatcherMetrics;
 import io.orderentry.pipeline.MatcherStage;
-import io.orderentry.query.OrderStateView;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -37,22 +28,15 @@ import org.slf4j.LoggerFactory;
  * {@link SingleNodeRecovery} and {@link JournalWiring} with {@link SnapshotWiring}, or {@link ClusterWiring} in
  * cluster mode, and {@link StopSequence}.
  *
- * <p>Start order, and why: the audit trail opens first (recovery asks it which commands it lacks); the stages and the
- * output ring next (the replay publishes into it); the HTTP port then, so that {@code /health} and {@code /ready}
- * answer (503) while the service recovers; then the journal is replayed through the matcher into the output ring
- * (or the member joins its cluster); once every consumer has caught up the input ring starts, the price bands are
- * journaled ahead of any order, the scheduled jobs start, the figures are registered, and orders are accepted
- * (READY). A start that fails fails in one way ({@code failStart}). The stop reverses it: see {@link StopSequence}.
+ * <p>The start is a dozen steps, one method each, in the order {@code startUp} lists them; each method's comment says
+ * why it comes where it does. A start that fails fails in one way ({@code failStart}). The stop takes the same steps in
+ * reverse: see {@link StopSequence}.
  *
  * <p>Threads: {@link #start} on the main thread; {@link #stop} on the stopping one (at most one stop runs).
  */
 public final class OrderEntryService {
 
     private static final Logger LOG = LoggerFactory.getLogger(OrderEntryService.class);
-    /** The stop's budget, its minimum per step and its steps that wait (see {@link StopSequence}), for the tests. */
-    static final long STOP_BUDGET_MILLIS = StopSequence.BUDGET_MILLIS;
-    static final long MIN_STOP_STEP_MILLIS = StopSequence.MIN_STEP_MILLIS;
-    static final int STOP_STEPS = StopSequence.STEPS;
     private volatile boolean starting;
     private volatile boolean abortStart;
     private volatile Thread startThread;
@@ -66,20 +50,17 @@ public final class OrderEntryService {
 
     private HttpWiring http;
     private Pipeline pipeline;
+    private OutputStages stages;
     private DirectoryLock journalLock;
-    private OrderStateView view;
-    private AuditHandler audit;
     private InputGateway gateway;
-    private MarketDataStage marketData;
-    private AccountFeeds orderFeeds;
-    private StreamFanOut streamFanOut;
     private final SnapshotWiring snapshots;
     private AuditWiring auditWiring;
     private JournalWiring journalWiring;
     private Map<String, Integer> symbolIndex;
-    private volatile long recoveredFromSnapshot;
-    private volatile long replayedRecords;
+    private final RecoveryFigures recovered = new RecoveryFigures();
     private MatcherStage matcherStage;
+    private JournalHandler journalHandler;
+    private RingBuffer<EngineEvent> outputRing;
     private ClusterWiring cluster;
     private PersistenceWiring persistence;
     private volatile boolean stopped;
@@ -101,21 +82,31 @@ public final class OrderEntryService {
         }
     }
 
-    /**
-     * Thrown out of {@link #start} when {@link #stop} is called while the journal is being replayed: the replay stops
-     * at its next record and the stop then drains and closes what recovery opened. Nothing is lost: the journal is
-     * only read during the replay, and the next start replays it again.
-     */
-    public static final class StoppedDuringStart extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        StoppedDuringStart() {
-            super("stopped during recovery");
-        }
-    }
-
+    /** The start, step by step, each step a method below (the class comment says why in this order). */
     private void startUp() {
         final long started = System.nanoTime();
+        announce();
+        openAuditTrail();
+        buildStages();
+        startOutputRing();
+        startHttp();
+        if (cluster != null) {
+            joinCluster();
+        } else {
+            final SingleNodeRecovery recovering = new SingleNodeRecovery(config, config.symbols(), symbolIndex,
+                    auditWiring.trail(), persistence, matcherStage, stages.view(), stages.marketData(),
+                    () -> abortStart, lock -> journalLock = lock);
+            final JournalRecovery recovery = replayJournal(recovering);
+            openJournal(recovery);
+            startInputRing(recovering);
+        }
+        startJobs();
+        registerFigures();
+        ready(started);
+    }
+
+    /** Step 1: the heap's warning, if any, and the settings that decide where state goes, in one line. */
+    private void announce() {
         final String memory = HeapSizing.warning(config, Runtime.getRuntime().maxMemory());
         if (memory != null) {
             LOG.warn(memory);
@@ -123,100 +114,58 @@ public final class OrderEntryService {
         LOG.info("starting: journal {} (sync {}), audit {} (sync {}), instruments {}, input ring {}, output ring {},"
                 + " wait strategy {}", config.journal().directory().toAbsolutePath().normalize(),
                 config.journal().sync(), config.audit().directory().toAbsolutePath().normalize(), config.audit().sync(),
-                symbols(), config.pipeline().inputRingSize(), config.pipeline().outputRingSize(),
+                config.symbols(), config.pipeline().inputRingSize(), config.pipeline().outputRingSize(),
                 config.pipeline().waitStrategy());
+    }
 
+    /** Step 2: the audit trail, first, because recovery asks it which commands it lacks. */
+    private void openAuditTrail() {
         try {
             auditWiring = AuditWiring.open(config, status, metrics);
         } catch (final IOException e) {
             throw failStart("the audit trail cannot be opened: " + e.getMessage(),
                     new IllegalStateException("the audit trail cannot be opened: " + e.getMessage(), e));
         }
-        view = new OrderStateView(config.query().retainedFinalOrders(), config.engine().dedupWindow());
-        audit = new AuditHandler(auditWiring.trail(), status::auditFailed, status::auditResumed,
-                view::holdsOnApplyingThread);
-        persistence = PersistenceWiring.open(config, status, metrics);
-        final ReplyStage replies = new ReplyStage(view, config.http().instances());
-        orderFeeds = new AccountFeeds(view, Json.orderFeedRenderer(config.instruments()));
-        marketData = new MarketDataStage(config.instruments().size(), config.http().instances(), config.marketData());
-        streamFanOut = new StreamFanOut(config.instruments(), config.http().instances(), streamMetrics,
-                config.marketData().fanOutCpuPercent());
-        pipeline = new Pipeline(config, status, this::stopFromFailure);
-        final RingBuffer<EngineEvent> outputRing = pipeline.startOutput(view, audit, replies, orderFeeds, marketData,
-                streamFanOut, persistence.stage());
-        matcherStage = pipeline.matcher(config, matcherMetrics);
-        gateway = new InputGateway(pipeline.inputRing(), config.http().refusalsAuditedPerSecond());
-        symbolIndex = SingleNodeRecovery.symbolIndex(config);
-        if (config.cluster().isPresent()) {
-            cluster = new ClusterWiring(config, config.cluster().get(), status, metrics, persistence, matcherStage,
-                    view, marketData, symbols(), symbolIndex, this::stopFromFailure);
-        }
-        http = new HttpWiring(config, status, metrics, streamMetrics);
-        // POST /admin/snapshot: the cluster's (every member at one log position) or the single node's writer's
-        http.start(view, replies, gateway, marketData, streamFanOut, orderFeeds,
-                () -> cluster != null ? cluster.requestSnapshot() : snapshots.request());
-        if (config.cluster().isPresent()) {
-            startCluster(outputRing, started);
-            return;
-        }
-        final SingleNodeRecovery recovering = new SingleNodeRecovery(config, symbols(), symbolIndex,
-                auditWiring.trail(), persistence, matcherStage, view, marketData, () -> abortStart,
-                lock -> journalLock = lock);
-        final JournalRecovery recovery = recover(recovering);
-        matcherStage.replayCompleted(recovery.lastSequence());
-        recovering.awaitConsumers(outputRing);
-        persistence.start(matcherStage.matcher().lastEventSequence());
-
-        try {
-            journalWiring = JournalWiring.open(config, status, metrics, symbols(), recovery);
-        } catch (final IOException e) {
-            throw failStart("the journal cannot be opened for writing: " + e.getMessage(),
-                    new UncheckedIOException("the journal cannot be opened for writing", e));
-        }
-        final JournalHandler journalHandler = new JournalHandler(journalWiring.writer(), pipeline.inputRing(),
-                WallClock::currentTimeMicros);
-        final int[] bandChanges = recovering.priceBandChanges();   // read before the matcher thread owns the engine
-        pipeline.startInput(journalHandler, matcherStage);
-        if (!recovering.journalPriceBandChanges(gateway, bandChanges)) {
-            throw failStart("the input ring is full at start; the price band change could not be journaled",
-                    new IllegalStateException("the input ring is full at start"));
-        }
-        snapshots.start(symbolIndex, journalWiring.writer()::lastSequence, persistence::persistedSequence);
-        auditWiring.startArchiving();
-        journalWiring.register();
-        registerHealthAndMetrics(outputRing);
-        journalWiring.registerRejections(journalHandler);
-        streamMetrics.register(metrics, marketData.view(), marketData.subscribers(), orderFeeds);
-        status.phase(ServiceStatus.Phase.READY);
-        LOG.info("ready: accepting orders on {}:{} after {} ms; next order id {}, next trade id {}",
-                config.http().host(), config.http().port(), (System.nanoTime() - started) / 1_000_000,
-                matcherStage.matcher().lastOrderId() + 1, matcherStage.matcher().lastTradeId() + 1);
     }
 
-    /**
-     * Cluster mode's start, after the HTTP server: join the cluster (which starts the input ring), then the steps a
-     * member takes once it has a leader, in this order.
-     */
-    private void startCluster(final RingBuffer<EngineEvent> outputRing, final long started) {
-        final ClusterConfig settings = config.cluster().get();
+    /** Step 3: the output ring's stages, persistence and the rings, not started yet. */
+    private void buildStages() {
+        stages = OutputStages.build(config, auditWiring.trail(), status, streamMetrics);
+        persistence = PersistenceWiring.open(config, status, metrics);
+        pipeline = new Pipeline(config, status, this::stopFromFailure);
+        symbolIndex = SingleNodeRecovery.symbolIndex(config);
+    }
+
+    /** Step 4: the output ring, before recovery, which replays into it; the engine's stage, which publishes there. */
+    private void startOutputRing() {
+        outputRing = pipeline.startOutput(stages, persistence.stage());
+        matcherStage = pipeline.matcher(config, matcherMetrics);
+        gateway = new InputGateway(pipeline.inputRing(), config.http().refusalsAuditedPerSecond());
+        if (config.cluster().isPresent()) {
+            cluster = new ClusterWiring(config, config.cluster().get(), status, metrics, persistence, matcherStage,
+                    stages.view(), stages.marketData(), config.symbols(), symbolIndex, this::stopFromFailure);
+        }
+    }
+
+    /** Step 5: the HTTP server, so that {@code /health} and {@code /ready} answer (503) while the service recovers. */
+    private void startHttp() {
+        http = new HttpWiring(config, status, metrics, streamMetrics);
+        // POST /admin/snapshot: the cluster's (every member at one log position) or the single node's writer's
+        http.start(stages.view(), stages.replies(), gateway, stages.marketData(), stages.fanOut(), stages.feeds(),
+                () -> cluster != null ? cluster.requestSnapshot() : snapshots.request());
+    }
+
+    /** Steps 6-8 in cluster mode: join the cluster (it starts the input ring), then persistence and the price bands. */
+    private void joinCluster() {
         cluster.join(pipeline, outputRing, () -> abortStart, lock -> journalLock = lock, this::failStart);
-        recoveredFromSnapshot = cluster.loadedSnapshot();
+        recovered.fromSnapshot(cluster.loadedSnapshot());
         // the log's end is not known here (the members replay it as it comes); the writer compares the spool's progress
         persistence.start(0);
         cluster.sendPriceBands(gateway);
-        auditWiring.startArchiving();
-        cluster.startSnapshots();
-        cluster.startLogPurge();
-        cluster.register();
-        registerHealthAndMetrics(outputRing);
-        streamMetrics.register(metrics, marketData.view(), marketData.subscribers(), orderFeeds);
-        status.phase(ServiceStatus.Phase.READY);
-        LOG.info("ready: member {} accepting orders on {}:{} after {} ms", settings.memberId(), config.http().host(),
-                config.http().port(), (System.nanoTime() - started) / 1_000_000);
     }
 
-    /** Runs the single node's recovery; a failure fails the start. */
-    private JournalRecovery recover(final SingleNodeRecovery recovering) {
+    /** Step 6: the snapshot and the journal replayed into the output ring, then persistence from the last event. */
+    private JournalRecovery replayJournal(final SingleNodeRecovery recovering) {
         final JournalRecovery recovery;
         try {
             recovery = recovering.replay();
@@ -226,16 +175,85 @@ public final class OrderEntryService {
             throw failStart("journal recovery failed: " + e.getMessage(),
                     new IllegalStateException("journal recovery failed: " + e.getMessage(), e));
         }
-        recoveredFromSnapshot = recovering.recoveredFromSnapshot();
-        replayedRecords = recovering.replayedRecords();
+        recovered.fromJournal(recovering.recoveredFromSnapshot(), recovering.replayedRecords());
+        matcherStage.replayCompleted(recovery.lastSequence());
+        recovering.awaitConsumers(outputRing);
+        persistence.start(matcherStage.matcher().lastEventSequence());
         return recovery;
     }
 
+    /** Step 7: the journal opened for writing after the last record the replay read. */
+    private void openJournal(final JournalRecovery recovery) {
+        try {
+            journalWiring = JournalWiring.open(config, status, metrics, config.symbols(), recovery);
+        } catch (final IOException e) {
+            throw failStart("the journal cannot be opened for writing: " + e.getMessage(),
+                    new UncheckedIOException("the journal cannot be opened for writing", e));
+        }
+        journalHandler = new JournalHandler(journalWiring.writer(), pipeline.inputRing(), WallClock::currentTimeMicros);
+    }
+
+    /** Step 8: the input ring, last of the rings, and the price bands journaled ahead of any order. */
+    private void startInputRing(final SingleNodeRecovery recovering) {
+        final int[] bandChanges = recovering.priceBandChanges();   // read before the matcher thread owns the engine
+        pipeline.startInput(journalHandler, matcherStage);
+        if (!recovering.journalPriceBandChanges(gateway, bandChanges)) {
+            throw failStart("the input ring is full at start; the price band change could not be journaled",
+                    new IllegalStateException("the input ring is full at start"));
+        }
+    }
+
+    /** Step 9: the scheduled jobs: snapshots, the audit trail's archiving and, in cluster mode, the log's purge. */
+    private void startJobs() {
+        if (cluster != null) {
+            auditWiring.startArchiving();
+            cluster.startSnapshots();
+            cluster.startLogPurge();
+        } else {
+            snapshots.start(symbolIndex, journalWiring.writer()::lastSequence, persistence::persistedSequence);
+            auditWiring.startArchiving();
+        }
+    }
+
+    /** Step 10: the figures of {@code /metrics} and the parts of {@code /ready} that only a started service has. */
+    private void registerFigures() {
+        if (cluster != null) {
+            cluster.register();
+        } else {
+            journalWiring.register();
+        }
+        pipeline.register(metrics, matcherMetrics);
+        metrics.gauge("orders_http_waiting_requests", "Requests published and waiting for the engine",
+                status::waitingRequests);
+        metrics.gauge("orders_view_orders", "Orders the order view holds: open, retained final, and final ones kept"
+                + " for retries", stages.view()::size);
+        recovered.register(metrics);
+        snapshots.register(cluster == null ? null : cluster.service(),
+                journalWiring == null ? null : journalWiring.writer());
+        auditWiring.register(stages.audit(), gateway);
+        if (journalHandler != null) {
+            journalWiring.registerRejections(journalHandler);
+        }
+        streamMetrics.register(metrics, stages.marketData().view(), stages.marketData().subscribers(), stages.feeds());
+    }
+
+    /** Step 11: READY: orders are accepted from here on. */
+    private void ready(final long started) {
+        status.phase(ServiceStatus.Phase.READY);
+        final long millis = (System.nanoTime() - started) / 1_000_000;
+        if (cluster != null) {
+            LOG.info("ready: member {} accepting orders on {}:{} after {} ms", config.cluster().get().memberId(),
+                    config.http().host(), config.http().port(), millis);
+        } else {
+            LOG.info("ready: accepting orders on {}:{} after {} ms; next order id {}, next trade id {}",
+                    config.http().host(), config.http().port(), millis, matcherStage.matcher().lastOrderId() + 1,
+                    matcherStage.matcher().lastTradeId() + 1);
+        }
+    }
+
     /**
-     * The one way a start fails: says why in {@code /ready} and {@code /health}, stops what the start opened so far
-     * (the stop skips what was not opened), and returns {@code thrown} for the start to throw, which {@code Main}
-     * logs and exits on (2 for a {@link ConfigException}, else 1). Calling it from the starting thread is safe: the
-     * stop does not wait for the start it is called from.
+     * The one way a start fails: says why in {@code /ready} and {@code /health}, stops what the start opened so far, and
+     * returns {@code thrown} for the start to throw ({@code Main} exits 2 on a {@link ConfigException}, else 1).
      */
     private RuntimeException failStart(final String reason, final RuntimeException thrown) {
         status.fail(reason);
@@ -263,30 +281,12 @@ public final class OrderEntryService {
 
     /** @return the stream's fan-out, for tests and embedding */
     public StreamFanOut streamFanOut() {
-        return streamFanOut;
+        return stages == null ? null : stages.fanOut();
     }
 
     /** @return the lifecycle state, for tests and embedding */
     public ServiceStatus status() {
         return status;
-    }
-
-    private void registerHealthAndMetrics(final RingBuffer<EngineEvent> outputRing) {
-        pipeline.register(metrics, matcherMetrics);
-        metrics.gauge("orders_http_waiting_requests", "Requests published and waiting for the engine",
-                status::waitingRequests);
-        metrics.gauge("orders_view_orders", "Orders the order view holds: open, retained final, and final ones kept"
-                + " for retries", view::size);
-        metrics.gauge("orders_recovery_snapshot_sequence", "Journal sequence of the snapshot this start loaded (0: none)",
-                () -> recoveredFromSnapshot);
-        metrics.gauge("orders_recovery_replayed_records", "Journal records this start replayed", () -> replayedRecords);
-        snapshots.register(cluster == null ? null : cluster.service(),
-                journalWiring == null ? null : journalWiring.writer());
-        auditWiring.register(audit, gateway);
-    }
-
-    private List<String> symbols() {
-        return config.instruments().stream().map(Instrument::symbol).toList();
     }
 
     private void stopFromFailure() {

@@ -101,12 +101,9 @@ final class Pipeline {
      * Wires the output ring's consumers, links market data to the WebSocket fan-out, and starts the ring; first of the
      * two, before recovery.
      */
-    RingBuffer<EngineEvent> startOutput(final OrderStateView view, final AuditHandler audit,
-                                        final ReplyStage replies, final AccountFeeds feeds,
-                                        final MarketDataStage marketData, final StreamFanOut fanOut,
-                                        final EventHandler<EngineEvent> persistence) {
-        marketData.register(fanOut);
-        wireOutput(output, view, audit, replies, feeds, marketData, persistence);
+    RingBuffer<EngineEvent> startOutput(final OutputStages stages, final EventHandler<EngineEvent> persistence) {
+        stages.marketData().register(stages.fanOut());
+        wireOutput(output, stages, persistence);
         outputRing = output.start();
         return outputRing;
     }
@@ -179,11 +176,11 @@ final class Pipeline {
     }
 
     /** Wires the output ring's consumers; call before the ring starts. */
-    private static void wireOutput(final Disruptor<EngineEvent> output, final OrderStateView view, final AuditHandler audit,
-                           final ReplyStage replies, final AccountFeeds feeds, final MarketDataStage marketData,
-                           final EventHandler<EngineEvent> persistence) {
-        output.handleEventsWith(stage("oe-orders", new Sequential<>(view, audit, replies, feeds)));
-        output.handleEventsWith(stage("oe-marketdata", marketData));
+    private static void wireOutput(final Disruptor<EngineEvent> output, final OutputStages stages,
+                                   final EventHandler<EngineEvent> persistence) {
+        output.handleEventsWith(stage("oe-orders",
+                new Sequential<>(stages.view(), stages.audit(), stages.replies(), stages.feeds())));
+        output.handleEventsWith(stage("oe-marketdata", stages.marketData()));
         if (persistence != null) {
             output.handleEventsWith(stage("oe-spool", persistence));
         }

@@ -94,7 +94,7 @@ final class SingleNodeRecovery {
      *
      * @throws ConfigException when the configuration changes what the journal's records mean
      * @throws IOException     when the journal or the snapshot cannot be read
-     * @throws OrderEntryService.StoppedDuringStart when a stop comes during the replay
+     * @throws StoppedDuringStart when a stop comes during the replay
      */
     JournalRecovery replay() throws IOException {
         LOG.info("recovery: replaying the journal in {}", config.journal().directory().toAbsolutePath().normalize());
@@ -108,7 +108,7 @@ final class SingleNodeRecovery {
         final JournalRecovery recovery = JournalReader.recover(config.journal().directory(), symbolIndex, from, audited,
                 command -> {
                     if (aborted.getAsBoolean()) {
-                        throw new OrderEntryService.StoppedDuringStart();
+                        throw new StoppedDuringStart();
                     }
                     matcherStage.replay(command);
                 });

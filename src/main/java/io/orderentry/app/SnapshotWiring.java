@@ -4,7 +4,6 @@ import io.orderentry.cluster.EngineService;
 import io.orderentry.http.HealthComponent;
 import io.orderentry.http.MetricsText;
 import io.orderentry.http.ServiceStatus;
-import io.orderentry.instrument.Instrument;
 import io.orderentry.journal.JournalManifest;
 import io.orderentry.journal.JournalWriter;
 import io.orderentry.snapshot.SnapshotConfig;
@@ -49,7 +48,7 @@ final class SnapshotWiring {
     /** @return what snapshots of a service with this configuration hold, and how to check one against it */
     static Snapshotter.Layout layout(final Config config) {
         final Map<String, String> entries = JournalManifest.entries(config.instruments(), config.engine());
-        return new Snapshotter.Layout(config.instruments().stream().map(Instrument::symbol).toList(), entries,
+        return new Snapshotter.Layout(config.symbols(), entries,
                 recorded -> JournalManifest.differences(recorded, entries), config.engine(),
                 config.query().retainedFinalOrders(), config.marketData());
     }

@@ -82,8 +82,8 @@ class ContainerSetupTest {
         final String grace = compose().get("services").get("app").get("stop_grace_period").asText();
         assertTrue(grace.matches("\\d+s"), "stop_grace_period in seconds: " + grace);
         final long graceMillis = Long.parseLong(grace.substring(0, grace.length() - 1)) * 1000;
-        final long worstStop = OrderEntryService.STOP_BUDGET_MILLIS
-                + OrderEntryService.STOP_STEPS * OrderEntryService.MIN_STOP_STEP_MILLIS;
+        final long worstStop = StopSequence.BUDGET_MILLIS
+                + StopSequence.STEPS * StopSequence.MIN_STEP_MILLIS;
         assertTrue(worstStop + 5_000 <= graceMillis, "a stop takes at most " + worstStop
                 + " ms (its budget, then one minimum per step), which must leave compose's " + graceMillis
                 + " ms grace 5 s for the JVM's exit before the SIGKILL");
