@@ -3,7 +3,6 @@ package io.orderentry.audit;
 import io.orderentry.journal.DirectoryLock;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -38,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * every later record is only logged and counted in {@link #unwrittenRecords()}, and {@link #resumable()} turns false
  * (a restart audits the journaled commands the trail lacks as recovered).
  *
- * <p>The background forces are {@link AuditBackgroundSync}'s, the records kept after a failure
- * {@link AuditPending}'s; this class keeps the chain, the buffer and the current file.
+ * <p>The current file (its channel, length, forces and the background ones) is {@link AuditFile}'s, the records
+ * kept after a failure {@link AuditPending}'s; this class keeps the chain, the buffer and what to do on a failure.
  *
  * <p>Threads: {@link #open} runs on the starting thread; from then on one thread at a time calls the rest (the
  * audit thread while the ring runs). The accessors documented as such may be called from any thread.
@@ -63,10 +62,8 @@ public final class AuditTrail implements AutoCloseable {
      */
     static final int MAX_PENDING_BYTES = 64 << 20;
 
-    private final Path directory;
     private final long maxFileBytes;
     private final AuditSync sync;
-    private final AuditChannelFactory channels;
     private final LongSupplier clockMicros;
     private final AuditTail tail;
     private final DirectoryLock lock;
@@ -74,26 +71,20 @@ public final class AuditTrail implements AutoCloseable {
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER_BYTES);
     private final byte[] prevHash = new byte[AuditFormat.HASH_HEX_LENGTH];
 
-    private FileChannel channel;
-    private long fileBytes;
+    /** The file being written: its channel, length and forces. */
+    private final AuditFile current;
     /** Where the batch being written started in the current file, and the trail's counts before it. */
     private long batchStartBytes;
     private long batchStartLastSeq;
     private long batchStartRecords;
-    private long fileDay;
     private long nextSeq;
     private long lastTimeMicros;
     private int bufferedRecords;
-    private boolean unforced;
     private boolean closed;
 
-    private volatile Path file;
     private volatile long lastSeq;
     private volatile long recordsWritten;
     private volatile IOException failure;
-    /** Forces files off the answer path ({@code oe-audit-sync}); shut down by {@link #close()}. */
-    private final AuditBackgroundSync background = new AuditBackgroundSync();
-    private long writtenSinceForce;
     /** The records chained since the trail failed and not written yet. */
     private final AuditPending pending;
     private long resumeFailuresLogged;
@@ -101,10 +92,9 @@ public final class AuditTrail implements AutoCloseable {
     private AuditTrail(final AuditConfig config, final LongSupplier clockMicros, final AuditChannelFactory channels,
                        final AuditTail tail, final DirectoryLock lock, final int maxPendingBytes) {
         this.pending = new AuditPending(maxPendingBytes);
-        this.directory = config.directory();
         this.maxFileBytes = config.maxFileBytes();
         this.sync = config.sync();
-        this.channels = channels;
+        this.current = new AuditFile(config.directory(), config.sync(), channels);
         this.clockMicros = clockMicros;
         this.tail = tail;
         this.lock = lock;
@@ -141,10 +131,7 @@ public final class AuditTrail implements AutoCloseable {
             final AuditTail tail = AuditTailReader.read(config.directory());
             final AuditTrail trail = new AuditTrail(config, clockMicros, channels, tail, lock, maxPendingBytes);
             if (tail.newestFile() != null) {
-                trail.channel = channels.open(tail.newestFile(), false);
-                trail.file = tail.newestFile();
-                trail.fileBytes = tail.newestFileBytes();
-                trail.fileDay = AuditFiles.epochDayOf(tail.newestFile());
+                trail.current.continueWith(tail.newestFile(), tail.newestFileBytes());
             }
             trail.markBatchStart();
             return trail;
@@ -178,11 +165,11 @@ public final class AuditTrail implements AutoCloseable {
         final boolean ready;
         if (failure != null) {
             ready = false;
-        } else if (file == null) {
+        } else if (current.path() == null) {
             startFile(day);
             ready = true;
-        } else if (fileBytes + buffer.position() > 0
-                && (day != fileDay || fileBytes + buffer.position() + length > maxFileBytes)) {
+        } else if (current.bytes() + buffer.position() > 0
+                && (day != current.day() || current.bytes() + buffer.position() + length > maxFileBytes)) {
             ready = roll(day);
         } else {
             ready = buffer.remaining() >= length || write();
@@ -223,49 +210,25 @@ public final class AuditTrail implements AutoCloseable {
             throw new IllegalStateException("audit: " + pending.records() + " kept record(s) do not follow seq "
                     + lastSeq + " up to " + (nextSeq - 1));
         }
-        FileChannel reopened = null;
         try {
-            final boolean exists = java.nio.file.Files.exists(file);
-            reopened = channels.open(file, !exists);
-            if (!exists && sync == AuditSync.FSYNC) {
-                AuditFiles.syncDirectory(directory);
-            }
-            reopened.truncate(fileBytes);   // whatever a failed write left after the last whole batch
-            final ByteBuffer bytes = pending.bytes();
-            long at = fileBytes;
-            while (bytes.hasRemaining()) {
-                at += reopened.write(bytes, at);
-            }
-            reopened.force(false);   // whatever the sync mode: this disk just failed, and it is rare
-            channel = reopened;
-            reopened = null;
-            LOG.warn("audit: the trail writes again: {} record(s) kept since it failed ({}) are now in {}, seq {} to {}",
-                    pending.records(), failure.getMessage(), file, lastSeq + 1, nextSeq - 1);
-            fileBytes = at;
-            recordsWritten += pending.records();
-            lastSeq = nextSeq - 1;
-            unforced = false;
-            writtenSinceForce = 0;
-            markBatchStart();
-            pending.clear();
-            resumeFailuresLogged = 0;
-            failure = null;
-            background.clearFailure();
-            return true;
+            current.rewrite(pending.bytes());
         } catch (final IOException e) {
-            if (reopened != null) {
-                try (FileChannel closing = reopened) {
-                    closing.truncate(fileBytes);
-                } catch (final IOException close) {
-                    e.addSuppressed(close);
-                }
-            }
             if (resumeFailuresLogged++ % 60 == 0) {   // once a minute at one attempt a second
-                LOG.error("audit: the trail still cannot write {} ({} record(s) kept); trying again", file,
+                LOG.error("audit: the trail still cannot write {} ({} record(s) kept); trying again", current.path(),
                         pending.records(), e);
             }
             return false;
         }
+        LOG.warn("audit: the trail writes again: {} record(s) kept since it failed ({}) are now in {}, seq {} to {}",
+                pending.records(), failure.getMessage(), current.path(), lastSeq + 1, nextSeq - 1);
+        recordsWritten += pending.records();
+        lastSeq = nextSeq - 1;
+        markBatchStart();
+        pending.clear();
+        resumeFailuresLogged = 0;
+        failure = null;
+        current.clearBackgroundFailure();
+        return true;
     }
 
     /** @return records chained since the trail failed and not yet written ({@link #resume}); any thread */
@@ -290,10 +253,9 @@ public final class AuditTrail implements AutoCloseable {
         if (failure != null || !write()) {
             return false;
         }
-        if (sync == AuditSync.FSYNC && unforced) {
+        if (sync == AuditSync.FSYNC) {
             try {
-                channel.force(false);
-                unforced = false;
+                current.force();
             } catch (final IOException e) {
                 dropUnforcedBatch(e);
                 return false;
@@ -305,7 +267,7 @@ public final class AuditTrail implements AutoCloseable {
 
     /** Remembers where the next batch starts in the current file, to cut it off if forcing it fails. */
     private void markBatchStart() {
-        batchStartBytes = fileBytes;
+        batchStartBytes = current.bytes();
         batchStartLastSeq = lastSeq;
         batchStartRecords = recordsWritten;
     }
@@ -316,26 +278,17 @@ public final class AuditTrail implements AutoCloseable {
      * {@link #resume} to write again.
      */
     private void dropUnforcedBatch(final IOException cause) {
-        final long length = fileBytes - batchStartBytes;
-        if (channel != null && length > 0 && length <= Integer.MAX_VALUE) {
-            try {
-                final ByteBuffer unforcedBytes = ByteBuffer.allocate((int) length);
-                while (unforcedBytes.hasRemaining()
-                        && channel.read(unforcedBytes, batchStartBytes + unforcedBytes.position()) > 0) {
-                    // reads the batch back, to log its records
-                }
-                if (unforcedBytes.hasRemaining()) {
-                    throw new IOException("the batch read back short: " + unforcedBytes.position() + " of " + length
-                            + " bytes");
-                }
-                pending.keep(unforcedBytes.array(), 0, (int) length, recordsWritten - batchStartRecords);
-            } catch (final IOException e) {
-                cause.addSuppressed(e);
-                pending.lose("the batch whose force failed cannot be read back (" + e.getMessage() + ")",
-                        recordsWritten - batchStartRecords);
+        try {
+            final byte[] unforced = current.readBack(batchStartBytes);
+            if (unforced != null) {
+                pending.keep(unforced, 0, unforced.length, recordsWritten - batchStartRecords);
             }
+        } catch (final IOException e) {
+            cause.addSuppressed(e);
+            pending.lose("the batch whose force failed cannot be read back (" + e.getMessage() + ")",
+                    recordsWritten - batchStartRecords);
         }
-        fileBytes = batchStartBytes;
+        current.cutBack(batchStartBytes);
         lastSeq = batchStartLastSeq;
         recordsWritten = batchStartRecords;
         fail(cause, "forcing");
@@ -358,7 +311,7 @@ public final class AuditTrail implements AutoCloseable {
 
     /** @return the file being written, or null before the first record of an empty trail; any thread */
     public Path currentFile() {
-        return file;
+        return current.path();
     }
 
     /** @return records written since open; any thread */
@@ -419,7 +372,7 @@ public final class AuditTrail implements AutoCloseable {
     }
 
     private void closeFile() throws IOException {
-        background.stop();
+        current.stopBackground();
         takeBackgroundFailure();
         if (failure != null && !resume()) {
             pending.lose("the trail is closing", pending.records());
@@ -431,12 +384,7 @@ public final class AuditTrail implements AutoCloseable {
         if (!written) {
             throw failure;
         }
-        if (channel != null) {
-            try (FileChannel closing = channel) {
-                channel = null;
-                closing.force(true);
-            }
-        }
+        current.closeForced();
     }
 
     /** Writes the buffer to the current file, creating it if needed; @return false on failure */
@@ -446,27 +394,12 @@ public final class AuditTrail implements AutoCloseable {
             return true;
         }
         try {
-            if (channel == null) {
-                channel = channels.open(file, true);
-                if (sync == AuditSync.FSYNC) {
-                    AuditFiles.syncDirectory(directory);
-                }
-            }
-            buffer.flip();
-            long at = fileBytes;
-            while (buffer.hasRemaining()) {
-                at += channel.write(buffer, at);
-            }
-            buffer.clear();
-            writtenSinceForce += at - fileBytes;
-            fileBytes = at;
-            writeBack();
+            current.write(buffer);
         } catch (final IOException e) {
             buffer.limit(buffer.capacity()).position(buffered);
             fail(e, "writing");
             return false;
         }
-        unforced = true;
         recordsWritten += bufferedRecords;
         bufferedRecords = 0;
         lastSeq = nextSeq - 1;
@@ -477,43 +410,14 @@ public final class AuditTrail implements AutoCloseable {
         if (!flush()) {
             return false;
         }
-        final FileChannel previous = channel;
-        channel = null;
-        if (previous != null) {
-            if (sync == AuditSync.FSYNC) {
-                try {
-                    previous.close();   // every batch of it is already forced
-                } catch (final IOException e) {
-                    fail(e, "closing");
-                    return false;
-                }
-            } else {
-                retire(previous);
-            }
+        try {
+            current.finish();
+        } catch (final IOException e) {
+            fail(e, "closing");
+            return false;
         }
         startFile(day);
         return true;
-    }
-
-    /**
-     * Forces and closes a file the trail has moved on from, on a thread of its own. Its records are written
-     * (all that {@link AuditSync#NONE} promises before an answer), so nothing waits for the force; done inline it
-     * held every answer for the force's whole length, 50 ms on this project's machine once every 64 MiB of trail
-     * (loadtest/RESULTS.md). A failure stops the trail at its next append or flush, and, unlike a failed write, until
-     * a restart ({@link #takeBackgroundFailure}).
-     */
-    private void retire(final FileChannel previous) {
-        writtenSinceForce = 0;
-        background.forceAndClose(previous, file);
-    }
-
-    /** Forces the current file in the background once {@link #WRITE_BACK_BYTES} were written since the last time. */
-    private void writeBack() {
-        if (sync != AuditSync.NONE || writtenSinceForce < WRITE_BACK_BYTES || background.busy()) {
-            return;
-        }
-        writtenSinceForce = 0;
-        background.force(channel, file);
     }
 
     /**
@@ -522,7 +426,7 @@ public final class AuditTrail implements AutoCloseable {
      * process; a restart reads the trail back and verifies it. Writer thread.
      */
     private void takeBackgroundFailure() {
-        final IOException failed = background.failure();
+        final IOException failed = current.backgroundFailure();
         if (failed != null && failure == null) {
             fail(failed, "forcing in the background");
             pending.lose("a written file could not be forced, so its records may not be on the disk",
@@ -531,30 +435,20 @@ public final class AuditTrail implements AutoCloseable {
     }
 
     private void startFile(final long day) {
-        file = AuditFiles.path(directory, day, nextSeq);
-        fileDay = day;
-        fileBytes = 0;
-        unforced = false;
+        current.start(day, nextSeq);
         markBatchStart();   // what the batch wrote to the previous file is forced with that file
     }
 
     private void fail(final IOException cause, final String action) {
         LOG.error("audit: {} {} failed; the trail keeps the records it could not write in memory and in this log,"
-                + " and tries again every second", action, file, cause);
+                + " and tries again every second", action, current.path(), cause);
         final byte[] bytes = new byte[buffer.position()];
         buffer.flip();
         buffer.get(bytes);
         buffer.clear();
         pending.keep(bytes, 0, bytes.length, bufferedRecords);
         bufferedRecords = 0;
-        if (channel != null) {
-            try (FileChannel closing = channel) {
-                channel = null;
-                closing.truncate(fileBytes);
-            } catch (final IOException e) {
-                cause.addSuppressed(e);
-            }
-        }
+        current.closeTruncated(cause);
         failure = cause;
     }
 

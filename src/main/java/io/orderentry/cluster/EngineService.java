@@ -11,12 +11,10 @@ import io.orderentry.journal.JournalCorruptedException;
 import io.orderentry.journal.UnknownSymbolException;
 import io.orderentry.pipeline.MatcherStage;
 import io.orderentry.pipeline.OrderCommand;
-import io.aeron.Publication;
 import io.aeron.logbuffer.FragmentHandler;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -303,46 +301,6 @@ public final class EngineService implements ClusteredService {
         }
         LOG.info("cluster: member {} wrote the cluster's snapshot at command {} ({} bytes) in {} ms; its engine applied"
                 + " nothing meanwhile", member, commandSequence, out.bytes, (System.nanoTime() - started) / 1_000_000);
-    }
-
-    /** The bytes of a snapshot, offered into the snapshot's publication in chunks (Aeron fragments them). */
-    static final class SnapshotStream extends OutputStream {
-        private static final int CHUNK = 1 << 16;
-        private final ExclusivePublication publication;
-        private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
-        private final IdleStrategy idle;
-        private final int chunk;
-        long bytes;
-
-        /** @param idle the service's own: it ends the wait with AgentTerminationException when the member stops */
-        SnapshotStream(final ExclusivePublication publication, final IdleStrategy idle) {
-            this.publication = publication;
-            this.idle = idle;
-            this.chunk = Math.min(CHUNK, publication.maxMessageLength());
-        }
-
-        @Override
-        public void write(final int b) throws IOException {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(final byte[] b, final int off, final int len) throws IOException {
-            for (int at = off; at < off + len; at += chunk) {
-                final int length = Math.min(chunk, off + len - at);
-                view.wrap(b, at, length);
-                long result;
-                while ((result = publication.offer(view, 0, length)) < 0) {
-                    if (result == Publication.CLOSED || result == Publication.NOT_CONNECTED
-                            || result == Publication.MAX_POSITION_EXCEEDED) {
-                        throw new IOException("the snapshot's publication refused it: " + result);
-                    }
-                    idle.idle();
-                }
-                idle.reset();
-                bytes += length;
-            }
-        }
     }
 
     /**

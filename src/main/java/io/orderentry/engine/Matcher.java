@@ -3,11 +3,6 @@ package io.orderentry.engine;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The matching engine: one price-time priority book per instrument index, the order and trade ids,
@@ -110,27 +105,35 @@ import java.util.Map;
  * <h2>Threading and allocation</h2>
  * Not thread safe: every method is called only on the matcher thread. Once its pools and tables have
  * grown to the working set, matching allocates nothing per command.
+ *
+ * <h2>Why this class is long</h2>
+ * One job needs the length: executing the commands under the rules above, which this comment states (about 120 of
+ * its lines). {@link #place}, {@link #amend}, {@link #cancelAll}, the limit checks and the matching loop share the
+ * books, the resting-order index, the id and event counters and the self-trade outcome, and run for every command on
+ * the hottest thread; split further, they would hand that state between objects on every command. The other jobs
+ * are elsewhere: the snapshot format in {@link MatcherSnapshot}, the price bands in {@link PriceBands}, the
+ * idempotency window in {@link DedupWindow}, each account's open orders in {@link AccountOrders}, argument checks in
+ * {@link PlaceArguments}.
  */
 public final class Matcher {
 
     private static final int ORDER_CHUNK = 4096;
     private static final int LEVEL_CHUNK = 256;
     private static final int INITIAL_TABLE_CAPACITY = 1024;
-    private static final int SNAPSHOT_VERSION = 3;
-    private static final SelfTradePrevention[] STP_MODES = SelfTradePrevention.values();
 
-    private final EngineConfig limits;
+    // package-private for MatcherSnapshot, which writes and restores them
+    final EngineConfig limits;
     private final EventSink sink;
-    private final OrderBook[] books;
-    private final PriceBands bands;
-    private final LongObjectMap<Order> restingOrders = new LongObjectMap<>(INITIAL_TABLE_CAPACITY);
-    private final AccountOrders accountOrders = new AccountOrders(INITIAL_TABLE_CAPACITY);
-    private final DedupWindow dedup;
+    final OrderBook[] books;
+    final PriceBands bands;
+    final LongObjectMap<Order> restingOrders = new LongObjectMap<>(INITIAL_TABLE_CAPACITY);
+    final AccountOrders accountOrders = new AccountOrders(INITIAL_TABLE_CAPACITY);
+    final DedupWindow dedup;
     private final ObjectPool<Order> orderPool;
     private final ObjectPool<PriceLevel> levelPool;
-    private long lastOrderId;
-    private long lastTradeId;
-    private long lastEventSequence;
+    long lastOrderId;
+    long lastTradeId;
+    long lastEventSequence;
     /** Set by {@link #match}: self-trade prevention stopped the incoming order. */
     private boolean selfTradeStopped;
 
@@ -170,7 +173,10 @@ public final class Matcher {
         this.levelPool = new ObjectPool<>(PriceLevel::new, (int) maxLevels, LEVEL_CHUNK);
     }
 
-    /** Places an order without self-trade prevention; see {@link #place(long, String, String, int, Side, OrderType, TimeInForce, boolean, SelfTradePrevention, long, long)}. */
+    /**
+     * Places an order without self-trade prevention; see
+     * {@link #place(long, String, String, int, Side, OrderType, TimeInForce, boolean, SelfTradePrevention, long, long)}.
+     */
     public void place(final long timestampMicros, final String accountId, final String clientOrderId,
                       final int symbol, final Side side, final OrderType type, final TimeInForce timeInForce,
                       final boolean postOnly, final long price, final long quantity) {
@@ -247,7 +253,8 @@ public final class Matcher {
             } else {
                 status = OrderStatus.EXPIRED;
                 if (type == OrderType.MARKET && opposite.best() != null) {
-                    reason = RejectReason.PRICE_OUTSIDE_BAND;   // only the band stops a MARKET order short of an empty side
+                    // only the band stops a MARKET order short of an empty side
+                    reason = RejectReason.PRICE_OUTSIDE_BAND;
                 }
             }
         }
@@ -275,7 +282,8 @@ public final class Matcher {
      * @throws IllegalArgumentException when both are 0 or either is negative (a bug in the caller)
      */
     public void amend(final long timestampMicros, final long orderId, final long newPrice, final long newQuantity) {
-        if (newPrice < 0 || newQuantity < 0 || (newPrice == 0 && newQuantity == 0) || newPrice >= PlaceArguments.MAX_PRICE) {
+        if (newPrice < 0 || newQuantity < 0 || (newPrice == 0 && newQuantity == 0)
+                || newPrice >= PlaceArguments.MAX_PRICE) {
             throw new IllegalArgumentException("amend needs a new price and/or quantity: " + newPrice + " "
                     + newQuantity);
         }
@@ -463,128 +471,22 @@ public final class Matcher {
     }
 
     /**
-     * Writes the engine's complete state: the ids and the event sequence, every resting order in price-time
-     * priority, each instrument's last trade price and the dedup window, oldest entry first. Called on the thread
-     * that owns the matcher, between commands. Format, version 3: {@code int version, int symbols, long lastOrderId,
-     * long lastTradeId, long lastEventSequence}; per symbol, bids then asks: {@code int levels}, per level worst first
-     * {@code long price, int orders}, per order oldest first {@code long orderId, UTF accountId, long quantity,
-     * long filled, byte flags} (bit 0 postOnly, bits 1-2 the self-trade prevention mode); per symbol {@code long
-     * lastTradePrice} (0: none), {@code int priceBandBasisPoints} and {@code byte} its {@link MarketBandRule#code()};
-     * then the dedup window ({@link DedupWindow#writeSnapshot}). Version 2 had no rule byte (its bands restore with
-     * {@link MarketBandRule#FAR_EDGE_ONLY}, the rule of the builds that wrote it); version 1 had no flags byte, last
-     * trade prices or bands.
+     * Writes the engine's complete state, in the format {@link MatcherSnapshot#write} describes. Called on the thread
+     * that owns the matcher, between commands.
      */
     public void writeSnapshot(final DataOutput out) throws IOException {
-        out.writeInt(SNAPSHOT_VERSION);
-        out.writeInt(books.length);
-        out.writeLong(lastOrderId);
-        out.writeLong(lastTradeId);
-        out.writeLong(lastEventSequence);
-        for (final OrderBook book : books) {
-            for (final Side side : Side.values()) {
-                final BookSide levels = book.side(side);
-                final int count = levels.levelCount();
-                out.writeInt(count);
-                for (int i = count - 1; i >= 0; i--) {
-                    final PriceLevel level = levels.levelFromBest(i);
-                    out.writeLong(level.price);
-                    out.writeInt(level.orderCount);
-                    for (Order order = level.head; order != null; order = order.next) {
-                        out.writeLong(order.orderId);
-                        out.writeUTF(order.accountId);
-                        out.writeLong(order.quantity);
-                        out.writeLong(order.filled);
-                        out.writeByte((order.postOnly ? 1 : 0) | order.stp.ordinal() << 1);
-                    }
-                }
-            }
-        }
-        bands.writeSnapshot(out);
-        dedup.writeSnapshot(out);
+        MatcherSnapshot.write(this, out);
     }
 
     /**
-     * Restores a state written by {@link #writeSnapshot} (version 3 or 2, or version 1: its orders then have no postOnly
-     * flag and no self-trade prevention, no instrument has a last trade until its next one, and the bands are this
-     * matcher's, which for the service are none: bands did not exist when a version 1 snapshot was written) into this matcher,
-     * which must be new (no command executed). A snapshot of fewer instruments than this matcher has is fine: the new
-     * ones start empty. Emits no event.
+     * Restores a state written by {@link #writeSnapshot} (of this version or an older one; see
+     * {@link MatcherSnapshot#restore}) into this matcher, which must be new (no command executed). Emits no event.
      *
      * @throws IOException on a malformed or truncated snapshot, one of more instruments than configured, or one that
      *                     breaks this matcher's limits (they are checked against the journal's before this is called)
      */
     public void restoreSnapshot(final DataInput in) throws IOException {
-        if (lastOrderId != 0 || lastEventSequence != 0 || restingOrders.size() != 0) {
-            throw new IllegalStateException("restoreSnapshot needs a new matcher");
-        }
-        final int version = in.readInt();
-        if (version < 1 || version > SNAPSHOT_VERSION) {
-            throw new IOException("engine snapshot version " + version + " is not supported (expected 1 to "
-                    + SNAPSHOT_VERSION + ")");
-        }
-        final int symbols = in.readInt();
-        if (symbols < 0 || symbols > books.length) {
-            throw new IOException("engine snapshot holds " + symbols + " instruments, " + books.length
-                    + " are configured");
-        }
-        lastOrderId = nonNegative(in.readLong(), "lastOrderId");
-        lastTradeId = nonNegative(in.readLong(), "lastTradeId");
-        lastEventSequence = nonNegative(in.readLong(), "lastEventSequence");
-        final Map<String, String> accounts = new HashMap<>();
-        final List<Order> restored = new ArrayList<>();
-        for (int symbol = 0; symbol < symbols; symbol++) {
-            for (final Side side : Side.values()) {
-                final BookSide own = books[symbol].side(side);
-                final int levels = in.readInt();
-                if (levels < 0 || levels > limits.maxPriceLevelsPerSide()) {
-                    throw new IOException("engine snapshot: " + levels + " levels on a side of instrument " + symbol
-                            + " (limit " + limits.maxPriceLevelsPerSide() + ")");
-                }
-                long previousKey = Long.MIN_VALUE;
-                for (int l = 0; l < levels; l++) {
-                    final long price = in.readLong();
-                    final int orders = in.readInt();
-                    if (price <= 0 || price >= PlaceArguments.MAX_PRICE || orders <= 0
-                            || own.keyOf(price) <= previousKey) {
-                        throw new IOException("engine snapshot: bad level " + price + " x " + orders + " order(s)");
-                    }
-                    previousKey = own.keyOf(price);
-                    for (int o = 0; o < orders; o++) {
-                        final long orderId = in.readLong();
-                        final String accountId = accounts.computeIfAbsent(in.readUTF(), a -> a);
-                        final long quantity = in.readLong();
-                        final long filled = in.readLong();
-                        final int flags = version == 1 ? 0 : in.readByte();
-                        if (orderId <= 0 || orderId > lastOrderId || filled < 0 || filled >= quantity
-                                || restingOrders.get(orderId) != null || (flags & ~7) != 0
-                                || (flags >> 1) >= STP_MODES.length) {
-                            throw new IOException("engine snapshot: bad resting order " + orderId);
-                        }
-                        if (restingOrders.size() >= limits.maxRestingOrders()) {
-                            throw new IOException("engine snapshot holds more resting orders than the limit "
-                                    + limits.maxRestingOrders());
-                        }
-                        restored.add(rest(own, orderId, accountId, price, quantity, filled, (flags & 1) != 0,
-                                STP_MODES[flags >> 1]));
-                    }
-                }
-            }
-        }
-        restored.sort(Comparator.comparingLong(order -> order.orderId));
-        for (final Order order : restored) {
-            accountOrders.add(order);   // in id order, as they rested
-        }
-        if (version >= 2) {
-            bands.restoreSnapshot(in, symbols, version >= 3);
-        }
-        dedup.restoreSnapshot(in);
-    }
-
-    private static long nonNegative(final long value, final String what) throws IOException {
-        if (value < 0) {
-            throw new IOException("engine snapshot: negative " + what + " " + value);
-        }
-        return value;
+        MatcherSnapshot.restore(this, in);
     }
 
     /** @return the book of an instrument, for invariant checks in tests */
@@ -720,7 +622,7 @@ public final class Matcher {
     }
 
     /** Puts a new order node at the back of its price level (creating the level) and indexes it by id. */
-    private Order rest(final BookSide own, final long orderId, final String accountId, final long price,
+    Order rest(final BookSide own, final long orderId, final String accountId, final long price,
                        final long quantity, final long filled, final boolean postOnly, final SelfTradePrevention stp) {
         final Order order = orderPool.acquire();
         order.init(orderId, accountId, quantity, filled, postOnly, stp);

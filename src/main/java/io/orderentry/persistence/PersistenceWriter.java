@@ -19,14 +19,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>When the database fails, the writer keeps the failed batches, reconnects with a growing pause (up to
  * the configured maximum) and carries on from the stored high-water mark; meanwhile the stage keeps
- * spooling, so order entry never notices. Every state change is logged once, with a reminder every
- * minute while the database stays away, and the catch-up that follows is logged and counted.
+ * spooling, so order entry never notices. {@link WriterStatus} logs every state change once, with a reminder every
+ * minute while the database stays away, and {@link CatchUp} the catch-up that follows.
  * A contradiction (a gap, a database ahead of the journal, a second writer) or an unreadable spool
  * stops persistence for good ({@link State#FAILED}); trading goes on and a restart rebuilds the spool.
  *
- * <p>Cluster mode ({@code shared}): every member's writer runs, but only the leader's writes ({@link #lead}); the
- * others reread the high-water mark once a second and delete the spool it covers. A mark moved by another member (the
- * previous leader finishing a batch) is where it goes on from, not a contradiction: the members' events are the same.
+ * <p>Cluster mode ({@code shared}): every member's writer runs, but only the leader's writes ({@link #lead},
+ * {@link Leadership}); the others reread the high-water mark once a second and delete the spool it covers. A mark
+ * moved by another member (the previous leader finishing a batch) is where it goes on from, not a contradiction: the
+ * members' events are the same.
  *
  * <p>Threads: {@link #run} is the writer thread. {@link #awaitFirstAttempt}, {@link #start} and
  * {@link #stop} are called by the service's main thread, {@link #lead} by the cluster's service thread; the state
@@ -49,30 +50,26 @@ public final class PersistenceWriter implements Runnable {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(PersistenceWriter.class);
-    private static final long FIRST_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     /**
      * How long the writer sleeps when the spool has nothing new. Batches wait up to {@code persistence.batch.millis}
      * (100 ms) anyway, so 5 ms adds little to the database's lag; at 1 ms the idle writer woke a thousand times a
      * second (2.3% of a core with no order coming in) and under load read the spool in smaller pieces.
      */
     private static final long IDLE_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
-    /** Cluster mode: how often a member that does not lead rereads the database's high-water mark. */
-    private static final long FOLLOW_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** Cluster mode: how long a member that does not lead sleeps between looks at its spool; leadership wakes it. */
     private static final long FOLLOW_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final long NOT_STARTED_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-    private static final long STILL_DOWN_LOG_NANOS = TimeUnit.SECONDS.toNanos(60);
     private static final long STOP_FLUSH_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final JdbcUrl url;
-    private final String user;
     private final DataSource pool;
     private final DatabaseBootstrap bootstrap;
     private final Lanes lanes;
     private final SpoolReader reader;
     private final Batcher batcher;
-    private final long retryMaxNanos;
-    private final PersistenceMetrics metrics;
+    private final WriterStatus status;
+    private final CatchUp catchUp;
+    private final Leadership leadership;
     private final CountDownLatch firstAttempt = new CountDownLatch(1);
     private final CountDownLatch finished = new CountDownLatch(1);
 
@@ -80,45 +77,28 @@ public final class PersistenceWriter implements Runnable {
     private volatile long journalLastSequence;
     private volatile boolean stopRequested;
     private volatile Thread thread;
-    private volatile State state = State.CONNECTING;
-    private volatile boolean leading;
-    private volatile String lastError;
     private volatile long persisted = -1;
     private volatile long oldestPendingMicros;
     private volatile long lastPersistedMicros;
 
-    private final boolean shared;
-    private volatile boolean writing;
-    private long nextRefreshNanos;
     private boolean migrated;
-    private boolean everUp;
     private boolean started;
-    private long retryNanos;
-    private long downSinceNanos;
-    private long lastDownLogNanos;
-    private boolean catchingUp;
-    private String catchUpCause;
-    private long catchUpFrom;
-    private long catchUpTarget;
-    private long catchUpStartNanos;
 
     PersistenceWriter(final JdbcUrl url, final String user, final DataSource pool, final DatabaseBootstrap bootstrap,
                       final List<BatchSink> sinks, final SpoolReader reader, final int batchSize,
                       final long batchMillis, final long retryMaxMillis, final PersistenceMetrics metrics,
                       final boolean shared) {
-        this.shared = shared;
-        this.writing = !shared;
         this.url = url;
-        this.user = user;
         this.pool = pool;
         this.bootstrap = bootstrap;
         this.lanes = Lanes.threaded(sinks, "persistence-lane", this::wake, System::nanoTime);
         this.reader = reader;
-        this.batcher = new Batcher(reader, lanes, batchSize, TimeUnit.MILLISECONDS.toNanos(batchMillis), System::nanoTime);
+        this.batcher = new Batcher(reader, lanes, batchSize, TimeUnit.MILLISECONDS.toNanos(batchMillis),
+                System::nanoTime);
         this.batcher.onCommitted((batch, nanos) -> metrics.recordBatch(batch.size(), nanos));
-        this.batcher.submitting(!shared);   // a cluster member writes only once it is told it leads
-        this.retryMaxNanos = TimeUnit.MILLISECONDS.toNanos(retryMaxMillis);
-        this.metrics = metrics;
+        this.leadership = new Leadership(shared, batcher, lanes);
+        this.status = new WriterStatus(url, user, TimeUnit.MILLISECONDS.toNanos(retryMaxMillis), metrics);
+        this.catchUp = new CatchUp(metrics);
     }
 
     /**
@@ -158,15 +138,14 @@ public final class PersistenceWriter implements Runnable {
      * member leads next goes on from the mark. Does nothing on a single node, whose writer always writes.
      */
     void lead(final boolean lead) {
-        if (shared) {
-            leading = lead;
+        if (leadership.lead(lead)) {
             wake();
         }
     }
 
     /** @return true while this writer writes: always on a single node, on the leader in cluster mode */
     boolean writing() {
-        return writing;
+        return leadership.writing();
     }
 
     /**
@@ -191,13 +170,13 @@ public final class PersistenceWriter implements Runnable {
     public void run() {
         thread = Thread.currentThread();
         try {
-            while (!stopRequested && state != State.FAILED) {
+            while (!stopRequested && status.state() != State.FAILED) {
                 if (!lanes.connected()) {
                     final boolean connected = connect();
                     firstAttempt.countDown();
                     if (!connected) {
                         fillWhileDown();
-                        pause(nextRetryNanos());
+                        pause(status.nextRetryNanos());
                         continue;
                     }
                 }
@@ -206,9 +185,9 @@ public final class PersistenceWriter implements Runnable {
                 } else if (!started) {
                     started = true;
                     onStartedOrConnected("startup");
-                } else if (shared && leading != writing) {
+                } else if (leadership.changing()) {
                     changeRole();
-                } else if (writing) {
+                } else if (leadership.writing()) {
                     step();
                 } else {
                     follow();
@@ -221,21 +200,19 @@ public final class PersistenceWriter implements Runnable {
             firstAttempt.countDown();
             lanes.close();
             closeReader();
-            if (state != State.FAILED) {
-                state = State.STOPPED;
-            }
+            status.stopped();
             finished.countDown();
         }
     }
 
     /** @return where persistence stands */
     public State state() {
-        return state;
+        return status.state();
     }
 
     /** @return why the database is down or persistence failed; null while it works */
     public String lastError() {
-        return lastError;
+        return status.lastError();
     }
 
     /** @return the database's high-water mark as last seen by the writer; -1 before it was first read */
@@ -274,9 +251,9 @@ public final class PersistenceWriter implements Runnable {
         } catch (final IOException e) {
             fail("reading the spool failed", e);
         } catch (final IllegalStateException e) {
-            fail(shared ? "the database contradicts the cluster's log (a member whose snapshot is newer than the"
-                    + " database's high-water mark has no spool for the events between them; see docs/cluster.md)"
-                    : "the database contradicts the journal", e);
+            fail(leadership.shared() ? "the database contradicts the cluster's log (a member whose snapshot is newer"
+                    + " than the database's high-water mark has no spool for the events between them; see"
+                    + " docs/cluster.md)" : "the database contradicts the journal", e);
         }
     }
 
@@ -286,7 +263,7 @@ public final class PersistenceWriter implements Runnable {
      * database is down: the writer disconnects and, if {@code pauseIfDown}, waits before it tries again.
      */
     private void onWriteFailure(final SQLException e, final boolean pauseIfDown) {
-        if (shared && PostgresSink.MARK_MOVED.equals(e.getSQLState())) {
+        if (leadership.shared() && PostgresSink.MARK_MOVED.equals(e.getSQLState())) {
             LOG.info("persistence: {}", e.getMessage());
             try {
                 lanes.refresh();
@@ -300,37 +277,21 @@ public final class PersistenceWriter implements Runnable {
         onDatabaseDown(e);
         lanes.disconnect();
         if (pauseIfDown) {
-            pause(nextRetryNanos());
+            pause(status.nextRetryNanos());
         }
     }
 
-    /**
-     * Cluster mode: starts writing when this member became the leader, from the database's high-water mark as it is
-     * now (the previous leader's last batches included), or stops when it no longer leads. Batches in flight when it
-     * stops finish; those that fail are left to the next leader.
-     */
+    /** Cluster mode: acts on a change of leadership ({@link Leadership#change}). */
     private void changeRole() {
-        final boolean lead = leading;
-        if (!lead) {
-            batcher.submitting(false);
-            writing = false;
-            LOG.info("persistence: this member no longer leads; it stops writing at high-water mark {} and follows"
-                    + " the database's", persisted);
-            return;
-        }
         try {
-            if (lanes.inFlightEvents() > 0) {
-                batcher.poll(false);   // collects its batches from an earlier leadership; submits none yet
-                pause(IDLE_PAUSE_NANOS);
-                return;
+            if (leadership.change(persisted)) {
+                persisted = lanes.persistedSequence();
+                LOG.info("persistence: this member leads; it writes after the database's high-water mark {} (engine"
+                        + " at {})", persisted, stage.lastSeenSequence());
+                onStartedOrConnected("leadership change");
+            } else if (leadership.changing()) {
+                pause(IDLE_PAUSE_NANOS);   // batches of an earlier leadership are still in flight
             }
-            lanes.refresh();
-            persisted = lanes.persistedSequence();
-            batcher.submitting(true);
-            writing = true;
-            LOG.info("persistence: this member leads; it writes after the database's high-water mark {} (engine at {})",
-                    persisted, stage.lastSeenSequence());
-            onStartedOrConnected("leadership change");
         } catch (final SQLException e) {
             onWriteFailure(e, true);
         } catch (final IOException e) {
@@ -338,20 +299,10 @@ public final class PersistenceWriter implements Runnable {
         }
     }
 
-    /**
-     * Cluster mode, on a member that does not lead: collects batches still in flight from its leadership, rereads the
-     * high-water mark once a second, reads its spool past the events stored and deletes the segments they fill.
-     */
+    /** Cluster mode, on a member that does not lead: follows the mark and deletes the spool it covers. */
     private void follow() {
         try {
-            batcher.poll(false);
-            final long now = System.nanoTime();
-            if (now - nextRefreshNanos >= 0 && lanes.inFlightEvents() == 0) {
-                nextRefreshNanos = now + FOLLOW_REFRESH_NANOS;
-                lanes.refresh();
-                batcher.poll(false);
-            }
-            persisted = lanes.persistedSequence();
+            persisted = leadership.follow();
             oldestPendingMicros = batcher.oldestPendingMicros();
         } catch (final SQLException e) {
             onWriteFailure(e, true);   // also a batch of its leadership that the new leader stored first
@@ -385,18 +336,8 @@ public final class PersistenceWriter implements Runnable {
             onDatabaseDown(e);
             return false;
         }
-        final State previous = state;
-        state = State.UP;
-        lastError = null;
-        retryNanos = 0;
         persisted = lanes.persistedSequence();
-        if (everUp && previous == State.DOWN) {
-            LOG.info("persistence: database UP again after {} s; high-water mark {}",
-                    seconds(System.nanoTime() - downSinceNanos), persisted);
-        } else {
-            LOG.info("persistence: database UP at {} as '{}'; high-water mark {}", url, user, persisted);
-        }
-        everUp = true;
+        final State previous = status.up(persisted);
         if (started) {
             onStartedOrConnected(previous == State.DOWN ? "outage" : "startup");
         }
@@ -405,7 +346,7 @@ public final class PersistenceWriter implements Runnable {
 
     private void onStartedOrConnected(final String cause) {
         final long seen = Math.max(journalLastSequence, stage.lastSeenSequence());
-        if (shared && (!writing || persisted >= seen)) {
+        if (leadership.shared() && (!leadership.writing() || persisted >= seen)) {
             return;   // a member that follows, or one still replaying the log the leader has written
         }
         if (persisted > seen) {
@@ -415,13 +356,7 @@ public final class PersistenceWriter implements Runnable {
             return;
         }
         if (seen > persisted) {
-            catchingUp = true;
-            catchUpCause = cause;
-            catchUpFrom = persisted;
-            catchUpTarget = seen;
-            catchUpStartNanos = System.nanoTime();
-            LOG.info("persistence: catching up {} events after the {} (database at {}, engine at {})",
-                    seen - persisted, cause, persisted, seen);
+            catchUp.begin(cause, persisted, seen);
         }
     }
 
@@ -429,41 +364,13 @@ public final class PersistenceWriter implements Runnable {
         persisted = lanes.persistedSequence();
         lastPersistedMicros = batcher.lastWrittenMicros();
         trimSpool();
-        if (catchingUp && persisted >= catchUpTarget) {
-            catchingUp = false;
-            final long nanos = System.nanoTime() - catchUpStartNanos;
-            final long events = persisted - catchUpFrom;
-            metrics.recordCatchUp(events, nanos);
-            LOG.info("persistence: caught up after the {}: {} events in {} ms ({} events/s); high-water mark {}",
-                    catchUpCause, events, nanos / 1_000_000, events * 1_000_000_000L / Math.max(1, nanos), persisted);
-        }
+        catchUp.written(persisted);
     }
 
+    /** The database cannot be reached or used: {@code e} says why. */
     private void onDatabaseDown(final Exception e) {
-        metrics.recordFailure();
-        final String reason = DatabaseErrors.describe(e, url, user);
-        final String previousReason = lastError;
-        lastError = reason;
-        final long now = System.nanoTime();
-        final State previous = state;
-        state = State.DOWN;
-        catchingUp = false;
-        if (previous == State.UP) {
-            metrics.recordOutage();
-            downSinceNanos = now;
-            lastDownLogNanos = now;
-            LOG.warn("persistence: database DOWN: {}. Order entry continues; events wait in the spool and are "
-                    + "written when it is back (high-water mark {})", reason, persisted);
-        } else if (previous == State.CONNECTING) {
-            downSinceNanos = now;
-            lastDownLogNanos = now;
-            LOG.error("persistence: cannot use the database {}: {}. Order entry continues without it and /ready "
-                    + "reports the database DOWN; retrying every {} ms at most", url, reason,
-                    retryMaxNanos / 1_000_000);
-        } else if (now - lastDownLogNanos >= STILL_DOWN_LOG_NANOS || !reason.equals(previousReason)) {
-            lastDownLogNanos = now;
-            LOG.warn("persistence: database still DOWN after {} s: {}", seconds(now - downSinceNanos), reason);
-        }
+        status.down(e, persisted);
+        catchUp.abandon();
     }
 
     private void fillWhileDown() {
@@ -487,7 +394,7 @@ public final class PersistenceWriter implements Runnable {
      * connection attempt, so that stopping is not held up by an outage: the journal still has the events.
      */
     private void flushOnStop() {
-        if (stage == null || state == State.FAILED || !writing) {
+        if (stage == null || status.state() == State.FAILED || !leadership.writing()) {
             return;   // in cluster mode only the leader writes: a follower leaves its events to it
         }
         final long target = stage.spooledSequence();
@@ -498,7 +405,7 @@ public final class PersistenceWriter implements Runnable {
         final long start = System.nanoTime();
         final long deadline = start + STOP_FLUSH_NANOS;
         boolean reconnected = false;
-        while (persisted < target && System.nanoTime() < deadline && state != State.FAILED) {
+        while (persisted < target && System.nanoTime() < deadline && status.state() != State.FAILED) {
             if (!lanes.connected()) {
                 if (reconnected || !connect()) {
                     break;
@@ -530,20 +437,12 @@ public final class PersistenceWriter implements Runnable {
                     persisted - before, (System.nanoTime() - start) / 1_000_000, persisted);
         } else {
             LOG.warn("persistence: stopping with events {} to {} not in the database ({}); the next start writes "
-                    + "them from the journal", Math.max(before, persisted) + 1, target, lastError);
+                    + "them from the journal", Math.max(before, persisted) + 1, target, status.lastError());
         }
     }
 
     private void fail(final String what, final Exception e) {
-        state = State.FAILED;
-        lastError = what + (e == null ? "" : ": " + DatabaseErrors.rootMessage(e));
-        LOG.error("persistence: STOPPED, {}. Order entry continues; the database stays at high-water mark {} "
-                + "until a restart", lastError, persisted, e);
-    }
-
-    private long nextRetryNanos() {
-        retryNanos = retryNanos == 0 ? FIRST_RETRY_NANOS : Math.min(retryNanos * 2, retryMaxNanos);
-        return retryNanos;
+        status.failed(what, e, persisted);
     }
 
     private void pause(final long nanos) {
@@ -565,9 +464,5 @@ public final class PersistenceWriter implements Runnable {
         } catch (final IOException e) {
             LOG.warn("persistence: closing the spool reader failed", e);
         }
-    }
-
-    private static String seconds(final long nanos) {
-        return String.format("%.1f", nanos / 1e9);
     }
 }

@@ -13,8 +13,8 @@ import java.io.DataOutput;
 import java.io.IOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongConsumer;
 
 /**
  * The query model of orders: every order's current state, built only from engine events. It is
@@ -27,17 +27,17 @@ import java.util.List;
  * record is created (the view used to hold an immutable {@link OrderState} per order and a {@link Fill} per
  * execution, which every young collection copied until they were promoted: its pauses grew with the orders placed
  * since the last one). Freed slots and fill entries are reused. {@link OrderState} and {@link Fill} remain the
- * read model: {@link #get} builds them on demand.
+ * read model: {@link #get} builds them on demand ({@link OrderStateReads}).
  *
  * <p>Threads: {@link #apply} and {@link #endOfBatch} run on the order stage's thread, the only writer. The query
  * methods are called from HTTP event loops and never block: each slot carries a version (a seqlock) that the
  * writer makes odd while it changes the slot and even again after, and the index has one for its own changes; a
- * reader copies what it needs, checks that neither version moved, and retries otherwise.
+ * reader copies what it needs, checks that neither version moved, and retries otherwise ({@link OrderStateReads}).
  *
  * <p>Bounds: open orders are always kept (the engine bounds them); final orders are kept for the
  * last {@code retainedFinalOrders} that became final, then forgotten oldest first, except that one whose
  * clientOrderId the engine's dedup window still remembers is kept until the window forgets it (at most the window's
- * size of them), so that a retry is always answered with its order.
+ * size of them), so that a retry is always answered with its order: {@link FinalOrderRetention} decides which.
  *
  * <p>Snapshots: {@link #writeSnapshot} writes the complete state (every held order with its fills, the open orders
  * by account, the eviction ring and the applied sequence) and {@link #restoreSnapshot} rebuilds it in a fresh
@@ -53,7 +53,6 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
     /** Chunks per array: 4096 x 16384 = 67M slots, far above what the engine's limits let live at once. */
     static final int MAX_CHUNKS = 4096;
     static final int NONE = -1;
-    private static final VarHandle INTS = SlotVersions.INTS;
     private static final VarHandle INDEX_VERSION;
 
     static {
@@ -82,7 +81,7 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
     }
 
     // one slot per order
-    private final int[][] versions = new int[MAX_CHUNKS][];
+    final int[][] versions = new int[MAX_CHUNKS][];
     final long[][] ids = new long[MAX_CHUNKS][];
     final long[][] prices = new long[MAX_CHUNKS][];
     final long[][] quantities = new long[MAX_CHUNKS][];
@@ -121,18 +120,10 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
 
     /** Each account's open orders, threaded through the slots (no object per open order). */
     final OpenOrderLists openLists = new OpenOrderLists(versions, ids, accounts);
-    final long[] finalOrders;
-    /** Advances by one per final order retained and per pinned order kept past the ring's oldest end. */
-    long finalCount;
-    /**
-     * The ids of the last {@code dedupWindow} orders that carried a clientOrderId, oldest at
-     * {@code windowCount % length} once full: the engine's dedup window (Matcher), kept here too so that a final
-     * order a retry can still name is never forgotten. Empty when the window is 0 (tests of the view alone).
-     */
-    private final long[] windowIds;
-    private long windowCount;
-    /** Final orders past the retained count that are kept because the dedup window still names them. */
-    private final LongSet pinned = new LongSet();
+    /** Which final orders are kept, and for how long. */
+    final FinalOrderRetention retention;
+    /** Copies slots into {@link OrderState}s for readers on other threads. */
+    private final OrderStateReads reads = new OrderStateReads(this);
     long appliedSequence;
     volatile long lastEventSequence;
 
@@ -147,69 +138,41 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
 
     /**
      * @param retainedFinalOrders how many final orders to keep answering GETs for
-     * @param dedupWindow         the engine's dedup window ({@code ORDERS_ENGINE_DEDUP_WINDOW}): a final order whose
-     *                            clientOrderId it still remembers is kept beyond the {@code retainedFinalOrders} (at most
-     *                            {@code dedupWindow} of them), so that a retry is answered with the order (200), never
-     *                            404 ORDER_NOT_RETAINED
+     * @param dedupWindow         the engine's dedup window ({@code ORDERS_ENGINE_DEDUP_WINDOW}): a final order
+     *                            whose clientOrderId it still remembers is kept beyond the {@code retainedFinalOrders}
+     *                            (at most {@code dedupWindow} of them), so that a retry is answered with the order
+     *                            (200), never 404 ORDER_NOT_RETAINED
      */
     public OrderStateView(final int retainedFinalOrders, final int dedupWindow) {
         if (retainedFinalOrders <= 0 || dedupWindow < 0) {
             throw new IllegalArgumentException("retainedFinalOrders must be > 0 and dedupWindow >= 0");
         }
-        this.finalOrders = new long[retainedFinalOrders];
-        this.windowIds = new long[dedupWindow];
+        this.retention = new FinalOrderRetention(this, retainedFinalOrders, dedupWindow);
     }
 
     /**
      * Sets the dedup window's order ids, oldest first, as the engine restored from a snapshot holds them
      * ({@code Matcher#rememberedOrderIds}); call after {@link #restoreSnapshot}, on the thread that applies events.
+     * See {@link FinalOrderRetention}.
      */
     public void restoreDedupWindow(final long[] orderIdsOldestFirst) {
-        windowCount = 0;
-        if (windowIds.length == 0) {
-            return;
-        }
-        final int from = Math.max(0, orderIdsOldestFirst.length - windowIds.length);
-        for (int k = from; k < orderIdsOldestFirst.length; k++) {
-            rememberClientOrderId(orderIdsOldestFirst[k]);
-        }
-        // the final orders the snapshot holds beyond its ring are the ones kept for retries
-        final LongSet inRing = new LongSet();
-        for (int k = 0; k < Math.min(finalCount, finalOrders.length); k++) {
-            inRing.add(finalOrders[k]);
-        }
+        retention.restoreDedupWindow(orderIdsOldestFirst);
+    }
+
+    /** Hands each final order the view holds to {@code action}, in slot order; writer thread. */
+    void forEachFinalOrder(final LongConsumer action) {
         for (int slot = 0; slot < slotsUsed; slot++) {
             final int c = slot >>> SHIFT;
             final int i = slot & MASK;
             final long id = ids[c][i];
-            if (id != 0 && !STATUSES[(kinds[c][i] >>> 24) & 0xf].isOpen() && !inRing.contains(id)) {
-                if (inDedupWindow(id)) {
-                    pinned.add(id);
-                } else {
-                    forget(id);
-                }
+            if (id != 0 && !STATUSES[(kinds[c][i] >>> 24) & 0xf].isOpen()) {
+                action.accept(id);
             }
         }
     }
 
-    private void rememberClientOrderId(final long orderId) {
-        final int slot = (int) (windowCount % windowIds.length);
-        if (windowCount >= windowIds.length && pinned.remove(windowIds[slot])) {
-            forget(windowIds[slot]);   // kept only for retries, which can no longer name it
-        }
-        windowIds[slot] = orderId;
-        windowCount++;
-    }
-
-    /** @return whether the engine still remembers {@code orderId}'s clientOrderId, so a retry may name it */
-    private boolean inDedupWindow(final long orderId) {
-        if (windowCount == 0) {
-            return false;
-        }
-        final long oldest = windowCount < windowIds.length ? windowIds[0] : windowIds[(int) (windowCount % windowIds.length)];
-        if (orderId < oldest) {
-            return false;
-        }
+    /** @return whether the view holds {@code orderId} and it carries a clientOrderId; writer thread */
+    boolean holdsWithClientOrderId(final long orderId) {
         final int slot = index.find(orderId);
         return slot != NONE && clientOrderIds[slot >>> SHIFT][slot & MASK] != null;
     }
@@ -245,119 +208,20 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
 
     /** @return the order's current state, or null if it never existed or is no longer retained; any thread */
     public OrderState get(final long orderId) {
-        while (true) {
-            final int slot = slotOf(orderId);
-            if (slot == NONE) {
-                return null;
-            }
-            final OrderState state = read(slot, orderId);
-            if (state != RETRY) {
-                return state;
-            }
-        }
-    }
-
-    /** A marker {@link #read} returns when the slot changed while it was read. */
-    private static final OrderState RETRY = new OrderState(0, null, null, 0, Side.BUY, OrderType.LIMIT,
-            TimeInForce.GTC, false, SelfTradePrevention.NONE, 0, 0, OrderStatus.NEW, 0, 0, 0, RejectReason.NONE, 0, 0,
-            0, null);
-
-    /** @return the slot's state if it still holds {@code orderId}, null if it no longer does, or {@link #RETRY} */
-    private OrderState read(final int slot, final long orderId) {
-        final int c = slot >>> SHIFT;
-        final int i = slot & MASK;
-        final int[] version = versions[c];
-        final int before = (int) INTS.getAcquire(version, i);
-        if ((before & 1) != 0) {
-            return RETRY;
-        }
-        final long id = ids[c][i];
-        final String clientOrderId = clientOrderIds[c][i];
-        final String account = accounts[c][i];
-        final int symbol = symbols[c][i];
-        final int kind = kinds[c][i];
-        final long price = prices[c][i];
-        final long quantity = quantities[c][i];
-        final long filledQuantity = filled[c][i];
-        final long remainingQuantity = remaining[c][i];
-        final long notional = notionals[c][i];
-        final long sequence = sequences[c][i];
-        final long created = createdAt[c][i];
-        final long updated = updatedAt[c][i];
-        final int count = fillCounts[c][i];
-        if (count < 0 || count > fillsUsed) {
-            return RETRY;
-        }
-        int entry = lastFills[c][i];
-        final long[] fills = count == 0 ? null : new long[count * 4];
-        final boolean[] taker = count == 0 ? null : new boolean[count];
-        for (int f = count - 1; f >= 0; f--) {
-            if (entry < 0 || entry >= fillsUsed) {
-                return RETRY;   // the slot is being reused; the version check below would fail too
-            }
-            final int fc = entry >>> SHIFT;
-            final int fi = entry & MASK;
-            // a chunk made after the version this reader saw may not be visible yet: retry rather than fail
-            final long[] tradeIds = fillTradeIds[fc];
-            final long[] fillPrice = fillPrices[fc];
-            final long[] fillQuantity = fillQuantities[fc];
-            final long[] fillTime = fillTimes[fc];
-            final int[] links = fillLinks[fc];
-            if (tradeIds == null || fillPrice == null || fillQuantity == null || fillTime == null || links == null) {
-                return RETRY;
-            }
-            fills[f * 4] = tradeIds[fi];
-            fills[f * 4 + 1] = fillPrice[fi];
-            fills[f * 4 + 2] = fillQuantity[fi];
-            fills[f * 4 + 3] = fillTime[fi];
-            final int link = links[fi];
-            taker[f] = (link & 1) != 0;
-            entry = (link >> 1) - 1;
-        }
-        VarHandle.loadLoadFence();
-        if ((int) INTS.getOpaque(version, i) != before) {
-            return RETRY;
-        }
-        if (id != orderId) {
-            return null;        // forgotten since the index was read, and the slot reused
-        }
-        Fill last = null;
-        for (int f = 0; f < count; f++) {
-            last = new Fill(fills[f * 4], fills[f * 4 + 1], fills[f * 4 + 2], taker[f], fills[f * 4 + 3], last);
-        }
-        return new OrderState(id, clientOrderId, account, symbol, SIDES[kind & 0xff],
-                TYPES[(kind >>> TYPE_SHIFT) & 0xf], TIFS[(kind >>> 16) & 0x7f], (kind & (1 << 23)) != 0,
-                STPS[(kind >>> STP_SHIFT) & 0x3], price, quantity, STATUSES[(kind >>> 24) & 0xf], filledQuantity,
-                remainingQuantity, notional, REASONS[kind >>> 28], sequence, created, updated, last);
+        return reads.get(orderId);
     }
 
     /**
      * @param afterOrderId only orders with a larger id (0 for all)
      * @param limit        at most this many
-     * @return the account's open orders, oldest first
+     * @return the account's open orders, oldest first; any thread
      */
     public List<OrderState> openOrders(final String accountId, final long afterOrderId, final int limit) {
-        final List<OrderState> result = new ArrayList<>(Math.min(limit, 64));
-        long after = afterOrderId;
-        while (result.size() < limit) {
-            final int wanted = limit - result.size();
-            final long[] open = openLists.read(accountId, after, after > 0 ? slotOf(after) : NONE, wanted);
-            for (final long id : open) {
-                final OrderState state = get(id);
-                if (state != null && state.status().isOpen()) {     // closed since the list was read
-                    result.add(state);
-                }
-            }
-            if (open.length < wanted) {
-                break;
-            }
-            after = open[open.length - 1];
-        }
-        return result;
+        return reads.openOrders(accountId, afterOrderId, limit);
     }
 
     /** @return the slot that holds {@code orderId}, or NONE; any thread (the index is read under its version) */
-    private int slotOf(final long orderId) {
+    int slotOf(final long orderId) {
         while (true) {
             final long indexBefore = (long) INDEX_VERSION.getAcquire(this);
             if ((indexBefore & 1) != 0) {
@@ -431,8 +295,8 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
         beginIndex();
         index.put(e.orderId, slot);
         endIndex();
-        if (e.clientOrderId != null && windowIds.length > 0) {
-            rememberClientOrderId(e.orderId);   // as the engine's dedup window remembers every placed order with one
+        if (e.clientOrderId != null) {
+            retention.placedWithClientOrderId(e.orderId);   // as the engine's dedup window remembers every such order
         }
     }
 
@@ -510,17 +374,7 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
 
     private void closed(final int orderSlot, final long orderId) {
         openLists.close(orderSlot);
-        final int slot = (int) (finalCount % finalOrders.length);
-        if (finalCount >= finalOrders.length) {
-            final long oldest = finalOrders[slot];
-            if (inDedupWindow(oldest)) {
-                pinned.add(oldest);   // a retry may still name it: kept until the dedup window forgets it
-            } else {
-                forget(oldest);
-            }
-        }
-        finalOrders[slot] = orderId;
-        finalCount++;
+        retention.closed(orderId);
     }
 
     /** Drops a final order: its index entry, its fills and its slot, all reused later. */
@@ -616,26 +470,5 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
 
     void endIndex() {
         INDEX_VERSION.setRelease(this, (long) INDEX_VERSION.getOpaque(this) + 1);
-    }
-
-    /** A growable stack of ints: free slots and free fill entries. Writer thread only. */
-    private static final class IntStack {
-        private int[] values = new int[64];
-        private int size;
-
-        void push(final int value) {
-            if (size == values.length) {
-                values = java.util.Arrays.copyOf(values, size * 2);
-            }
-            values[size++] = value;
-        }
-
-        int pop() {
-            return values[--size];
-        }
-
-        boolean isEmpty() {
-            return size == 0;
-        }
     }
 }

@@ -41,7 +41,7 @@ final class OrderStateViewRestore extends ViewArrays {
      * @throws IllegalStateException if this view already holds state
      */
     void restore(final DataInput in) throws IOException {
-        if (view.slotsUsed != 0 || view.fillsUsed != 0 || view.finalCount != 0 || view.appliedSequence != 0
+        if (view.slotsUsed != 0 || view.fillsUsed != 0 || view.retention.finalCount != 0 || view.appliedSequence != 0
                 || view.openLists.accounts() != 0) {
             throw new IllegalStateException("a snapshot is restored only into a fresh view");
         }
@@ -88,7 +88,7 @@ final class OrderStateViewRestore extends ViewArrays {
             throw new IOException("order view snapshot: " + retained + " retained final orders of " + everFinal);
         }
         // the oldest beyond this view's bound are forgotten now, as eviction would have forgotten them
-        final int dropped = Math.max(0, retained - view.finalOrders.length);
+        final int dropped = Math.max(0, retained - view.retention.finalOrders.length);
         final byte[] block = buffers.block;
         for (int done = 0; done < retained; ) {
             final int count = Math.min(SnapshotCodec.BLOCK, retained - done);
@@ -101,13 +101,13 @@ final class OrderStateViewRestore extends ViewArrays {
                 if (done < dropped) {
                     view.forget(id);
                 } else {
-                    view.finalOrders[done - dropped] = id;
+                    view.retention.finalOrders[done - dropped] = id;
                 }
             }
         }
         // the ring uses finalCount only modulo its length and to tell whether it is full: the retained ids sit oldest
         // first from ring slot 0, so their count evicts them in the same order as the written view would have
-        view.finalCount = retained - dropped;
+        view.retention.finalCount = retained - dropped;
 
         view.appliedSequence = applied;
         view.lastEventSequence = applied;    // publishes everything above, as endOfBatch does for a batch

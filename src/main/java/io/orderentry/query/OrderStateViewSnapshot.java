@@ -104,15 +104,16 @@ final class OrderStateViewSnapshot extends ViewArrays {
             SnapshotCodec.writeLongs(out, buffers.block, open, 0, open.length);
         }
 
-        final int retained = (int) Math.min(view.finalCount, view.finalOrders.length);
-        out.writeLong(view.finalCount);
+        final FinalOrderRetention ring = view.retention;
+        final int retained = (int) Math.min(ring.finalCount, ring.finalOrders.length);
+        out.writeLong(ring.finalCount);
         out.writeInt(retained);
         // oldest first: from the ring slot to be overwritten next, wrapping around
-        final int oldest = retained < view.finalOrders.length ? 0
-                : (int) (view.finalCount % view.finalOrders.length);
-        final int tail = Math.min(retained, view.finalOrders.length - oldest);
-        SnapshotCodec.writeLongs(out, buffers.block, view.finalOrders, oldest, tail);
-        SnapshotCodec.writeLongs(out, buffers.block, view.finalOrders, 0, retained - tail);
+        final int oldest = retained < ring.finalOrders.length ? 0
+                : (int) (ring.finalCount % ring.finalOrders.length);
+        final int tail = Math.min(retained, ring.finalOrders.length - oldest);
+        SnapshotCodec.writeLongs(out, buffers.block, ring.finalOrders, oldest, tail);
+        SnapshotCodec.writeLongs(out, buffers.block, ring.finalOrders, 0, retained - tail);
     }
 
     /**

@@ -2,7 +2,8 @@
  * The order view: every order's current state, built only from engine events, for the GETs, the answers and the
  * private order stream. {@link OrderStateView} keeps it in chunked primitive arrays, one slot per order, with each
  * account's open orders as a list threaded through the slots; {@link OrderState} and {@link Fill} are the immutable
- * read model it builds on demand.
+ * read model it builds on demand ({@link OrderStateReads}, on any thread). {@link FinalOrderRetention} decides which
+ * final orders it keeps; {@link OrderStateViewSnapshot} and {@link OrderStateViewRestore} are its snapshot format.
  * <p>{@link OrderStateView} is applied on the order stage's thread (oe-orders), its only writer, before the audit trail
  * and the replies on that thread. Readers on the Vert.x event loops check per-slot versions (a seqlock) and never lock.
  * The snapshot replica keeps a view of its own on oe-snapshot.

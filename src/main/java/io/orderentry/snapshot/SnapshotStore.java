@@ -9,7 +9,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,12 +31,14 @@ import java.util.zip.CheckedOutputStream;
  *
  * <p>File format, version 1, big-endian ({@link DataOutputStream}): {@code int magic "OESN", int version, long
  * journal sequence, long segment, long offset, long timestamp} (the {@link JournalPosition}), {@code long event
- * sequence, long persisted through, long created millis, int instrument count} and each symbol as UTF, {@code int configuration entries}
- * and each key and value as UTF, then the {@link SnapshotState}, then {@code int CRC32C} of every byte before it.
+ * sequence, long persisted through, long created millis, int instrument count} and each symbol as UTF,
+ * {@code int configuration entries} and each key and value as UTF, then the {@link SnapshotState}, then
+ * {@code int CRC32C} of every byte before it.
  *
  * <p>A snapshot is written to a {@code .tmp} file, forced, renamed into place and the directory forced, so a crash
- * leaves either the whole file or none under its name; then the oldest beyond {@code keep} are deleted. A reader
- * checks the CRC over the whole file before it parses anything, so a damaged file changes no state.
+ * leaves either the whole file or none under its name ({@link ForcingOutput} forces and paces the writing); then the
+ * oldest beyond {@code keep} are deleted. A reader checks the CRC over the whole file before it parses anything, so
+ * a damaged file changes no state.
  *
  * <p>Threads: {@link #write} from one thread at a time; the rest from any.
  */
@@ -49,7 +50,6 @@ public final class SnapshotStore {
     static final int VERSION = 2;
     private static final Pattern NAME = Pattern.compile("snapshot-(\\d{20})\\.snap");
     private static final int BUFFER_BYTES = 1 << 20;
-    private static final long FORCE_EVERY_BYTES = 16L << 20;
     private static final int MAX_ENTRIES = 100_000;
 
     private final Path directory;
@@ -184,7 +184,8 @@ public final class SnapshotStore {
 
     /**
      * Writes a snapshot, the bytes a file of {@link #write} holds, into {@code sink} (cluster mode streams it into
-     * Aeron's snapshot, which is its own durable copy: no file, no fsync here). Flushes {@code sink}; does not close it.
+     * Aeron's snapshot, which is its own durable copy: no file, no fsync here). Flushes {@code sink}; does not close
+     * it.
      */
     public static void writeTo(final SnapshotHeader header, final SnapshotState state, final OutputStream sink)
             throws IOException {
@@ -284,7 +285,8 @@ public final class SnapshotStore {
         }
         final int version = in.readInt();
         if (version != VERSION) {
-            throw new IOException(file.getFileName() + ": snapshot format " + version + ", this build reads " + VERSION);
+            throw new IOException(file.getFileName() + ": snapshot format " + version + ", this build reads "
+                    + VERSION);
         }
         final long sequence = in.readLong();
         final long segment = in.readLong();
@@ -354,51 +356,6 @@ public final class SnapshotStore {
     private void forceDirectory() throws IOException {
         try (FileChannel dir = FileChannel.open(directory, StandardOpenOption.READ)) {
             dir.force(true);
-        }
-    }
-
-    /**
-     * Writes to the file and forces it every {@value #FORCE_EVERY_BYTES} bytes, so that a snapshot of hundreds of
-     * megabytes never leaves more than that in dirty pages: the kernel would otherwise throttle every writer of the
-     * process (the journal among them) while it writes them back, and the final force would hold the disk for
-     * seconds ahead of the journal's fsyncs. When paced, sleeps whenever it is ahead of the given rate (checked at
-     * each write, which the buffer above makes 1 MiB), so that the walk over the state and the disk writes are spread
-     * out instead of taking a core, the shared caches and the disk queue for a second or two at a time.
-     */
-    private static final class ForcingOutput extends OutputStream {
-        private final FileChannel channel;
-        private final OutputStream out;
-        private final long bytesPerSecond;
-        private final long started = System.nanoTime();
-        private long written;
-        private long unforced;
-
-        ForcingOutput(final FileChannel channel, final long bytesPerSecond) {
-            this.channel = channel;
-            this.out = Channels.newOutputStream(channel);
-            this.bytesPerSecond = bytesPerSecond;
-        }
-
-        @Override
-        public void write(final int b) throws IOException {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        @Override
-        public void write(final byte[] b, final int off, final int len) throws IOException {
-            out.write(b, off, len);
-            unforced += len;
-            written += len;
-            if (unforced >= FORCE_EVERY_BYTES) {
-                channel.force(false);
-                unforced = 0;
-            }
-            if (bytesPerSecond > 0) {
-                final long ahead = (long) (written * 1e9 / bytesPerSecond) - (System.nanoTime() - started);
-                if (ahead > 1_000_000) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(ahead);
-                }
-            }
         }
     }
 }

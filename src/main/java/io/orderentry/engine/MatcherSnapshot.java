@@ -1,0 +1,153 @@
+package io.orderentry.engine;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@link Matcher}'s snapshot format: its complete state written out between commands and read back into a new
+ * matcher, which then executes later commands exactly as the written one would. The format is described at
+ * {@link #write}; the price bands' part is {@link PriceBands#writeSnapshot}'s and the dedup window's
+ * {@link DedupWindow#writeSnapshot}'s. It reads and fills the matcher's books, ids and indexes directly, which are
+ * package-private for it alone.
+ *
+ * <p>Threads: the thread that owns the matcher, between commands.
+ */
+final class MatcherSnapshot {
+
+    private static final int SNAPSHOT_VERSION = 3;
+    private static final SelfTradePrevention[] STP_MODES = SelfTradePrevention.values();
+
+    private MatcherSnapshot() {
+    }
+
+    /**
+     * Writes the engine's complete state: the ids and the event sequence, every resting order in price-time
+     * priority, each instrument's last trade price and the dedup window, oldest entry first. Called on the thread
+     * that owns the matcher, between commands. Format, version 3: {@code int version, int symbols, long lastOrderId,
+     * long lastTradeId, long lastEventSequence}; per symbol, bids then asks: {@code int levels}, per level worst first
+     * {@code long price, int orders}, per order oldest first {@code long orderId, UTF accountId, long quantity,
+     * long filled, byte flags} (bit 0 postOnly, bits 1-2 the self-trade prevention mode); per symbol {@code long
+     * lastTradePrice} (0: none), {@code int priceBandBasisPoints} and {@code byte} its {@link MarketBandRule#code()};
+     * then the dedup window ({@link DedupWindow#writeSnapshot}). Version 2 had no rule byte (its bands restore with
+     * {@link MarketBandRule#FAR_EDGE_ONLY}, the rule of the builds that wrote it); version 1 had no flags byte, last
+     * trade prices or bands.
+     */
+    static void write(final Matcher matcher, final DataOutput out) throws IOException {
+        out.writeInt(SNAPSHOT_VERSION);
+        out.writeInt(matcher.books.length);
+        out.writeLong(matcher.lastOrderId);
+        out.writeLong(matcher.lastTradeId);
+        out.writeLong(matcher.lastEventSequence);
+        for (final OrderBook book : matcher.books) {
+            for (final Side side : Side.values()) {
+                final BookSide levels = book.side(side);
+                final int count = levels.levelCount();
+                out.writeInt(count);
+                for (int i = count - 1; i >= 0; i--) {
+                    final PriceLevel level = levels.levelFromBest(i);
+                    out.writeLong(level.price);
+                    out.writeInt(level.orderCount);
+                    for (Order order = level.head; order != null; order = order.next) {
+                        out.writeLong(order.orderId);
+                        out.writeUTF(order.accountId);
+                        out.writeLong(order.quantity);
+                        out.writeLong(order.filled);
+                        out.writeByte((order.postOnly ? 1 : 0) | order.stp.ordinal() << 1);
+                    }
+                }
+            }
+        }
+        matcher.bands.writeSnapshot(out);
+        matcher.dedup.writeSnapshot(out);
+    }
+
+    /**
+     * Restores a state written by {@link #write} (version 3 or 2, or version 1: its orders then have no postOnly
+     * flag and no self-trade prevention, no instrument has a last trade until its next one, and the bands are the
+     * matcher's, which for the service are none: bands did not exist when a version 1 snapshot was written) into
+     * {@code matcher}, which must be new (no command executed). A snapshot of fewer instruments than the matcher has
+     * is fine: the new ones start empty. Emits no event.
+     *
+     * @throws IOException on a malformed or truncated snapshot, one of more instruments than configured, or one that
+     *                     breaks this matcher's limits (they are checked against the journal's before this is called)
+     */
+    static void restore(final Matcher matcher, final DataInput in) throws IOException {
+        if (matcher.lastOrderId != 0 || matcher.lastEventSequence != 0 || matcher.restingOrders.size() != 0) {
+            throw new IllegalStateException("restoreSnapshot needs a new matcher");
+        }
+        final int version = in.readInt();
+        if (version < 1 || version > SNAPSHOT_VERSION) {
+            throw new IOException("engine snapshot version " + version + " is not supported (expected 1 to "
+                    + SNAPSHOT_VERSION + ")");
+        }
+        final int symbols = in.readInt();
+        if (symbols < 0 || symbols > matcher.books.length) {
+            throw new IOException("engine snapshot holds " + symbols + " instruments, " + matcher.books.length
+                    + " are configured");
+        }
+        matcher.lastOrderId = nonNegative(in.readLong(), "lastOrderId");
+        matcher.lastTradeId = nonNegative(in.readLong(), "lastTradeId");
+        matcher.lastEventSequence = nonNegative(in.readLong(), "lastEventSequence");
+        final Map<String, String> accounts = new HashMap<>();
+        final List<Order> restored = new ArrayList<>();
+        for (int symbol = 0; symbol < symbols; symbol++) {
+            for (final Side side : Side.values()) {
+                final BookSide own = matcher.books[symbol].side(side);
+                final int levels = in.readInt();
+                if (levels < 0 || levels > matcher.limits.maxPriceLevelsPerSide()) {
+                    throw new IOException("engine snapshot: " + levels + " levels on a side of instrument " + symbol
+                            + " (limit " + matcher.limits.maxPriceLevelsPerSide() + ")");
+                }
+                long previousKey = Long.MIN_VALUE;
+                for (int l = 0; l < levels; l++) {
+                    final long price = in.readLong();
+                    final int orders = in.readInt();
+                    if (price <= 0 || price >= PlaceArguments.MAX_PRICE || orders <= 0
+                            || own.keyOf(price) <= previousKey) {
+                        throw new IOException("engine snapshot: bad level " + price + " x " + orders + " order(s)");
+                    }
+                    previousKey = own.keyOf(price);
+                    for (int o = 0; o < orders; o++) {
+                        final long orderId = in.readLong();
+                        final String accountId = accounts.computeIfAbsent(in.readUTF(), a -> a);
+                        final long quantity = in.readLong();
+                        final long filled = in.readLong();
+                        final int flags = version == 1 ? 0 : in.readByte();
+                        if (orderId <= 0 || orderId > matcher.lastOrderId || filled < 0 || filled >= quantity
+                                || matcher.restingOrders.get(orderId) != null || (flags & ~7) != 0
+                                || (flags >> 1) >= STP_MODES.length) {
+                            throw new IOException("engine snapshot: bad resting order " + orderId);
+                        }
+                        if (matcher.restingOrders.size() >= matcher.limits.maxRestingOrders()) {
+                            throw new IOException("engine snapshot holds more resting orders than the limit "
+                                    + matcher.limits.maxRestingOrders());
+                        }
+                        restored.add(matcher.rest(own, orderId, accountId, price, quantity, filled, (flags & 1) != 0,
+                                STP_MODES[flags >> 1]));
+                    }
+                }
+            }
+        }
+        restored.sort(Comparator.comparingLong(order -> order.orderId));
+        for (final Order order : restored) {
+            matcher.accountOrders.add(order);   // in id order, as they rested
+        }
+        if (version >= 2) {
+            matcher.bands.restoreSnapshot(in, symbols, version >= 3);
+        }
+        matcher.dedup.restoreSnapshot(in);
+    }
+
+    private static long nonNegative(final long value, final String what) throws IOException {
+        if (value < 0) {
+            throw new IOException("engine snapshot: negative " + what + " " + value);
+        }
+        return value;
+    }
+}
