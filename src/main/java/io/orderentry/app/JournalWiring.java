@@ -1,8 +1,8 @@
 package io.orderentry.app;
 
-import io.orderentry.http.HealthComponent;
-import io.orderentry.http.MetricsText;
-import io.orderentry.http.ServiceStatus;
+import io.orderentry.ops.HealthComponent;
+import io.orderentry.ops.MetricsText;
+import io.orderentry.ops.ServiceStatus;
 import io.orderentry.journal.JournalConfig;
 import io.orderentry.journal.JournalHandler;
 import io.orderentry.journal.JournalRecovery;

@@ -1,8 +1,8 @@
 package io.orderentry.app;
 
-import io.orderentry.http.InputGateway;
-import io.orderentry.http.MetricsText;
-import io.orderentry.http.ServiceStatus;
+import io.orderentry.http.rest.InputGateway;
+import io.orderentry.ops.MetricsText;
+import io.orderentry.ops.ServiceStatus;
 import io.orderentry.journal.DirectoryLock;
 import io.orderentry.persistence.PersistenceService;
 import java.io.IOException;

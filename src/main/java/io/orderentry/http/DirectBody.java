@@ -16,7 +16,7 @@ import io.vertx.core.internal.buffer.BufferInternal;
  *
  * <p>Threads: the request's event loop.
  */
-final class DirectBody {
+public final class DirectBody {
 
     private DirectBody() {
     }

@@ -1,5 +1,7 @@
 package io.orderentry.http;
 
+import io.orderentry.http.rest.InputGateway;
+
 /**
  * Bounds on what one client can hold of the HTTP server (README, "Configuration"; validated by the config loader).
  *

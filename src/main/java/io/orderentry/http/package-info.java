@@ -11,3 +11,7 @@
  * the LMAX Disruptor.
  */
 package io.orderentry.http;
+
+import io.orderentry.http.rest.InputGateway;
+import io.orderentry.http.rest.ReplyStage;
+import io.orderentry.http.stream.StreamFanOut;
