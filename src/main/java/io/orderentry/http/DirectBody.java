@@ -26,7 +26,7 @@ public final class DirectBody {
      *
      * @param contentType the Content-Type header
      */
-    static void respond(final HttpServerRequest request, final int status, final String contentType,
+    public static void respond(final HttpServerRequest request, final int status, final String contentType,
                         final ByteBuf body) {
         final HttpServerResponse response = request.response();
         if (response.ended() || response.closed()) {
