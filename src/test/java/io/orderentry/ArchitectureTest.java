@@ -24,8 +24,8 @@ class ArchitectureTest {
 
     private static final Path MAIN = Path.of("src/main/java/io/orderentry");
     /**
-     * {@code io.orderentry.<package>[.<sub-package>...].<Upper...>}: a reference to one of our classes, by its top-level
-     * package (a sub-package such as {@code http.rest} is part of its layer, {@code http}).
+     * {@code io.orderentry.<package>[.<sub-package>...].<Upper...>}: a reference to one of our classes, by its
+     * top-level package (a sub-package such as {@code http.rest} is part of its layer, {@code http}).
      */
     private static final Pattern OURS = Pattern.compile("\\bio\\.orderentry\\.([a-z]+)(?:\\.[a-z]+)*\\.[A-Z]");
     /** An import of anything that is not the JDK's or ours: a framework or a library. */

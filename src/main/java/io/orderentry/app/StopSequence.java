@@ -1,9 +1,9 @@
 package io.orderentry.app;
 
 import io.orderentry.http.rest.InputGateway;
+import io.orderentry.journal.DirectoryLock;
 import io.orderentry.ops.MetricsText;
 import io.orderentry.ops.ServiceStatus;
-import io.orderentry.journal.DirectoryLock;
 import io.orderentry.persistence.PersistenceService;
 import java.io.IOException;
 import java.util.concurrent.CountDownLatch;

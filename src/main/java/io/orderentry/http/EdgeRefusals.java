@@ -36,8 +36,8 @@ public final class EdgeRefusals {
      * @param body    the request body, or null when it was not read (413)
      * @param orderId the order the request named, or 0
      */
-    public void publish(final String requestTag, final String remoteAddress, final CommandType action, final ApiError error,
-                 final byte[] body, final long orderId) {
+    public void publish(final String requestTag, final String remoteAddress, final CommandType action,
+                        final ApiError error, final byte[] body, final long orderId) {
         publish(requestTag, remoteAddress, action, error, body, orderId, null, null);
     }
 
@@ -49,8 +49,9 @@ public final class EdgeRefusals {
      * @param accountId the account of the key the request presented, or null; the body's account, when it names
      *                  another, goes to the record as {@code claimedAccountId}
      */
-    public void publish(final String requestTag, final String remoteAddress, final CommandType action, final ApiError error,
-                 final byte[] body, final long orderId, final String keyId, final String accountId) {
+    public void publish(final String requestTag, final String remoteAddress, final CommandType action,
+                        final ApiError error, final byte[] body, final long orderId, final String keyId,
+                        final String accountId) {
         if (status.phase() != ServiceStatus.Phase.READY || status.auditFailure() != null) {
             return;
         }

@@ -3,8 +3,8 @@ package io.orderentry.ops;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * The lifecycle phase of the service and the parts {@code /ready} reports. The phase is set by the

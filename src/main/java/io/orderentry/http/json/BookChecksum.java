@@ -14,7 +14,7 @@ import java.util.zip.CRC32;
  *
  * <p>Not thread safe: it reuses its buffers. One instance per thread.
  */
-public final class BookChecksum {
+final class BookChecksum {
 
     /** Asks first, then bids. */
     private static final Side[] ORDER = {Side.SELL, Side.BUY};

@@ -6,7 +6,6 @@ import io.orderentry.engine.Side;
 import io.orderentry.http.ApiError;
 import io.orderentry.instrument.Instrument;
 import io.orderentry.marketdata.BookSnapshot;
-import io.orderentry.marketdata.BookSnapshot;
 import io.orderentry.marketdata.BookUpdate;
 import io.orderentry.marketdata.Channel;
 import io.orderentry.marketdata.Ticker;

@@ -52,7 +52,7 @@ import org.slf4j.Logger;
  *
  * <p>Threads: every method runs on this loop, the order stage's messages having hopped onto it.
  */
-public final class OrderChannel implements OrderFeedSubscription.Receiver {
+final class OrderChannel implements OrderFeedSubscription.Receiver {
 
     /** Open orders read per event loop task while a snapshot is built. */
     static final int SNAPSHOT_CHUNK = 256;

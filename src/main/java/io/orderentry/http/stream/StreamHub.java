@@ -48,7 +48,7 @@ import org.slf4j.Logger;
  * <p>Threads: {@link #deliver} on the market data consumer thread (it only hops onto the loop);
  * everything else on this hub's event loop.
  */
-public final class StreamHub {
+final class StreamHub {
 
     /** Trades a trades snapshot carries, newest first. */
     static final int TRADES_IN_SNAPSHOT = 100;

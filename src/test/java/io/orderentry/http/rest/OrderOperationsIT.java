@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.orderentry.testing.ApiClient;
 import io.orderentry.testing.ApiClient.Answer;
+import io.orderentry.testing.ApiClient;
 import io.orderentry.testing.ServiceProcess;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -6,18 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.orderentry.testing.ApiClient;
 import io.orderentry.testing.ApiClient.Answer;
+import io.orderentry.testing.ApiClient;
 import io.orderentry.testing.RunningService;
 import io.orderentry.testing.StreamClient;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.UpgradeRejectedException;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

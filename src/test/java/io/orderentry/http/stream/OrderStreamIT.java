@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.orderentry.testing.ApiClient;
 import io.orderentry.testing.ApiClient.Answer;
+import io.orderentry.testing.ApiClient;
 import io.orderentry.testing.ServiceProcess;
 import io.orderentry.testing.StreamClient;
 import io.vertx.core.Vertx;

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.orderentry.testing.ApiClient;
 import io.orderentry.testing.ApiClient.Answer;
+import io.orderentry.testing.ApiClient;
 import io.orderentry.testing.RunningService;
 import io.orderentry.testing.StreamClient;
 import io.vertx.core.Vertx;
