@@ -4,7 +4,7 @@ import io.aeron.cluster.ClusterTool;
 import io.aeron.cluster.service.Cluster;
 import io.orderentry.cluster.ClusterConfig;
 import io.orderentry.cluster.EngineService;
-import io.orderentry.http.ServiceStatus;
+import io.orderentry.ops.ServiceStatus;
 import io.orderentry.snapshot.SnapshotConfig;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -1,7 +1,7 @@
 package io.orderentry.app;
 
 import com.lmax.disruptor.ExceptionHandler;
-import io.orderentry.http.ServiceStatus;
+import io.orderentry.ops.ServiceStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,11 +1,11 @@
 package io.orderentry.app;
 
-import io.orderentry.http.HealthComponent;
-import io.orderentry.http.MetricsText;
-import io.orderentry.http.ServiceStatus;
 import io.orderentry.journal.JournalHandler;
 import io.orderentry.journal.JournalRecovery;
 import io.orderentry.journal.JournalWriter;
+import io.orderentry.ops.HealthComponent;
+import io.orderentry.ops.MetricsText;
+import io.orderentry.ops.ServiceStatus;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -3,12 +3,12 @@ package io.orderentry.app;
 import io.orderentry.account.AccountFeeds;
 import io.orderentry.audit.AuditHandler;
 import io.orderentry.audit.AuditTrail;
-import io.orderentry.http.Json;
-import io.orderentry.http.ReplyStage;
-import io.orderentry.http.ServiceStatus;
-import io.orderentry.http.StreamFanOut;
-import io.orderentry.http.StreamMetrics;
+import io.orderentry.http.json.Json;
+import io.orderentry.http.rest.ReplyStage;
+import io.orderentry.http.stream.StreamFanOut;
+import io.orderentry.http.stream.StreamMetrics;
 import io.orderentry.marketdata.MarketDataStage;
+import io.orderentry.ops.ServiceStatus;
 import io.orderentry.query.OrderStateView;
 
 /**

@@ -1,9 +1,9 @@
 package io.orderentry.app;
 
 import com.lmax.disruptor.EventHandler;
-import io.orderentry.http.HealthComponent;
-import io.orderentry.http.MetricsText;
-import io.orderentry.http.ServiceStatus;
+import io.orderentry.ops.HealthComponent;
+import io.orderentry.ops.MetricsText;
+import io.orderentry.ops.ServiceStatus;
 import io.orderentry.persistence.PersistenceMetrics;
 import io.orderentry.persistence.PersistenceService;
 import io.orderentry.persistence.PersistenceWriter;

@@ -1,6 +1,6 @@
 package io.orderentry.app;
 
-import io.orderentry.http.MetricsText;
+import io.orderentry.ops.MetricsText;
 
 /**
  * What this start recovered from, for {@code /metrics}: the journal sequence of the snapshot it loaded and the journal

@@ -4,7 +4,7 @@ import com.lmax.disruptor.RingBuffer;
 import io.orderentry.audit.AuditTrail;
 import io.orderentry.config.ConfigException;
 import io.orderentry.engine.MarketBandRule;
-import io.orderentry.http.InputGateway;
+import io.orderentry.http.rest.InputGateway;
 import io.orderentry.instrument.Instrument;
 import io.orderentry.instrument.TradingRules;
 import io.orderentry.journal.DirectoryLock;

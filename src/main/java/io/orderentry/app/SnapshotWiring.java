@@ -1,11 +1,11 @@
 package io.orderentry.app;
 
 import io.orderentry.cluster.EngineService;
-import io.orderentry.http.HealthComponent;
-import io.orderentry.http.MetricsText;
-import io.orderentry.http.ServiceStatus;
 import io.orderentry.journal.JournalManifest;
 import io.orderentry.journal.JournalWriter;
+import io.orderentry.ops.HealthComponent;
+import io.orderentry.ops.MetricsText;
+import io.orderentry.ops.ServiceStatus;
 import io.orderentry.snapshot.SnapshotConfig;
 import io.orderentry.snapshot.SnapshotStore;
 import io.orderentry.snapshot.Snapshotter;

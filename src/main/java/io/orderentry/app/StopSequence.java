@@ -1,9 +1,9 @@
 package io.orderentry.app;
 
-import io.orderentry.http.InputGateway;
-import io.orderentry.http.MetricsText;
-import io.orderentry.http.ServiceStatus;
+import io.orderentry.http.rest.InputGateway;
 import io.orderentry.journal.DirectoryLock;
+import io.orderentry.ops.MetricsText;
+import io.orderentry.ops.ServiceStatus;
 import io.orderentry.persistence.PersistenceService;
 import java.io.IOException;
 import java.util.concurrent.CountDownLatch;

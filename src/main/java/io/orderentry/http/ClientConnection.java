@@ -21,10 +21,10 @@ import io.vertx.core.http.HttpServerRequest;
  * <p>Threads: everything runs on the connection's event loop, which is its verticle's (Vert.x binds an accepted
  * channel to the event loop of the server handler that takes it); the bounds it takes from are thread safe.
  */
-final class ClientConnection extends ChannelInboundHandlerAdapter {
+public final class ClientConnection extends ChannelInboundHandlerAdapter {
 
     /** What a stream upgrade was refused for, or null when it took its slots. */
-    enum StreamRefusal { FULL, ADDRESS_FULL, ANONYMOUS_FULL }
+    public enum StreamRefusal { FULL, ADDRESS_FULL, ANONYMOUS_FULL }
 
     private final HttpConnection connection;
     private final Channel channel;
@@ -85,7 +85,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
      *                         bound does not apply
      * @return null when the slots are taken (given back by {@link #streamEnded} or {@link #release}), else why not
      */
-    StreamRefusal openStream(final boolean keyed, final boolean authenticationOn) {
+    public StreamRefusal openStream(final boolean keyed, final boolean authenticationOn) {
         final ConnectionLimit.Verdict verdict = bounds.streams().tryOpen(address);
         if (verdict != ConnectionLimit.Verdict.ADMITTED) {
             return verdict == ConnectionLimit.Verdict.FULL ? StreamRefusal.FULL : StreamRefusal.ADDRESS_FULL;
@@ -102,7 +102,7 @@ final class ClientConnection extends ChannelInboundHandlerAdapter {
     }
 
     /** Gives back the stream slots of a failed upgrade; the connection's own slot stays until it closes. */
-    void streamEnded() {
+    public void streamEnded() {
         if (!streaming) {
             return;
         }

@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  *
  * <p>Threads: the owning verticle's event loop only.
  */
-final class ClientConnections {
+public final class ClientConnections {
 
     private final ClientBounds bounds;
     private final long headNanos;
@@ -68,6 +68,12 @@ final class ClientConnections {
      */
     ClientConnection of(final HttpServerRequest request) {
         return open.get(request.connection());
+    }
+
+    /** @return the client's {@code host:port}, computed once per connection (it is in every audit record) */
+    public String remote(final HttpServerRequest request) {
+        final ClientConnection client = of(request);
+        return client != null ? client.remote() : RequestIds.remoteAddress(request.remoteAddress());
     }
 
     /** Closes the connections whose head is overdue and hands over the requests whose body is. Called every second. */

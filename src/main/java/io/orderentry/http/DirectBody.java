@@ -16,7 +16,7 @@ import io.vertx.core.internal.buffer.BufferInternal;
  *
  * <p>Threads: the request's event loop.
  */
-final class DirectBody {
+public final class DirectBody {
 
     private DirectBody() {
     }
@@ -26,7 +26,7 @@ final class DirectBody {
      *
      * @param contentType the Content-Type header
      */
-    static void respond(final HttpServerRequest request, final int status, final String contentType,
+    public static void respond(final HttpServerRequest request, final int status, final String contentType,
                         final ByteBuf body) {
         final HttpServerResponse response = request.response();
         if (response.ended() || response.closed()) {

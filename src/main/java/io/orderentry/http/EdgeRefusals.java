@@ -2,6 +2,9 @@ package io.orderentry.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.orderentry.http.rest.InputGateway;
+import io.orderentry.http.rest.OrderRequestParser;
+import io.orderentry.ops.ServiceStatus;
 import io.orderentry.pipeline.CommandType;
 import io.orderentry.pipeline.Refusal;
 import java.io.IOException;
@@ -16,13 +19,13 @@ import java.util.regex.Pattern;
  * counted by the {@link InputGateway}. The caller answers the client either way, at once. Thread-safe;
  * called on the event loops.
  */
-final class EdgeRefusals {
+public final class EdgeRefusals {
 
     private final InputGateway input;
     private final ObjectMapper mapper;
     private final ServiceStatus status;
 
-    EdgeRefusals(final InputGateway input, final ObjectMapper mapper, final ServiceStatus status) {
+    public EdgeRefusals(final InputGateway input, final ObjectMapper mapper, final ServiceStatus status) {
         this.input = input;
         this.mapper = mapper;
         this.status = status;
@@ -33,8 +36,8 @@ final class EdgeRefusals {
      * @param body    the request body, or null when it was not read (413)
      * @param orderId the order the request named, or 0
      */
-    void publish(final String requestTag, final String remoteAddress, final CommandType action, final ApiError error,
-                 final byte[] body, final long orderId) {
+    public void publish(final String requestTag, final String remoteAddress, final CommandType action,
+                        final ApiError error, final byte[] body, final long orderId) {
         publish(requestTag, remoteAddress, action, error, body, orderId, null, null);
     }
 
@@ -46,8 +49,9 @@ final class EdgeRefusals {
      * @param accountId the account of the key the request presented, or null; the body's account, when it names
      *                  another, goes to the record as {@code claimedAccountId}
      */
-    void publish(final String requestTag, final String remoteAddress, final CommandType action, final ApiError error,
-                 final byte[] body, final long orderId, final String keyId, final String accountId) {
+    public void publish(final String requestTag, final String remoteAddress, final CommandType action,
+                        final ApiError error, final byte[] body, final long orderId, final String keyId,
+                        final String accountId) {
         if (status.phase() != ServiceStatus.Phase.READY || status.auditFailure() != null) {
             return;
         }

@@ -1,6 +1,7 @@
 package io.orderentry.http;
 
 import io.orderentry.config.ConfigReader;
+import io.orderentry.http.rest.InputGateway;
 
 /**
  * Where the HTTP server listens and the bounds on what one client can hold of it (README, "Configuration"). Read

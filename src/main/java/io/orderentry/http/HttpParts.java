@@ -1,6 +1,14 @@
 package io.orderentry.http;
 
 import io.orderentry.account.AccountFeeds;
+import io.orderentry.http.json.Json;
+import io.orderentry.http.rest.InputGateway;
+import io.orderentry.http.rest.OrderRequestParser;
+import io.orderentry.http.rest.ReplyStage;
+import io.orderentry.http.stream.MarketDataAccess;
+import io.orderentry.ops.MetricsText;
+import io.orderentry.ops.ServiceStatus;
+import io.orderentry.ops.SnapshotTrigger;
 import io.orderentry.query.OrderStateView;
 import io.vertx.core.buffer.Buffer;
 import org.slf4j.Logger;

@@ -15,7 +15,7 @@ import java.util.function.Consumer;
  *
  * @param <T> the connection
  */
-final class PacedCloser<T> {
+public final class PacedCloser<T> {
 
     private final int perRound;
     private final Consumer<T> close;
@@ -26,7 +26,7 @@ final class PacedCloser<T> {
      * @param perRound the most connections one {@link #round} closes
      * @param close    closes one connection; it may decide not to (one that caught up meanwhile)
      */
-    PacedCloser(final int perRound, final Consumer<T> close) {
+    public PacedCloser(final int perRound, final Consumer<T> close) {
         if (perRound < 1) {
             throw new IllegalArgumentException("perRound must be >= 1");
         }
@@ -35,14 +35,14 @@ final class PacedCloser<T> {
     }
 
     /** Queues a connection to be closed; one already queued keeps its place. */
-    void add(final T connection) {
+    public void add(final T connection) {
         if (queued.add(connection)) {
             due.add(connection);
         }
     }
 
     /** Closes the next {@code perRound} queued connections, oldest first. */
-    void round() {
+    public void round() {
         for (int i = 0; i < perRound && !due.isEmpty(); i++) {
             final T next = due.poll();
             queued.remove(next);

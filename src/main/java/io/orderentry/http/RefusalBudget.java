@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  * second, for the {@code REFUSALS_NOT_RECORDED} summary record. Thread-safe: every method takes the instance's lock
  * (refusals only; orders never come here); called on the event loops and the summary's timer.
  */
-final class RefusalBudget {
+public final class RefusalBudget {
 
     /** Sets in the address table; a power of two. */
     static final int SETS = 256;
@@ -34,7 +34,7 @@ final class RefusalBudget {
     private static final int BURST_SECONDS = 5;
 
     /** What was suppressed since the last {@link #drainSuppressed}. */
-    record Suppressed(long count, long since, int addresses, String topAddress, long topCount) {
+    public record Suppressed(long count, long since, int addresses, String topAddress, long topCount) {
     }
 
     private final long perSecond;
@@ -59,7 +59,7 @@ final class RefusalBudget {
      * @param perSecond refusals recorded one by one a second in all; at least 1
      * @param nowNanos  the current {@link System#nanoTime()}
      */
-    RefusalBudget(final long perSecond, final long nowNanos) {
+    public RefusalBudget(final long perSecond, final long nowNanos) {
         if (perSecond < 1) {
             throw new IllegalArgumentException("perSecond must be >= 1");
         }
@@ -72,12 +72,12 @@ final class RefusalBudget {
     }
 
     /** @return refusals recorded one by one a second from one address */
-    long perAddressPerSecond() {
+    public long perAddressPerSecond() {
         return perAddressPerSecond;
     }
 
     /** @return refusals recorded one by one a second in all */
-    long perSecond() {
+    public long perSecond() {
         return perSecond;
     }
 
@@ -87,7 +87,7 @@ final class RefusalBudget {
      * @param remoteAddress the client's {@code host:port} ({@code [v6]:port}), or null when unknown (one shared entry)
      * @return true if the refusal may be recorded one by one
      */
-    synchronized boolean take(final String remoteAddress, final long nowNanos) {
+    public synchronized boolean take(final String remoteAddress, final long nowNanos) {
         tokens = Math.min(burst, tokens + (nowNanos - refillNanos) * perSecond / 1e9);
         refillNanos = nowNanos;
         final int entry = entry(addressKey(remoteAddress), nowNanos);
@@ -113,7 +113,7 @@ final class RefusalBudget {
      *
      * @return null when nothing was suppressed
      */
-    synchronized Suppressed drainSuppressed() {
+    public synchronized Suppressed drainSuppressed() {
         if (suppressed == 0) {
             return null;
         }
@@ -136,7 +136,7 @@ final class RefusalBudget {
     }
 
     /** Gives back a drained count that could not be recorded, so that the next summary includes it. */
-    synchronized void restore(final Suppressed drained) {
+    public synchronized void restore(final Suppressed drained) {
         if (suppressed == 0 || drained.since() - suppressedSinceNanos < 0) {
             suppressedSinceNanos = drained.since();
         }
@@ -186,7 +186,7 @@ final class RefusalBudget {
     }
 
     /** @return {@code seconds} since {@code sinceNanos}, at least 1 */
-    static long secondsSince(final long sinceNanos, final long nowNanos) {
+    public static long secondsSince(final long sinceNanos, final long nowNanos) {
         return Math.max(1, TimeUnit.NANOSECONDS.toSeconds(nowNanos - sinceNanos));
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.Sequence;
+import io.orderentry.http.rest.InputGateway;
 import io.orderentry.pipeline.CommandType;
 import io.orderentry.pipeline.OrderCommand;
 import io.orderentry.pipeline.Refusal;

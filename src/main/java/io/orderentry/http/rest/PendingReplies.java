@@ -1,0 +1,181 @@
+package io.orderentry.http.rest;
+
+import io.netty.buffer.ByteBufAllocator;
+import io.orderentry.engine.CommandResult;
+import io.orderentry.http.ApiError;
+import io.orderentry.http.DirectBody;
+import io.orderentry.http.HttpParts;
+import io.orderentry.http.Responses;
+import io.orderentry.ops.ServiceStatus;
+import io.orderentry.pipeline.Answer;
+import io.orderentry.pipeline.CommandType;
+import io.orderentry.query.OrderState;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerRequest;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The order requests of one verticle that wait for the engine: each is sent into the input ring under a request id
+ * and waits here until the {@link ReplyStage} hands back its {@link Reply}, which is rendered into its answer. In
+ * cluster mode a request whose command does not come back within the answer timeout is answered
+ * {@code 503 OUTCOME_UNKNOWN}; once the engine has failed, every waiting request is answered {@code 503 ENGINE_FAILED}.
+ *
+ * <p>Threads: the owning verticle's event loop, except {@link #deliver}, which the reply thread calls and which only
+ * hops onto the event loop.
+ */
+public final class PendingReplies implements ReplyTarget {
+
+    private final int index;
+    private final HttpParts settings;
+    private final Context eventLoop;
+    private final Responses responses;
+    private final Map<Long, HttpServerRequest> waiting = new HashMap<>();
+    /** In cluster mode, the waiting requests in the order they were sent, for the answer timeout; else unused. */
+    private final ArrayDeque<Sent> sentOrder = new ArrayDeque<>();
+    private long nextRequestId;
+
+    /**
+     * @param index the verticle's number; the reply stage hands this verticle's replies here by it
+     */
+    public PendingReplies(final int index, final HttpParts settings, final Context eventLoop,
+                          final Responses responses) {
+        this.index = index;
+        this.settings = settings;
+        this.eventLoop = eventLoop;
+        this.responses = responses;
+    }
+
+    /** Registers with the reply stage, and checks the answer timeout and the engine's failure periodically. */
+    public void start(final Vertx vertx) {
+        final long answerTimeoutMillis = settings.config().answerTimeoutMillis();
+        if (answerTimeoutMillis > 0) {
+            vertx.setPeriodic(Math.max(10, Math.min(100, answerTimeoutMillis / 4)),
+                    ignored -> timeOutUnanswered(answerTimeoutMillis));
+        }
+        settings.replies().register(index, this);
+        vertx.setPeriodic(1000, id -> failWaitingIfStopped());
+    }
+
+    /** @return the id the next command sent into the input ring waits under */
+    long nextRequestId() {
+        return ++nextRequestId;
+    }
+
+    /** Makes {@code request} wait for the reply to the command sent under {@code requestId}. */
+    void await(final long requestId, final HttpServerRequest request) {
+        waiting.put(requestId, request);
+        settings.status().requestWaiting();
+        if (settings.config().answerTimeoutMillis() > 0) {
+            sentOrder.addLast(new Sent(requestId, System.nanoTime()));
+        }
+    }
+
+    /** Called on the reply thread; hops onto this verticle's event loop. */
+    @Override
+    public void deliver(final List<Reply> replies) {
+        eventLoop.runOnContext(ignored -> {
+            for (int i = 0; i < replies.size(); i++) {
+                complete(replies.get(i));
+            }
+        });
+    }
+
+    private void complete(final Reply reply) {
+        final HttpServerRequest request = waiting.remove(reply.requestId());
+        if (request == null) {
+            if (settings.config().answerTimeoutMillis() > 0) {
+                settings.status().lateAnswer();   // answered 503 OUTCOME_UNKNOWN already: the client retries
+                return;
+            }
+            throw new IllegalStateException("reply for request " + reply.requestId() + " that nobody waits for");
+        }
+        settings.status().requestAnswered();
+        if (reply.journalFailed()) {
+            responses.unavailable(request, Answer.JOURNAL_UNAVAILABLE.code(), Answer.JOURNAL_UNAVAILABLE.message());
+            return;
+        }
+        final CommandResult result = reply.result();
+        final OrderState order = reply.order();
+        final Answer answer = Answer.of(result, false, order != null);
+        switch (answer.code() == null ? "" : answer.code()) {
+            case "" -> {
+                if (result == CommandResult.CANCELED_ALL) {
+                    Responses.respond(request, answer.status(), settings.json().canceled(reply.canceled()));
+                    return;
+                }
+                if (result == CommandResult.PLACED) {
+                    request.response().putHeader("Location", "/api/v1/orders/" + reply.orderId());
+                }
+                DirectBody.respond(request, answer.status(), Responses.JSON_TYPE,
+                        settings.json().order(order, ByteBufAllocator.DEFAULT));
+            }
+            case "INVALID_QUANTITY" -> responses.fail(request, new ApiError(answer.status(), answer.code(),
+                    "quantity is the new total and must be above what order " + reply.orderId() + " has filled"
+                    + (order == null ? "" : " (" + settings.parser().instrument(order.symbol())
+                    .quantity(order.filledQuantity()).toPlainString() + ")"), "quantity"), order);
+            case "PRICE_OUTSIDE_BAND" -> responses.fail(request, new ApiError(answer.status(), answer.code(),
+                    "the new price is outside the instrument's price band around its reference price; the order is"
+                    + " unchanged", "price"), order);
+            case "TOO_MANY_PRICE_LEVELS" -> responses.fail(request, new ApiError(answer.status(), answer.code(),
+                    "the new price would open a price level beyond the book's maximum; the order is unchanged",
+                    "price"), order);
+            case "ORDER_NOT_RETAINED" -> responses.fail(request, new ApiError(answer.status(), answer.code(), "order "
+                    + reply.orderId() + " is older than the retained window; its state is no longer held in memory",
+                    null));
+            case "DUPLICATE_CLIENT_ORDER_ID" -> responses.fail(request, new ApiError(answer.status(), answer.code(),
+                    "clientOrderId was already used by order " + reply.orderId() + " with other fields",
+                    "clientOrderId"), order);
+            case "ORDER_NOT_FOUND" -> responses.fail(request, RouteParams.notFound(reply.orderId()));
+            case "ORDER_NOT_OPEN" -> responses.fail(request, new ApiError(answer.status(), answer.code(), "order "
+                    + reply.orderId() + " is " + (order == null ? "final" : order.status().name())
+                    + (reply.commandType() == CommandType.AMEND ? " and cannot be amended" : " and cannot be canceled"),
+                    null), order);
+            default -> throw new IllegalStateException("unhandled answer " + answer);
+        }
+    }
+
+    private void failWaitingIfStopped() {
+        if (settings.status().phase() != ServiceStatus.Phase.FAILED || waiting.isEmpty()) {
+            return;
+        }
+        final List<HttpServerRequest> stuck = new ArrayList<>(waiting.values());
+        waiting.clear();
+        for (final HttpServerRequest request : stuck) {
+            settings.status().requestAnswered();
+            responses.unavailable(request, "ENGINE_FAILED", "the engine stopped; the outcome of this request is"
+                    + " unknown, look the order up by clientOrderId after restart");
+        }
+    }
+
+    /** A request sent into the cluster's log, and when. */
+    private record Sent(long requestId, long nanos) {
+    }
+
+    /**
+     * Cluster mode: answers {@code 503 OUTCOME_UNKNOWN} every request whose command has not come back from the log
+     * within the timeout (sent to a leader that died before it committed the command, or stuck behind an election).
+     * Whether it will yet be executed is unknown, so the client must retry with the same clientOrderId (or look the
+     * order up), which finds the order if it was; its answer, if it comes, is then dropped and counted.
+     */
+    private void timeOutUnanswered(final long timeoutMillis) {
+        final long now = System.nanoTime();
+        while (!sentOrder.isEmpty() && now - sentOrder.peekFirst().nanos() > timeoutMillis * 1_000_000L) {
+            final HttpServerRequest request = waiting.remove(sentOrder.pollFirst().requestId());
+            if (request != null) {
+                settings.status().requestAnswered();
+                settings.status().answerTimedOut();
+                responses.unavailable(request, "OUTCOME_UNKNOWN", "the cluster did not confirm this command within "
+                        + timeoutMillis + " ms (a leader change); it may or may not have been executed: retry with the"
+                        + " same clientOrderId, or look the order up");
+            }
+        }
+        while (!sentOrder.isEmpty() && !waiting.containsKey(sentOrder.peekFirst().requestId())) {
+            sentOrder.pollFirst();   // answered in time
+        }
+    }
+}
