@@ -1,5 +1,6 @@
 package io.orderentry.persistence;
 
+import io.orderentry.instrument.DecimalText;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -43,14 +44,7 @@ final class CopyBinary {
     private static final int DIGIT_BASE = 10_000;
     /** Largest scale written without BigDecimal: the padded fraction, below 10^(scale + 3), fits a long. */
     private static final int FAST_SCALE = 15;
-    private static final long[] POWERS_OF_TEN = new long[19];
-
-    static {
-        POWERS_OF_TEN[0] = 1;
-        for (int i = 1; i < POWERS_OF_TEN.length; i++) {
-            POWERS_OF_TEN[i] = POWERS_OF_TEN[i - 1] * 10;
-        }
-    }
+    private static final long[] POWERS_OF_TEN = DecimalText.POWERS;
 
     private final short[] integerDigits = new short[5];
     private byte[] bytes = new byte[64 * 1024];

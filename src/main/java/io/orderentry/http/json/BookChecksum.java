@@ -1,5 +1,7 @@
 package io.orderentry.http.json;
 
+import io.orderentry.instrument.DecimalFormats;
+import io.orderentry.instrument.DecimalText;
 import io.orderentry.engine.Side;
 import io.orderentry.marketdata.BookSnapshot;
 
@@ -19,19 +21,14 @@ final class BookChecksum {
     /** Asks first, then bids. */
     private static final Side[] ORDER = {Side.SELL, Side.BUY};
 
-    private final DecimalText[] prices;
-    private final DecimalText[] quantities;
+    private final DecimalFormats formats;
     private final char[] digits = new char[DecimalText.MAX_CHARS];
     private final byte[] text = new byte[2 * 2 * BookSnapshot.CHECKSUM_LEVELS * DecimalText.MAX_CHARS];
     private final CRC32 crc = new CRC32();
 
-    /**
-     * @param prices     price formats by instrument index
-     * @param quantities quantity formats by instrument index
-     */
-    BookChecksum(final DecimalText[] prices, final DecimalText[] quantities) {
-        this.prices = prices;
-        this.quantities = quantities;
+    /** @param formats the instruments' price and quantity formats */
+    BookChecksum(final DecimalFormats formats) {
+        this.formats = formats;
     }
 
     /** @return the checksum of a book's best {@link BookSnapshot#CHECKSUM_LEVELS} levels a side, read in place */
@@ -39,8 +36,8 @@ final class BookChecksum {
         int length = 0;
         for (final Side side : ORDER) {
             for (int i = 0; i < Math.min(BookSnapshot.CHECKSUM_LEVELS, top.levelCount(side)); i++) {
-                length = append(prices[symbol], top.price(side, i), length);
-                length = append(quantities[symbol], top.quantity(side, i), length);
+                length = append(formats.price(symbol), top.price(side, i), length);
+                length = append(formats.quantity(symbol), top.quantity(side, i), length);
             }
         }
         crc.reset();

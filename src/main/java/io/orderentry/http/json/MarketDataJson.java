@@ -1,5 +1,7 @@
 package io.orderentry.http.json;
 
+import io.orderentry.instrument.DecimalFormats;
+import io.orderentry.instrument.DecimalText;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.orderentry.engine.Side;
@@ -31,8 +33,7 @@ public final class MarketDataJson {
 
     private final JsonFactory factory;
     private final List<Instrument> instruments;
-    private final DecimalText[] prices;
-    private final DecimalText[] quantities;
+    private final DecimalFormats formats;
     private StringWriter out = new StringWriter(INITIAL_BUFFER);
     private final char[] digits = new char[DecimalText.MAX_CHARS];
     private final BookChecksum checksum;
@@ -43,13 +44,8 @@ public final class MarketDataJson {
     public MarketDataJson(final JsonFactory factory, final List<Instrument> instruments) {
         this.factory = factory;
         this.instruments = List.copyOf(instruments);
-        this.prices = new DecimalText[instruments.size()];
-        this.quantities = new DecimalText[instruments.size()];
-        for (final Instrument instrument : instruments) {
-            prices[instrument.index()] = new DecimalText(instrument.priceUnit(), instrument.priceScale());
-            quantities[instrument.index()] = new DecimalText(instrument.lotSize(), instrument.quantityScale());
-        }
-        this.checksum = new BookChecksum(prices, quantities);
+        this.formats = new DecimalFormats(instruments);
+        this.checksum = new BookChecksum(formats);
     }
 
     /**
@@ -232,11 +228,11 @@ public final class MarketDataJson {
     }
 
     private void price(final JsonGenerator g, final int symbol, final long ticks) throws IOException {
-        g.writeString(digits, 0, prices[symbol].format(ticks, digits));
+        g.writeString(digits, 0, formats.price(symbol).format(ticks, digits));
     }
 
     private void quantity(final JsonGenerator g, final int symbol, final long lots) throws IOException {
-        g.writeString(digits, 0, quantities[symbol].format(lots, digits));
+        g.writeString(digits, 0, formats.quantity(symbol).format(lots, digits));
     }
 
     private String symbol(final int symbol) {

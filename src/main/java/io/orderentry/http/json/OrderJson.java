@@ -1,5 +1,7 @@
 package io.orderentry.http.json;
 
+import io.orderentry.instrument.DecimalFormats;
+import io.orderentry.instrument.DecimalText;
 import io.orderentry.engine.RejectReason;
 import io.orderentry.instrument.Instrument;
 import io.orderentry.query.Fill;
@@ -17,8 +19,7 @@ import java.util.List;
  */
 public final class OrderJson {
 
-    private final DecimalText[] prices;
-    private final DecimalText[] quantities;
+    private final DecimalFormats formats;
     private final List<Instrument> instruments;
     private final JsonBytes out = new JsonBytes(1024);
     private final char[] digits = new char[DecimalText.MAX_CHARS];
@@ -27,12 +28,7 @@ public final class OrderJson {
     /** @param instruments indexed by {@link Instrument#index()} */
     OrderJson(final List<Instrument> instruments) {
         this.instruments = List.copyOf(instruments);
-        this.prices = new DecimalText[instruments.size()];
-        this.quantities = new DecimalText[instruments.size()];
-        for (final Instrument instrument : instruments) {
-            prices[instrument.index()] = new DecimalText(instrument.priceUnit(), instrument.priceScale());
-            quantities[instrument.index()] = new DecimalText(instrument.lotSize(), instrument.quantityScale());
-        }
+        this.formats = new DecimalFormats(instruments);
     }
 
     /** @return the reusable buffer, emptied, for a document that embeds orders */
@@ -56,8 +52,8 @@ public final class OrderJson {
      */
     void writeFields(final JsonBytes into, final OrderState o, final String sequenceName) {
         final Instrument instrument = instruments.get(o.symbol());
-        final DecimalText price = prices[o.symbol()];
-        final DecimalText quantity = quantities[o.symbol()];
+        final DecimalText price = formats.price(o.symbol());
+        final DecimalText quantity = formats.quantity(o.symbol());
         into.ascii("\"orderId\":").number(o.orderId())
                 .ascii(",\"clientOrderId\":").string(o.clientOrderId())
                 .ascii(",\"accountId\":").string(o.accountId())
@@ -118,8 +114,8 @@ public final class OrderJson {
      * @return how many fills the order has
      */
     private int writeFills(final JsonBytes into, final OrderState o, final int offset, final int limit) {
-        final DecimalText price = prices[o.symbol()];
-        final DecimalText quantity = quantities[o.symbol()];
+        final DecimalText price = formats.price(o.symbol());
+        final DecimalText quantity = formats.quantity(o.symbol());
         int count = 0;
         for (Fill fill = o.lastFill(); fill != null; fill = fill.previous()) {
             if (count == fills.length) {
@@ -143,7 +139,7 @@ public final class OrderJson {
 
     /** Writes one fill of an order of instrument {@code symbol}, as an element of an order's {@code "fills"}. */
     void writeFill(final JsonBytes into, final int symbol, final Fill fill) {
-        writeFill(into, prices[symbol], quantities[symbol], fill);
+        writeFill(into, formats.price(symbol), formats.quantity(symbol), fill);
     }
 
     private void writeFill(final JsonBytes into, final DecimalText price, final DecimalText quantity, final Fill fill) {

@@ -4,7 +4,7 @@ import io.orderentry.engine.OrderType;
 import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
-import io.orderentry.http.json.DecimalText;
+import io.orderentry.instrument.DecimalText;
 import io.orderentry.instrument.Instrument;
 import java.math.BigDecimal;
 import java.math.BigInteger;

@@ -1,5 +1,6 @@
 package io.orderentry.http.json;
 
+import io.orderentry.instrument.DecimalFormats;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
@@ -67,9 +68,7 @@ class BookChecksumTest {
     }
 
     private static long checksum(final BookSnapshot book) {
-        final DecimalText[] prices = {new DecimalText(BTC.tickSize(), BTC.priceScale())};
-        final DecimalText[] quantities = {new DecimalText(BTC.lotSize(), BTC.quantityScale())};
-        return new BookChecksum(prices, quantities).of(0, book);
+        return new BookChecksum(new DecimalFormats(List.of(BTC))).of(BTC.index(), book);
     }
 
     /** @param bids and asks as {ticks, lots} pairs */

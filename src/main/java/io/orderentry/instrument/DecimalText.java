@@ -1,4 +1,4 @@
-package io.orderentry.http.json;
+package io.orderentry.instrument;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -13,11 +13,8 @@ import java.math.RoundingMode;
 public final class DecimalText {
 
     /** Longest text: 19 digits, a point, a sign, up to 19 decimals; the fallback may need more. */
-    static final int MAX_CHARS = 64;
-    /**
-     * 10^0 to 10^18; shared with the other fixed-point code of the edge
-     * ({@link io.orderentry.http.rest.FastOrderParser}).
-     */
+    public static final int MAX_CHARS = 64;
+    /** 10^0 to 10^18; shared with the other fixed-point code (the edge's order parser, the COPY encoding). */
     public static final long[] POWERS = new long[19];
 
     static {
@@ -35,7 +32,7 @@ public final class DecimalText {
      * @param step  the tick or lot size
      * @param scale decimals to render, at least the step's own
      */
-    DecimalText(final BigDecimal step, final int scale) {
+    public DecimalText(final BigDecimal step, final int scale) {
         this.step = step;
         this.scale = scale;
         final BigDecimal unscaled = step.setScale(scale);
@@ -49,7 +46,7 @@ public final class DecimalText {
      * @param out at least {@link #MAX_CHARS} long
      * @return the number of chars written
      */
-    int format(final long count, final char[] out) {
+    public int format(final long count, final char[] out) {
         if (unscaledStep == 0 || count < 0 || count > Long.MAX_VALUE / unscaledStep) {
             final String text = step.multiply(BigDecimal.valueOf(count)).setScale(scale).toPlainString();
             text.getChars(0, text.length(), out, 0);
@@ -67,7 +64,7 @@ public final class DecimalText {
      * @param out      at least {@link #MAX_CHARS} long
      * @return the number of chars written
      */
-    int formatAverage(final long notional, final long quantity, final char[] out) {
+    public int formatAverage(final long notional, final long quantity, final char[] out) {
         if (unscaledStep == 0 || notional < 0 || quantity <= 0 || notional > Long.MAX_VALUE / unscaledStep) {
             final String text = BigDecimal.valueOf(notional).multiply(step)
                     .divide(BigDecimal.valueOf(quantity), scale, RoundingMode.HALF_EVEN).toPlainString();

@@ -1,4 +1,4 @@
-package io.orderentry.http.json;
+package io.orderentry.instrument;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
