@@ -21,12 +21,12 @@ public interface FeedSubscriber {
     /**
      * The subscriber is in its account's feed: updates numbered {@code sequence + 1} on follow (0: no update yet in
      * this process). The subscriber builds its snapshot itself, off the stage, in chunks ({@link SnapshotAssembly}),
-     * keeping the updates meanwhile, then asks for a mark ({@link AccountFeeds#mark}).
+     * keeping the updates meanwhile, then asks for a mark ({@link AccountFeedStage#mark}).
      */
     void startsAfter(long sequence);
 
     /**
-     * The answer to {@link AccountFeeds#mark}: every update numbered up to {@code sequence} has been handed to this
+     * The answer to {@link AccountFeedStage#mark}: every update numbered up to {@code sequence} has been handed to this
      * subscriber before this call, and every change the order view held when the mark was asked for has such an
      * update. The snapshot assembled is the account's open orders as after update {@code sequence}.
      */

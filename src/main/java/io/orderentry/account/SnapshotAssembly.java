@@ -16,7 +16,7 @@ import java.util.TreeMap;
  * assembly keeps them ({@link #updates}). Meanwhile {@link #readChunk} reads the account's open orders from the order
  * view, at most {@code chunk} at a time and in ascending order id, while the stage goes on: each order read is exactly
  * as some event left it, at {@code S} or later. Once the reading is done the follower asks the stage for a mark
- * ({@link AccountFeeds#mark}); the stage answers, between two batches, with its sequence {@code F}
+ * ({@link AccountFeedStage#mark}); the stage answers, between two batches, with its sequence {@code F}
  * ({@link FeedSubscriber#marked}), after handing out every update up to {@code F}, so that every event the reads saw
  * has its update, numbered at most {@code F}, in this assembly. {@link #complete} then lays each kept update up to
  * {@code F} over the orders read, in sequence order (an open order replaces what was read, a final one removes it):

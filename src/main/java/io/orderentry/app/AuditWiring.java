@@ -2,7 +2,7 @@ package io.orderentry.app;
 
 import io.orderentry.audit.AuditArchiver;
 import io.orderentry.audit.AuditFiles;
-import io.orderentry.audit.AuditHandler;
+import io.orderentry.audit.AuditStage;
 import io.orderentry.audit.AuditConfig;
 import io.orderentry.audit.AuditTrail;
 import io.orderentry.http.rest.InputGateway;
@@ -94,7 +94,7 @@ final class AuditWiring {
     }
 
     /** Registers the {@code audit} part of {@code /ready} and the trail's figures, the edge's refusals among them. */
-    void register(final AuditHandler audit, final InputGateway gateway) {
+    void register(final AuditStage audit, final InputGateway gateway) {
         final AuditTrail auditTrail = trail;
         status.addComponent(() -> new HealthComponent("audit", auditTrail.isHealthy() && status.auditFailure() == null,
                 Map.of("lastSeq", auditTrail.lastSeq(), "sync", config.audit().sync().name(),

@@ -4,7 +4,7 @@ import com.lmax.disruptor.RingBuffer;
 import io.aeron.cluster.ClusterMember;
 import io.aeron.cluster.service.Cluster;
 import io.orderentry.cluster.ClusterCommands;
-import io.orderentry.cluster.ClusterIngress;
+import io.orderentry.cluster.ClusterIngressStage;
 import io.orderentry.cluster.ClusterNode;
 import io.orderentry.cluster.ClusterConfig;
 import io.orderentry.cluster.EngineService;
@@ -72,7 +72,7 @@ final class ClusterWiring {
     private final Runnable onFailure;
     private volatile EngineService clusterService;
     private ClusterNode clusterNode;
-    private ClusterIngress clusterIngress;
+    private ClusterIngressStage clusterIngress;
     private LogRetention logRetention;
     private LogPurger logPurger;
     private final ClusterSnapshotRequests snapshotRequests;
@@ -107,7 +107,7 @@ final class ClusterWiring {
     /**
      * Joins the cluster: this member's part of the cluster instead of the journal. The engine runs as the clustered service
      * ({@link EngineService}) on the log the cluster replicates and replays; the input ring's
-     * one consumer sends each command into that log ({@link ClusterIngress}). Returns once the
+     * one consumer sends each command into that log ({@link ClusterIngressStage}). Returns once the
      * member's client reaches a leader, which needs a majority of the members running, and the engine has started
      * (loaded the newest cluster snapshot, if any). Starts the input ring in between: its consumer is the ingress.
      */
@@ -147,7 +147,7 @@ final class ClusterWiring {
         } catch (final RuntimeException e) {
             throw failStart.apply("the cluster member could not start: " + e.getMessage(), e);
         }
-        clusterIngress = new ClusterIngress(clusterNode::clientContext, matcherStage, outputLock, codec.get(),
+        clusterIngress = new ClusterIngressStage(clusterNode::clientContext, matcherStage, outputLock, codec.get(),
                 settings.memberId(), incarnation, clusterService);
         pipeline.startClusterInput(clusterIngress);
         clusterIngress.start();
@@ -245,7 +245,7 @@ final class ClusterWiring {
 
     /** Registers the {@code cluster} part of {@code /ready} and the member's figures. */
     void register() {
-        final ClusterIngress ingress = clusterIngress;
+        final ClusterIngressStage ingress = clusterIngress;
         final EngineService service = clusterService;
         final ClusterNode node = clusterNode;
         status.addComponent(() -> {

@@ -1,6 +1,6 @@
 package io.orderentry.app;
 
-import io.orderentry.account.AccountFeeds;
+import io.orderentry.account.AccountFeedStage;
 import io.orderentry.account.DeadMansSwitch;
 import io.orderentry.engine.RejectReason;
 import io.orderentry.http.ClientBounds;
@@ -71,7 +71,7 @@ final class HttpWiring {
      * parts already made stay here for {@link #closeServer} and the others.
      */
     void start(final OrderStateView view, final ReplyStage replies, final InputGateway gateway,
-               final MarketDataStage marketData, final StreamFanOut streamFanOut, final AccountFeeds orderFeeds,
+               final MarketDataStage marketData, final StreamFanOut streamFanOut, final AccountFeedStage orderFeeds,
                final SnapshotTrigger snapshotNow) {
         auth = AuthWiring.open(config.auth(), config.http().host(), status, metrics);
         vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(config.http().instances()));

@@ -1,6 +1,6 @@
 package io.orderentry.app;
 
-import io.orderentry.journal.JournalHandler;
+import io.orderentry.journal.JournalStage;
 import io.orderentry.journal.JournalRecovery;
 import io.orderentry.journal.JournalWriter;
 import io.orderentry.ops.HealthComponent;
@@ -73,7 +73,7 @@ final class JournalWiring {
     }
 
     /** Registers the commands the journal's stage could not encode; last of the start's figures, as it always was. */
-    void registerRejections(final JournalHandler handler) {
+    void registerRejections(final JournalStage handler) {
         metrics.counter("orders_journal_rejected_commands_total", "Commands the journal could not encode (answered 503)",
                 handler::rejectedCommands);
     }

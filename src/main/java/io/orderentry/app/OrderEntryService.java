@@ -6,7 +6,7 @@ import io.orderentry.http.rest.InputGateway;
 import io.orderentry.http.stream.StreamFanOut;
 import io.orderentry.http.stream.StreamMetrics;
 import io.orderentry.journal.DirectoryLock;
-import io.orderentry.journal.JournalHandler;
+import io.orderentry.journal.JournalStage;
 import io.orderentry.journal.JournalRecovery;
 import io.orderentry.journal.WallClock;
 import io.orderentry.ops.MetricsText;
@@ -59,7 +59,7 @@ public final class OrderEntryService {
     private Map<String, Integer> symbolIndex;
     private final RecoveryFigures recovered = new RecoveryFigures();
     private MatcherStage matcherStage;
-    private JournalHandler journalHandler;
+    private JournalStage journalStage;
     private RingBuffer<EngineEvent> outputRing;
     private ClusterWiring cluster;
     private PersistenceWiring persistence;
@@ -190,13 +190,13 @@ public final class OrderEntryService {
             throw failStart("the journal cannot be opened for writing: " + e.getMessage(),
                     new UncheckedIOException("the journal cannot be opened for writing", e));
         }
-        journalHandler = new JournalHandler(journalWiring.writer(), pipeline.inputRing(), WallClock::currentTimeMicros);
+        journalStage = new JournalStage(journalWiring.writer(), pipeline.inputRing(), WallClock::currentTimeMicros);
     }
 
     /** Step 8: the input ring, last of the rings, and the price bands journaled ahead of any order. */
     private void startInputRing(final SingleNodeRecovery recovering) {
         final int[] bandChanges = recovering.priceBandChanges();   // read before the matcher thread owns the engine
-        pipeline.startInput(journalHandler, matcherStage);
+        pipeline.startInput(journalStage, matcherStage);
         if (!recovering.journalPriceBandChanges(gateway, bandChanges)) {
             throw failStart("the input ring is full at start; the price band change could not be journaled",
                     new IllegalStateException("the input ring is full at start"));
@@ -231,8 +231,8 @@ public final class OrderEntryService {
         snapshots.register(cluster == null ? null : cluster.service(),
                 journalWiring == null ? null : journalWiring.writer());
         auditWiring.register(stages.audit(), gateway);
-        if (journalHandler != null) {
-            journalWiring.registerRejections(journalHandler);
+        if (journalStage != null) {
+            journalWiring.registerRejections(journalStage);
         }
         streamMetrics.register(metrics, stages.marketData().view(), stages.marketData().subscribers(), stages.feeds());
     }
@@ -252,8 +252,8 @@ public final class OrderEntryService {
     }
 
     /**
-     * The one way a start fails: says why in {@code /ready} and {@code /health}, stops what the start opened so far, and
-     * returns {@code thrown} for the start to throw ({@code Main} exits 2 on a {@link ConfigException}, else 1).
+     * The one way a start fails: says why in {@code /ready} and {@code /health}, stops what the start opened so far,
+     * and returns {@code thrown} for the start to throw ({@code Main} exits 2 on a {@link ConfigException}, else 1).
      */
     private RuntimeException failStart(final String reason, final RuntimeException thrown) {
         status.fail(reason);

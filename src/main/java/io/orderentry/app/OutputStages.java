@@ -1,7 +1,7 @@
 package io.orderentry.app;
 
-import io.orderentry.account.AccountFeeds;
-import io.orderentry.audit.AuditHandler;
+import io.orderentry.account.AccountFeedStage;
+import io.orderentry.audit.AuditStage;
 import io.orderentry.audit.AuditTrail;
 import io.orderentry.http.json.Json;
 import io.orderentry.http.rest.ReplyStage;
@@ -23,7 +23,7 @@ import io.orderentry.query.OrderStateView;
  * @param marketData books, trades and tickers (oe-marketdata)
  * @param fanOut     the WebSocket fan-out of market data's frames (the event loops)
  */
-record OutputStages(OrderStateView view, AuditHandler audit, ReplyStage replies, AccountFeeds feeds,
+record OutputStages(OrderStateView view, AuditStage audit, ReplyStage replies, AccountFeedStage feeds,
                     MarketDataStage marketData, StreamFanOut fanOut) {
 
     /** Builds the stages from the settings; the audit stage reports failures and resumption to {@code status}. */
@@ -31,11 +31,11 @@ record OutputStages(OrderStateView view, AuditHandler audit, ReplyStage replies,
                               final StreamMetrics streamMetrics) {
         final OrderStateView view = new OrderStateView(config.query().retainedFinalOrders(),
                 config.engine().dedupWindow());
-        final AuditHandler audit = new AuditHandler(trail, status::auditFailed, status::auditResumed,
+        final AuditStage audit = new AuditStage(trail, status::auditFailed, status::auditResumed,
                 view::holdsOnApplyingThread);
         final int loops = config.http().instances();
         return new OutputStages(view, audit, new ReplyStage(view, loops),
-                new AccountFeeds(view, Json.orderFeedRenderer(config.instruments())),
+                new AccountFeedStage(view, Json.orderFeedRenderer(config.instruments())),
                 new MarketDataStage(config.instruments().size(), loops, config.marketData()),
                 new StreamFanOut(config.instruments(), loops, streamMetrics, config.marketData().fanOutCpuPercent()));
     }

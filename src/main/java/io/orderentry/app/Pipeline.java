@@ -8,7 +8,7 @@ import com.lmax.disruptor.dsl.ProducerType;
 import io.orderentry.engine.CommandResult;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderStatus;
-import io.orderentry.journal.JournalHandler;
+import io.orderentry.journal.JournalStage;
 import io.orderentry.ops.MetricsText;
 import io.orderentry.ops.ServiceStatus;
 import io.orderentry.pipeline.EngineEvent;
@@ -19,6 +19,7 @@ import io.orderentry.pipeline.OrderCommand;
 import io.orderentry.pipeline.PipelineConfig;
 import io.orderentry.pipeline.RingShutdown;
 import io.orderentry.pipeline.Sequential;
+import io.orderentry.query.OrderViewStage;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -119,7 +120,7 @@ final class Pipeline {
     }
 
     /** Wires the input ring's journal and matcher and starts it; last, after recovery. */
-    void startInput(final JournalHandler journal, final MatcherStage matcher) {
+    void startInput(final JournalStage journal, final MatcherStage matcher) {
         wireInput(input, inputWait, journal, matcher);
         input.start();
     }
@@ -173,7 +174,7 @@ final class Pipeline {
     private static void wireOutput(final Disruptor<EngineEvent> output, final OutputStages stages,
                                    final EventHandler<EngineEvent> persistence) {
         output.handleEventsWith(stage("oe-orders",
-                new Sequential<>(stages.view(), stages.audit(), stages.replies(), stages.feeds())));
+                new Sequential<>(new OrderViewStage(stages.view()), stages.audit(), stages.replies(), stages.feeds())));
         output.handleEventsWith(stage("oe-marketdata", stages.marketData()));
         if (persistence != null) {
             output.handleEventsWith(stage("oe-spool", persistence));
@@ -181,8 +182,8 @@ final class Pipeline {
     }
 
     /** Wires the input ring's consumers; call before the ring starts, after recovery. */
-    private static void wireInput(final Disruptor<OrderCommand> input, final WaitStrategy wait, final JournalHandler journal,
-                          final MatcherStage matcher) {
+    private static void wireInput(final Disruptor<OrderCommand> input, final WaitStrategy wait,
+                                  final JournalStage journal, final MatcherStage matcher) {
         input.handleEventsWith(WaitStrategies.upstream(wait, stage("oe-journal", journal)))
                 .then(stage("oe-matcher", matcher));
     }

@@ -7,7 +7,7 @@ import io.orderentry.pipeline.CommandType;
 
 /**
  * What one audit record says, before the trail gives it its seq, time and hashes. A reusable holder: the
- * {@link AuditHandler} fills it, {@link AuditTrail#append} encodes it, and {@link #reset()} clears it for
+ * {@link AuditStage} fills it, {@link AuditTrail#append} encodes it, and {@link #reset()} clears it for
  * the next use. Owned by the audit thread. Zero in a numeric field and null in the others mean "not known"
  * and are written as JSON {@code null}; in {@link #instrument}, {@link #bandBasisPoints} and {@link #canceledCount},
  * where 0 is a value, -1 does.

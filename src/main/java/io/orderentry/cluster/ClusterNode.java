@@ -210,7 +210,7 @@ public final class ClusterNode implements AutoCloseable {
                 .ingressChannel("aeron:udp")
                 .ingressEndpoints(ingressEndpoints)
                 .egressChannel("aeron:udp?endpoint=" + egressHost + ":0")
-                .egressListener(new ClusterIngress.IgnoreEgress())
+                .egressListener(new ClusterIngressStage.IgnoreEgress())
                 .credentialsSupplier(new MemberCredentials(secret, ClusterSecret.Purpose.INGRESS, memberId))
                 .messageTimeoutNs(TimeUnit.SECONDS.toNanos(2));
     }

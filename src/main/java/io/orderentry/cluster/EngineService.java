@@ -41,7 +41,7 @@ import java.util.function.Consumer;
  * this member sent in this incarnation is executed as a live one (its answer goes to the waiting request); any other is
  * executed as the journal's replay executes a command (nobody here waits for it; the audit trail records it as recovered).
  *
- * <p>Threads: the service container's thread calls every method. It and {@link ClusterIngress}'s thread (edge
+ * <p>Threads: the service container's thread calls every method. It and {@link ClusterIngressStage}'s thread (edge
  * refusals, failures to send) both publish into the output ring through the one {@link MatcherStage}, under
  * {@code outputLock}, so that one command's events are never interleaved with another's.
  */

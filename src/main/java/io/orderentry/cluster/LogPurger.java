@@ -20,7 +20,7 @@ import java.util.function.Supplier;
  * <ol>
  *   <li>Each member needs its log from its <b>second newest</b> snapshot on ({@link #keepFrom}): it recovers from the
  *       newest, or from the one before if the newest were unusable, and replays the log after it.</li>
- *   <li>Each member says so in the log itself ({@link ClusterIngress#sendKeepFrom}), so that every member learns what
+ *   <li>Each member says so in the log itself ({@link ClusterIngressStage#sendKeepFrom}), so that every member learns what
  *       every other needs ({@link LogRetention}). A member's log end is past its snapshots, so the leader, whoever it
  *       is, never has to send anyone the log before what they said.</li>
  *   <li>Each member deletes its log's segments wholly before the lowest position every member said
@@ -46,7 +46,7 @@ public final class LogPurger implements AutoCloseable {
     private final File clusterDirectory;
     private final Supplier<AeronArchive.Context> archive;
     private final LogRetention retention;
-    private final ClusterIngress ingress;
+    private final ClusterIngressStage ingress;
     private final int member;
     private final Thread thread;
 
@@ -66,7 +66,7 @@ public final class LogPurger implements AutoCloseable {
      * @param archive          a new context for a client of this member's own archive, per connection
      */
     public LogPurger(final File clusterDirectory, final Supplier<AeronArchive.Context> archive,
-                     final LogRetention retention, final ClusterIngress ingress, final int member) {
+                     final LogRetention retention, final ClusterIngressStage ingress, final int member) {
         this.clusterDirectory = clusterDirectory;
         this.archive = archive;
         this.retention = retention;

@@ -1,6 +1,6 @@
 package io.orderentry.http;
 
-import io.orderentry.account.AccountFeeds;
+import io.orderentry.account.AccountFeedStage;
 import io.orderentry.http.json.Json;
 import io.orderentry.http.rest.InputGateway;
 import io.orderentry.http.rest.OrderRequestParser;
@@ -24,7 +24,7 @@ public record HttpParts(Json json, OrderRequestParser parser, InputGateway input
                         OrderStateView view, ReplyStage replies, ServiceStatus status, MetricsText metrics,
                         HttpMetrics httpMetrics, Buffer openApi, Logger log, MarketDataAccess marketData,
                         SnapshotTrigger snapshots, HttpConfig config, ClientBounds clients,
-                        AccessControl access, AccountFeeds orderFeeds,
+                        AccessControl access, AccountFeedStage orderFeeds,
                         io.orderentry.account.DeadMansSwitch deadMansSwitch) {
 
     /** @return the TLS settings when HTTPS is on, else null */

@@ -2,7 +2,7 @@ package io.orderentry.journal;
 
 import java.time.Instant;
 
-/** The wall clock in microseconds since the epoch, the production clock of {@link JournalHandler}. */
+/** The wall clock in microseconds since the epoch, the production clock of {@link JournalStage}. */
 public final class WallClock {
 
     private WallClock() {

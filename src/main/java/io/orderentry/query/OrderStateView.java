@@ -6,7 +6,6 @@ import io.orderentry.engine.RejectReason;
 import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
-import io.orderentry.pipeline.BatchStage;
 import io.orderentry.pipeline.EngineEvent;
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -17,9 +16,9 @@ import java.util.List;
 import java.util.function.LongConsumer;
 
 /**
- * The query model of orders: every order's current state, built only from engine events. It is
- * the first part of the output ring's order stage and the replies run after it on the same thread, so any state
- * a client was answered with is already visible here (read-your-writes).
+ * The query model of orders: every order's current state, built only from engine events. The output ring's
+ * {@link OrderViewStage} applies them, first on the order stage's thread, and the replies run after it on the same
+ * thread, so any state a client was answered with is already visible here (read-your-writes).
  *
  * <p>Storage: each order is a slot in chunked primitive arrays (ids, prices, quantities, statuses, times) and its
  * fills are entries of a chunked arena, linked newest first; an {@link SlotIndex} maps order ids to slots. An
@@ -45,7 +44,7 @@ import java.util.function.LongConsumer;
  * {@link OrderStateViewSnapshot} writes the format (described there) and {@link OrderStateViewRestore} reads it;
  * they read and fill this view's arrays and counters directly, which are package-private for them alone.
  */
-public final class OrderStateView implements BatchStage<EngineEvent> {
+public final class OrderStateView {
 
     private static final int SHIFT = SlotVersions.SHIFT;
     private static final int CHUNK = SlotVersions.CHUNK;
@@ -177,7 +176,7 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
         return slot != NONE && clientOrderIds[slot >>> SHIFT][slot & MASK] != null;
     }
 
-    @Override
+    /** Applies one engine event; the writer's thread (the output ring's {@link OrderViewStage}, or a replica's). */
     public void apply(final EngineEvent event, final long sequence) {
         switch (event.type) {
             case ORDER_ACCEPTED -> accepted(event);
@@ -192,8 +191,7 @@ public final class OrderStateView implements BatchStage<EngineEvent> {
         appliedSequence = event.eventSequence;
     }
 
-    /** Makes the batch's last applied sequence readable by other threads. */
-    @Override
+    /** Makes the batch's last applied sequence readable by other threads; after a batch of {@link #apply}. */
     public void endOfBatch() {
         lastEventSequence = appliedSequence;
     }

@@ -18,7 +18,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A real engine feeding the order stage's first parts, as the output ring's {@code oe-orders} thread runs them: each
- * engine event goes through the {@link OrderStateView} and then the {@link AccountFeeds}, and {@link #endBatch} ends
+ * engine event goes through the {@link OrderStateView} and then the {@link AccountFeedStage}, and {@link #endBatch} ends
  * the batch of both. Commands go through a real {@link Matcher} behind its {@link MatcherStage}, so the events are
  * exactly those the service's output ring carries. Single-threaded.
  */
@@ -28,7 +28,7 @@ final class FeedDriver {
 
     final OrderStateView view = new OrderStateView(100_000);
     /** Renders an update as {@code account:sequence:event}, so tests can see what each subscriber was handed. */
-    final AccountFeeds feeds = new AccountFeeds(view, (account, update) ->
+    final AccountFeedStage feeds = new AccountFeedStage(view, (account, update) ->
             (account + ":" + update.sequence() + ":" + update.event()).getBytes(StandardCharsets.US_ASCII));
     private final CollectingOutput output = new CollectingOutput();
     private final MatcherStage matcher = new MatcherStage(

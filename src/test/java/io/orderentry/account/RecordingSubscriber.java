@@ -17,7 +17,7 @@ final class RecordingSubscriber implements FeedSubscriber {
 
     private final String accountId;
     private final OrderStateView view;
-    private final AccountFeeds feeds;
+    private final AccountFeedStage feeds;
     private boolean closed;
     private SnapshotAssembly assembly;
     /** False: the whole snapshot is read when the stage starts the subscriber; true: one chunk per {@link #step}. */

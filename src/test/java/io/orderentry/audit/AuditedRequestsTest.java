@@ -112,7 +112,7 @@ class AuditedRequestsTest {
     @Test
     void theChainVerifiesAcrossRotationsAndARestart() {
         // no price bands: a first start with bands journals (and audits) one PRICE_BAND_SET per instrument before any
-        // order, which the counts below leave out; AuditHandlerTest records those
+        // order, which the counts below leave out; AuditStageTest records those
         final Map<String, String> smallFiles = Map.of("ORDERS_AUDIT_MAX_FILE_BYTES", "4096", "ORDERS_PRICE_BAND_PERCENT",
                 "0");
         try (RunningService service = RunningService.start(dir, smallFiles)) {

@@ -16,6 +16,7 @@ import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.EventType;
 import io.orderentry.query.OrderState;
 import io.orderentry.query.OrderStateView;
+import io.orderentry.query.OrderViewStage;
 import io.orderentry.testing.PostgresFixture;
 import io.orderentry.testing.TestEngine;
 import java.sql.Connection;
@@ -468,7 +469,7 @@ class PostgresSinkIT {
         final OrderStateView view = new OrderStateView(1_000_000);
         long trades = 0;
         for (final EngineEvent event : events) {
-            view.onEvent(event, 0, false);
+            new OrderViewStage(view).onEvent(event, 0, false);
             trades += event.type == EventType.TRADE ? 1 : 0;
         }
         final List<List<String>> rows = DB.rows("SELECT order_id, symbol, status, price, quantity, filled_quantity,"

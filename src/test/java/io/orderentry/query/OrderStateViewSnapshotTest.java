@@ -274,7 +274,7 @@ class OrderStateViewSnapshotTest {
         final List<EngineEvent> events = GeneratedEvents.generate(3, 1_000);
         final OrderStateView original = new OrderStateView(RETAINED);
         for (int n = 0; n < events.size(); n++) {
-            original.onEvent(events.get(n), n, n == 499);     // the batch after event 499 never ends
+            new OrderViewStage(original).onEvent(events.get(n), n, n == 499);     // the batch after event 499 never ends
         }
         assertEquals(events.get(499).eventSequence, original.lastEventSequence());
         final OrderStateView restored = restore(snapshot(original), RETAINED);
@@ -366,7 +366,7 @@ class OrderStateViewSnapshotTest {
     private static void apply(final OrderStateView view, final List<EngineEvent> events, final int from,
                               final int to) {
         for (int n = from; n < to; n++) {
-            view.onEvent(events.get(n), n, n == to - 1);
+            new OrderViewStage(view).onEvent(events.get(n), n, n == to - 1);
         }
     }
 

@@ -126,7 +126,7 @@ class OrderStateViewTest {
     private static void apply(final OrderStateView view, final List<EngineEvent> events, final int from,
                               final int to) {
         for (int n = from; n < to; n++) {
-            view.onEvent(events.get(n), n, n == to - 1);
+            new OrderViewStage(view).onEvent(events.get(n), n, n == to - 1);
         }
     }
 
@@ -157,7 +157,7 @@ class OrderStateViewTest {
         long maxOrderId = 0;
         for (int n = 0; n < events.size(); n++) {
             final EngineEvent event = events.get(n);
-            view.onEvent(event, n, true);
+            new OrderViewStage(view).onEvent(event, n, true);
             reference.onEvent(event, n, true);
             if (event.type == EventType.ORDER_ACCEPTED) {
                 maxOrderId = Math.max(maxOrderId, event.orderId);
@@ -194,7 +194,7 @@ class OrderStateViewTest {
         final OrderStateView view = new OrderStateView(10);
         final ReferenceOrderView reference = new ReferenceOrderView(10);
         for (int n = 0; n < events.size(); n++) {
-            view.onEvent(events.get(n), n, n == events.size() - 1);
+            new OrderViewStage(view).onEvent(events.get(n), n, n == events.size() - 1);
             reference.onEvent(events.get(n), n, n == events.size() - 1);
         }
         assertNull(view.get(0));
@@ -251,7 +251,7 @@ class OrderStateViewTest {
         }
         for (int n = 0; n < events.size(); n++) {
             final EngineEvent event = events.get(n);
-            view.onEvent(event, n, n % 16 == 15);
+            new OrderViewStage(view).onEvent(event, n, n % 16 == 15);
             if (event.type == EventType.ORDER_ACCEPTED) {
                 newest.set(event.orderId);
             }
@@ -310,7 +310,7 @@ class OrderStateViewTest {
             readers.add(reader);
         }
         for (int n = 0; n < events.size(); n++) {
-            view.onEvent(events.get(n), n, n % 16 == 15);
+            new OrderViewStage(view).onEvent(events.get(n), n, n % 16 == 15);
         }
         done.set(true);
         for (final Thread reader : readers) {

@@ -1,6 +1,6 @@
 package io.orderentry.http.stream;
 
-import io.orderentry.account.AccountFeeds;
+import io.orderentry.account.AccountFeedStage;
 import io.orderentry.account.OrderUpdate;
 import io.orderentry.account.SnapshotAssembly;
 import io.orderentry.auth.ApiKey;
@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 
 /**
  * The private {@code orders} channel of one event loop's stream sessions (API.md, "Accounts and authentication",
- * "Private stream"): who may subscribe, and the hand-over between the order stage's {@link AccountFeeds} and the
+ * "Private stream"): who may subscribe, and the hand-over between the order stage's {@link AccountFeedStage} and the
  * sessions.
  *
  * <h2>Subscribing</h2>
@@ -31,7 +31,7 @@ import org.slf4j.Logger;
  * {@code admin} key, a spent budget, or an {@code accountId} that is not the key's is answered with an error message
  * (UNAUTHENTICATED, INVALID_API_KEY, PERMISSION_DENIED, RATE_LIMITED, ACCOUNT_MISMATCH) and the connection is closed
  * with status 1008; failed authentications are audited as REST ones are. With authentication off the message names
- * {@code accountId}. The subscription then goes to the order stage ({@link AccountFeeds#subscribe}), woken by a tick
+ * {@code accountId}. The subscription then goes to the order stage ({@link AccountFeedStage#subscribe}), woken by a tick
  * through the input ring, which adds it to the account's feed and tells it the feed's sequence. The snapshot is then
  * built here, on the loop, {@value #SNAPSHOT_CHUNK} open orders per task read from the order view, the updates that
  * arrive meanwhile kept beside it, and completed at the stage's mark ({@link SnapshotAssembly}): {@code oe-orders},
@@ -57,7 +57,7 @@ final class OrderChannel implements OrderFeedSubscription.Receiver {
     /** Open orders read per event loop task while a snapshot is built. */
     static final int SNAPSHOT_CHUNK = 256;
 
-    private final AccountFeeds feeds;
+    private final AccountFeedStage feeds;
     private final OrderStateView view;
     private final InputGateway input;
     private final AccessControl access;

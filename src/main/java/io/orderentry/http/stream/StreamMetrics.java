@@ -1,6 +1,6 @@
 package io.orderentry.http.stream;
 
-import io.orderentry.account.AccountFeeds;
+import io.orderentry.account.AccountFeedStage;
 import io.orderentry.marketdata.MarketDataView;
 import io.orderentry.marketdata.SubscriberCounts;
 import io.orderentry.ops.MetricsText;
@@ -40,7 +40,7 @@ public final class StreamMetrics {
 
     /** Registers the stream's and the market data consumer's figures, and those of the private orders channel. */
     public void register(final MetricsText metrics, final MarketDataView view, final SubscriberCounts subscribers,
-                         final AccountFeeds orderFeeds) {
+                         final AccountFeedStage orderFeeds) {
         metrics.gauge("orders_ws_orders_subscribers", "Subscriptions to the private orders channel",
                 orderFeeds::subscribers);
         metrics.counter("orders_ws_orders_messages_total",

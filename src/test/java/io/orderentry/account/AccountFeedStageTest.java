@@ -29,10 +29,10 @@ import org.junit.jupiter.api.Test;
  * The private feeds against a real engine ({@link FeedDriver}): what a subscriber is sent, in which order and with
  * which sequence, and that a subscription taken between any two events of a batch misses and repeats nothing.
  */
-class AccountFeedsTest {
+class AccountFeedStageTest {
 
     private final FeedDriver driver = new FeedDriver();
-    private final AccountFeeds feeds = driver.feeds;
+    private final AccountFeedStage feeds = driver.feeds;
 
     @Test
     void shouldSendTheOpenOrdersAsTheSnapshotThenEachChangeWithTheNextSequence() {
@@ -367,16 +367,16 @@ class AccountFeedsTest {
 
     @Test
     void shouldForgetFeedsWithoutSubscribersOncePastTheBound() {
-        for (int i = 0; i <= AccountFeeds.IDLE_FEEDS_KEPT; i++) {
+        for (int i = 0; i <= AccountFeedStage.IDLE_FEEDS_KEPT; i++) {
             final RecordingSubscriber subscriber = new RecordingSubscriber(driver, "acct-" + i);
             feeds.subscribe(subscriber);
             driver.endBatch();
             subscriber.close();
             feeds.unsubscribe(subscriber);
         }
-        assertTrue(feeds.feeds() <= AccountFeeds.IDLE_FEEDS_KEPT, "feeds: " + feeds.feeds());
+        assertTrue(feeds.feeds() <= AccountFeedStage.IDLE_FEEDS_KEPT, "feeds: " + feeds.feeds());
         final RecordingSubscriber kept = subscribe("kept");
-        for (int i = 0; i < AccountFeeds.IDLE_FEEDS_KEPT; i++) {
+        for (int i = 0; i < AccountFeedStage.IDLE_FEEDS_KEPT; i++) {
             feeds.subscribe(new RecordingSubscriber(driver, "more-" + i));
         }
         driver.endBatch();

@@ -32,9 +32,9 @@ import java.util.function.LongSupplier;
  *
  * <p>Threads: {@link #onEvent} runs on the journal thread; the accessors may be called from any thread.
  */
-public final class JournalHandler implements EventHandler<OrderCommand> {
+public final class JournalStage implements EventHandler<OrderCommand> {
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JournalHandler.class);
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(JournalStage.class);
     /** While the writer has failed, how often a command may try to resume it. */
     static final long RESUME_EVERY_MICROS = 1_000_000;
     /** How often a resume that fails again is logged. */
@@ -68,7 +68,7 @@ public final class JournalHandler implements EventHandler<OrderCommand> {
      * @param ring        the input ring this handler consumes, to mark the slots of a failed batch
      * @param clockMicros wall clock in microseconds since the epoch, e.g. {@link WallClock#currentTimeMicros()}
      */
-    public JournalHandler(final JournalWriter writer, final RingBuffer<OrderCommand> ring, final LongSupplier clockMicros) {
+    public JournalStage(final JournalWriter writer, final RingBuffer<OrderCommand> ring, final LongSupplier clockMicros) {
         this.writer = Objects.requireNonNull(writer, "writer");
         this.ring = Objects.requireNonNull(ring, "ring");
         this.clockMicros = Objects.requireNonNull(clockMicros, "clockMicros");

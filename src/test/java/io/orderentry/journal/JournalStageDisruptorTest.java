@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The handler as the first stage of a real Disruptor 4 ring, with a probe standing in for the matcher. */
-class JournalHandlerDisruptorTest {
+class JournalStageDisruptorTest {
 
     private static final EventTranslatorOneArg<OrderCommand, Long> NTH = (slot, ringSequence, n) -> Commands.nth(slot, n);
 
@@ -63,7 +63,7 @@ class JournalHandlerDisruptorTest {
     private void start(final JournalConfig config) throws IOException {
         final JournalRecovery recovery = JournalReader.recover(config.directory(), Commands.SYMBOL_INDEX, c -> { });
         writer = JournalWriter.open(config, Commands.SYMBOLS, recovery, FailingFileChannel.factory(channels));
-        final JournalHandler journal = new JournalHandler(writer, disruptor.getRingBuffer(), WallClock::currentTimeMicros);
+        final JournalStage journal = new JournalStage(writer, disruptor.getRingBuffer(), WallClock::currentTimeMicros);
         probe = new Probe();
         disruptor.handleEventsWith(journal).then(probe);
         disruptor.start();

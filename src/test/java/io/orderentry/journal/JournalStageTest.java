@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class JournalHandlerTest {
+class JournalStageTest {
 
     @TempDir
     Path dir;
@@ -28,7 +28,7 @@ class JournalHandlerTest {
     private final RingBuffer<OrderCommand> ring = RingBuffer.createSingleProducer(OrderCommand::new, 256);
     private final List<FailingFileChannel> channels = new ArrayList<>();
     private JournalWriter writer;
-    private JournalHandler handler;
+    private JournalStage handler;
     private long published;
     /** When set, the writer cannot open a segment file (so a resume fails). */
     private boolean refuseOpen;
@@ -49,7 +49,7 @@ class JournalHandlerTest {
             }
             return failing.open(path, create);
         });
-        handler = new JournalHandler(writer, ring, clock);
+        handler = new JournalStage(writer, ring, clock);
     }
 
     private void open(final LongSupplier clock) throws IOException {

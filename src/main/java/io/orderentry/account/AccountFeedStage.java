@@ -49,7 +49,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Threads: {@link #apply} and {@link #endOfBatch} on the order stage's thread, the only writer of feeds' sequences;
  * {@link #subscribe} and {@link #unsubscribe} on any thread (the event loops). Allocates only for accounts with a feed.
  */
-public final class AccountFeeds implements BatchStage<EngineEvent> {
+public final class AccountFeedStage implements BatchStage<EngineEvent> {
 
     /** Feeds kept without subscribers, at most; see the class comment. */
     static final int IDLE_FEEDS_KEPT = 10_000;
@@ -82,7 +82,7 @@ public final class AccountFeeds implements BatchStage<EngineEvent> {
     private final AtomicInteger subscribers = new AtomicInteger();
 
     /** @param renderer renders each update once, for every subscriber of its account */
-    public AccountFeeds(final OrderStateView view, final FeedRenderer renderer) {
+    public AccountFeedStage(final OrderStateView view, final FeedRenderer renderer) {
         this.view = view;
         this.renderer = renderer;
     }

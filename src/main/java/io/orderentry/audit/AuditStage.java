@@ -49,9 +49,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads: every method runs on the audit thread; the accessors may be called from any thread.
  */
-public final class AuditHandler implements BatchStage<EngineEvent> {
+public final class AuditStage implements BatchStage<EngineEvent> {
 
-    private static final Logger LOG = LoggerFactory.getLogger(AuditHandler.class);
+    private static final Logger LOG = LoggerFactory.getLogger(AuditStage.class);
 
     private final AuditTrail trail;
     private final java.util.function.LongPredicate orderHeld;
@@ -87,13 +87,13 @@ public final class AuditHandler implements BatchStage<EngineEvent> {
      * @param orderHeld whether the order view holds an order, asked on this stage's thread after the view applied the
      *                  same event: the answers that carry the order depend on it ({@link Answer})
      */
-    public AuditHandler(final AuditTrail trail, final BiConsumer<String, Boolean> onFailure, final Runnable onResumed,
+    public AuditStage(final AuditTrail trail, final BiConsumer<String, Boolean> onFailure, final Runnable onResumed,
                         final java.util.function.LongPredicate orderHeld) {
         this(trail, onFailure, onResumed, orderHeld, System::nanoTime);
     }
 
     /** As the public constructor, timing its retries by {@code nanoTime} (tests). */
-    AuditHandler(final AuditTrail trail, final BiConsumer<String, Boolean> onFailure, final Runnable onResumed,
+    AuditStage(final AuditTrail trail, final BiConsumer<String, Boolean> onFailure, final Runnable onResumed,
                  final java.util.function.LongPredicate orderHeld, final java.util.function.LongSupplier nanoTime) {
         this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
         this.trail = Objects.requireNonNull(trail, "trail");

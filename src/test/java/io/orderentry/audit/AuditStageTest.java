@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-class AuditHandlerTest {
+class AuditStageTest {
 
     @TempDir
     Path dir;
@@ -40,7 +40,7 @@ class AuditHandlerTest {
     /** While set, opening an audit file fails, as on a disk that is still full. */
     private boolean opensFail;
     private AuditTrail trail;
-    private AuditHandler handler;
+    private AuditStage handler;
     private long ringSequence;
     private final java.util.Set<Long> ordersNotHeld = new java.util.HashSet<>();
 
@@ -52,7 +52,7 @@ class AuditHandlerTest {
                     }
                     return FailingChannel.factory(channels).open(path, create);
                 });
-        handler = new AuditHandler(trail, (reason, resumable) -> {
+        handler = new AuditStage(trail, (reason, resumable) -> {
             failures.add(reason);
             failuresResumable.add(resumable);
         }, () -> resumed++, orderId -> !ordersNotHeld.contains(orderId), () -> nanos);

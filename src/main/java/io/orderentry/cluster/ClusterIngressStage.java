@@ -32,9 +32,9 @@ import java.util.function.Supplier;
  * ({@code oe-cluster-client}) connects the client, polls its egress (the leader's heartbeats and the news of a new
  * leader) and connects again when the client was closed. The client is used under {@code clientLock}.
  */
-public final class ClusterIngress implements EventHandler<OrderCommand>, AutoCloseable {
+public final class ClusterIngressStage implements EventHandler<OrderCommand>, AutoCloseable {
 
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClusterIngress.class);
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ClusterIngressStage.class);
     /** How long a command waits for the leader's back pressure to clear before it is answered 503. */
     static final long OFFER_MILLIS = 20;
     private static final long RECONNECT_LOG_EVERY_NANOS = TimeUnit.SECONDS.toNanos(30);
@@ -62,7 +62,7 @@ public final class ClusterIngress implements EventHandler<OrderCommand>, AutoClo
     /**
      * @param contexts makes a new client context for each connection attempt (a context is used once)
      */
-    public ClusterIngress(final Supplier<AeronCluster.Context> contexts, final MatcherStage stage,
+    public ClusterIngressStage(final Supplier<AeronCluster.Context> contexts, final MatcherStage stage,
                           final Lock outputLock, final ClusterCommands codec, final int member,
                           final long incarnation, final EngineService service) {
         this.inFlight = service.inFlight();
