@@ -9,6 +9,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.handler.BodyHandler;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -19,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <pre>
  *   loadtest/baseline.sh [PORT]     # then point wrk at it exactly as at the service
  * </pre>
+ * Tests start it in-process with {@link #start(int)}.
  */
 public final class JsonBaselineServer extends VerticleBase {
 
@@ -41,6 +43,24 @@ public final class JsonBaselineServer extends VerticleBase {
                     e.printStackTrace();
                     System.exit(1);
                 });
+    }
+
+    /**
+     * Starts the server on 127.0.0.1:{@code port} as {@link #main} does, one verticle per core, in this process.
+     *
+     * @return what stops it (its own Vert.x instance) when closed
+     */
+    public static AutoCloseable start(final int port) throws Exception {
+        final Vertx vertx = Vertx.vertx();
+        final int instances = Runtime.getRuntime().availableProcessors();
+        try {
+            vertx.deployVerticle(() -> new JsonBaselineServer(port), new DeploymentOptions().setInstances(instances))
+                    .toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        } catch (final Exception e) {
+            vertx.close();
+            throw e;
+        }
+        return () -> vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     }
 
     @Override
