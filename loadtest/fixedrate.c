@@ -582,7 +582,7 @@ static void on_readable(struct connection *c) {
             return;
         }
         if (n <= 0) {
-            struct response r;
+            struct response r = {0};
             if (n == 0 && c->busy && c->in_len > 0 && parse_response(c, &r) == 0 && r.until_close) {
                 complete(c, r.status, now_ns());
                 reopen(c, "");
@@ -603,7 +603,7 @@ static void on_readable(struct connection *c) {
                 reopen(c, "");
                 return;
             }
-            struct response r;
+            struct response r = {0};
             const int parsed = parse_response(c, &r);
             if (parsed < 0) {
                 fprintf(stderr, "fixedrate: a malformed or oversized response: %.*s\n",
@@ -621,8 +621,10 @@ static void on_readable(struct connection *c) {
             complete(c, r.status, now_ns());
             memmove(c->in, c->in + r.length, c->in_len - r.length);
             c->in_len -= r.length;
-            if (r.close_after) {
-                reopen(c, "");   /* not busy any more: it stays among the free connections */
+            if (r.close_after || c->out_off < c->out_len) {
+                /* closing, or answered before the whole request was written (the rest would corrupt the stream):
+                   not busy any more, so it stays among the free connections */
+                reopen(c, "");
                 return;
             }
         }
