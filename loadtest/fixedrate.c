@@ -12,7 +12,7 @@
  * keep-alive connection, and a request due while every connection is busy waits in the FIFO of due requests (the
  * FIFO is the range of request numbers due but not yet sent, since due times follow from the number). Each answer is
  * timed from when its request was due, never from when it was sent: a stalled server is charged for every request
- * it delayed. The summary on stderr says how late after their due times requests left.
+ * it delayed. The summary on stderr gives the percentiles of how late after their due times requests left.
  *
  * Its cost is the kernel's: about two wake-ups a request (one when it is due, one when its answer comes) and a
  * send and a receive; 45-60 us of CPU a request on the 2-core VM where it was written, nearly all system time.
@@ -72,9 +72,14 @@
 #define HIST_MAX_US 60000000ULL
 #define HIST_BUCKETS ((1 << LINEAR_BITS) + (26 - LINEAR_BITS + 1) * (1 << SUB_BITS))
 
-static uint64_t histogram[HIST_BUCKETS];
-static uint64_t hist_count;
-static uint64_t hist_max_us;
+struct histogram {
+    uint64_t counts[HIST_BUCKETS];
+    uint64_t count;
+    uint64_t max_us;
+};
+
+static struct histogram latency;    /* answers, from their requests' due times */
+static struct histogram lateness;   /* sends, from their due times: this generator's own delay */
 
 static int bucket_of(uint64_t us) {
     if (us < (1u << LINEAR_BITS)) {
@@ -95,34 +100,35 @@ static uint64_t bucket_high(int b) {
     return ((sub + 1) << (exponent - SUB_BITS)) - 1;
 }
 
-static void record_us(uint64_t us) {
+static void record_ns(struct histogram *h, int64_t ns) {
+    uint64_t us = ns > 0 ? (uint64_t) ns / 1000 : 0;
     if (us > HIST_MAX_US) {
         us = HIST_MAX_US;
     }
-    histogram[bucket_of(us)]++;
-    hist_count++;
-    if (us > hist_max_us) {
-        hist_max_us = us;
+    h->counts[bucket_of(us)]++;
+    h->count++;
+    if (us > h->max_us) {
+        h->max_us = us;
     }
 }
 
-static uint64_t percentile_us(double percent) {
-    if (hist_count == 0) {
+static uint64_t percentile_us(const struct histogram *h, double percent) {
+    if (h->count == 0) {
         return 0;
     }
-    uint64_t rank = (uint64_t) (percent / 100.0 * (double) hist_count + 0.999999);
+    uint64_t rank = (uint64_t) (percent / 100.0 * (double) h->count + 0.999999);
     if (rank < 1) {
         rank = 1;
     }
     uint64_t seen = 0;
     for (int b = 0; b < HIST_BUCKETS; b++) {
-        seen += histogram[b];
+        seen += h->counts[b];
         if (seen >= rank) {
             const uint64_t high = bucket_high(b);
-            return high < hist_max_us ? high : hist_max_us;
+            return high < h->max_us ? high : h->max_us;
         }
     }
-    return hist_max_us;
+    return h->max_us;
 }
 
 /* ---- the run's parameters and state ---- */
@@ -160,7 +166,6 @@ static uint64_t next_to_send;          /* requests sent so far; [next_to_send, r
 static uint64_t finished;              /* requests answered or failed */
 static uint64_t sent_rec, answered_rec, non2xx_rec, errors_rec;
 static uint64_t answered_warm, non2xx_warm, errors_warm, reopened;
-static int64_t late_sum_ns, late_max_ns;   /* how long after its due time each recorded request was sent */
 static uint64_t prng_state, key_state;   /* xorshift64 states, seeded by splitmix64 */
 static struct rusage cpu_at_start;
 static int cpu_started;
@@ -396,9 +401,7 @@ static void send_due(void) {
         c->due = due_ns(n);
         if (n >= warmup_total) {
             sent_rec++;
-            const int64_t late = now_ns() - c->due;
-            late_sum_ns += late;
-            late_max_ns = late > late_max_ns ? late : late_max_ns;
+            record_ns(&lateness, now_ns() - c->due);
         }
         build_request(c, n);
         if (flush_out(c) != 0) {
@@ -556,8 +559,7 @@ static int parse_response(struct connection *c, struct response *r) {
 static void complete(struct connection *c, int status, int64_t at) {
     const int ok = status >= 200 && status < 300;
     if (c->request >= warmup_total) {
-        const int64_t latency = at - c->due;
-        record_us(latency > 0 ? (uint64_t) latency / 1000 : 0);
+        record_ns(&latency, at - c->due);
         answered_rec++;
         non2xx_rec += !ok;
     } else {
@@ -822,20 +824,24 @@ int main(int argc, char **argv) {
            " p50_us=%llu p90_us=%llu p99_us=%llu p999_us=%llu max_us=%llu cpu_user_s=%.3f cpu_sys_s=%.3f"
            " cpu_us_per_request=%.2f\n",
            rate, seconds, connection_count, (unsigned long long) sent_rec, (unsigned long long) answered_rec,
-           (unsigned long long) non2xx_rec, (unsigned long long) errors_rec, (unsigned long long) percentile_us(50),
-           (unsigned long long) percentile_us(90), (unsigned long long) percentile_us(99),
-           (unsigned long long) percentile_us(99.9), (unsigned long long) hist_max_us, user, sys, per_request);
+           (unsigned long long) non2xx_rec, (unsigned long long) errors_rec,
+           (unsigned long long) percentile_us(&latency, 50),
+           (unsigned long long) percentile_us(&latency, 90), (unsigned long long) percentile_us(&latency, 99),
+           (unsigned long long) percentile_us(&latency, 99.9), (unsigned long long) latency.max_us, user, sys,
+           per_request);
     fflush(stdout);
     fprintf(stderr, "fixedrate: %ld/s for %ld s after %ld s warm-up, %ld connections to %s:%s%s:"
                     " %llu answered (%llu non-2xx), %llu errors; latency from the due time p50 %llu us, p99 %llu us,"
-                    " p99.9 %llu us, max %llu us; sent %.1f us after the due time on average (at most %.1f us);"
+                    " p99.9 %llu us, max %llu us; sent after the due time (waking up, or waiting for a free"
+                    " connection; part of that latency) p50 %llu us, p99 %llu us, p99.9 %llu us, max %llu us;"
                     " own CPU %.2f us/request (%.1f%% of a core);"
                     " warm-up: %llu answered (%llu non-2xx), %llu errors; %llu connections reopened\n",
             rate, seconds, warmup_seconds, connection_count, host, port, secret_count > 0 ? " with keys" : "",
             (unsigned long long) answered_rec, (unsigned long long) non2xx_rec, (unsigned long long) errors_rec,
-            (unsigned long long) percentile_us(50), (unsigned long long) percentile_us(99),
-            (unsigned long long) percentile_us(99.9), (unsigned long long) hist_max_us,
-            sent_rec > 0 ? (double) late_sum_ns / 1e3 / (double) sent_rec : 0.0, (double) late_max_ns / 1e3,
+            (unsigned long long) percentile_us(&latency, 50), (unsigned long long) percentile_us(&latency, 99),
+            (unsigned long long) percentile_us(&latency, 99.9), (unsigned long long) latency.max_us,
+            (unsigned long long) percentile_us(&lateness, 50), (unsigned long long) percentile_us(&lateness, 99),
+            (unsigned long long) percentile_us(&lateness, 99.9), (unsigned long long) lateness.max_us,
             per_request,
             (user + sys) * 100.0 / (double) seconds, (unsigned long long) answered_warm,
             (unsigned long long) non2xx_warm, (unsigned long long) errors_warm, (unsigned long long) reopened);
