@@ -46,9 +46,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *   loadtest/floor.sh [PORT] [DIR]     # then point the load at it exactly as at the service
  * </pre>
  *
- * <p>A malformed body is answered {@code 400} and never reaches the ring; a full ring {@code 503}. A write or force that
- * fails answers its batch {@code 503} and every later request too (the file's end is then unknown), as the service's
- * journal does.
+ * <p>A malformed body is answered {@code 400} and never reaches the ring; a full ring {@code 503}. A write or force
+ * that fails answers its batch {@code 503} and every later request too (the file's end is then unknown), as the
+ * service's journal does.
  */
 public final class DurableFloorServer implements AutoCloseable {
 
