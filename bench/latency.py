@@ -65,21 +65,21 @@ def generate(port, rate, secrets):
 
 
 def start_floor(name, work, port):
+    """Starts the JSON-only server or the durable floor (its file in work/floor); returns its process."""
     main = "io.orderentry.bench.http.JsonBaselineServer" if name == JSON_ONLY else \
         "io.orderentry.bench.http.DurableFloorServer"
     args = [str(port)] if name == JSON_ONLY else [str(port), os.path.join(work, "floor")]
     proc = subprocess.Popen([JAVA] + JAVA_OPTS + ["-cp", classpath(), main] + args,
                             stdout=open(os.path.join(work, "out.log"), "w"), stderr=subprocess.STDOUT)
-    wait_port(port, proc)
     return proc
 
 
 def start_service(work, port, db):
+    """Starts the service with its directories in work (and database db in mode=durable); returns its process."""
     jar = os.environ.get("ORDERS_JAR", os.path.join(ROOT, "target", "order-entry.jar"))
     env = KEYS.service(service_env(work, port, MODE, db))
     proc = subprocess.Popen([JAVA] + JAVA_OPTS + ["-jar", jar], env=env,
                             stdout=open(os.path.join(work, "service.log"), "w"), stderr=subprocess.STDOUT)
-    wait_http(f"http://127.0.0.1:{port}", proc)
     return proc
 
 
@@ -89,23 +89,35 @@ def measure(name, run, results):
     port = free_port()
     db = f"oe_latency_{os.getpid()}_{run}"
     started = time.time()
-    proc = start_service(work, port, db) if name == SERVICE else start_floor(name, work, port)
+    proc, completed = None, False
     try:
+        if name == SERVICE:
+            proc = start_service(work, port, db)
+            wait_http(f"http://127.0.0.1:{port}", proc)
+        else:
+            proc = start_floor(name, work, port)
+            wait_port(port, proc)
         print(f"== run {run}, {name}: started in {time.time() - started:.1f} s", file=sys.stderr)
         for rate in RATES:
             r = generate(port, rate, KEYS.secrets_file if AUTH == "keys" else None)
             if proc.poll() is not None:
-                raise SystemExit(f"{name} exited with {proc.returncode} during the run; see {work}")
+                raise SystemExit(f"{name} exited with {proc.returncode} during the run")
             print(f"== run {run}, {name}, {rate}/s: p50 {r['p50_us'] / 1000:.2f} p99 {r['p99_us'] / 1000:.2f}"
                   f" p99.9 {r['p999_us'] / 1000:.2f} max {r['max_us'] / 1000:.2f} ms, answered"
                   f" {r['answered']:.0f}/{r['sent']:.0f}, non-2xx {r['non2xx']:.0f}, errors {r['errors']:.0f}",
                   file=sys.stderr)
             results.setdefault((name, rate), []).append(r)
-    finally:
         stop(proc)
+        completed = True
+    finally:
+        if proc is not None:
+            stop(proc)
         if name == SERVICE and MODE != "memory":
             subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", db], check=False)
-        shutil.rmtree(work, ignore_errors=True)
+        if completed:
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            print(f"== {name}: its output and files are kept in {work}", file=sys.stderr)
 
 
 def report(results):

@@ -13,6 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v gcc >/dev/null || { echo "gcc is not installed (apt-get install -y gcc)" >&2; exit 2; }
+[ -f loadtest/fixedrate.c ] || { echo "loadtest/fixedrate.c, the load generator's source, is missing" >&2; exit 2; }
 mvn -q -B -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/test-cp.txt >/dev/null
 if [ ! -x target/fixedrate ] || [ loadtest/fixedrate.c -nt target/fixedrate ]; then
   gcc -O2 -Wall -Wextra -o target/fixedrate loadtest/fixedrate.c -lm
