@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by loadtest/run.sh and loadtest/latency.sh: the API keys a load run authenticates with.
+# Sourced by loadtest/run.sh: the API keys a load run authenticates with.
 #
 # prepare_load_keys URL WORK RUN_ID COUNT sets `auth` (keys or none) and `keys_file` (a file of secrets, one a line,
 # for ORDERS_LOAD_KEYS; empty without keys):

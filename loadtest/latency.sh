@@ -1,29 +1,21 @@
 #!/usr/bin/env bash
-# loadtest/latency.sh MAX_RATE [URL] [SECONDS]
+# loadtest/latency.sh [mode=durable|memory] [auth=keys|none] [rates=2500,5000] [connections=64] [seconds=30]
+#                     [warmup=10] [runs=3] [dir=TMPDIR]
 #
-# Latency at fixed request rates, corrected for coordinated omission: each answer is timed from the moment
-# its request was due. Runs 5,000 orders/s, then 25%, 50% and 75% of MAX_RATE (take MAX_RATE from a wrk run
-# of loadtest/run.sh or bench/stages.sh); each rate first runs 10 s unrecorded (warm-up). Prints
-# p50/p99/p99.9/max and the harness's own CPU for each: FixedRateLoad runs on one event loop and releases
-# the requests due in each 1 ms tick together, so it takes little from the service it measures.
-#
-# API keys as loadtest/run.sh takes them (loadtest/keys.sh): ORDERS_LOAD_KEYS, else ORDERS_LOAD_KEY_COUNT (40) keys
-# created with the jar in this directory's keys file; none when the service runs with ORDERS_AUTH=none.
+# Latency at fixed rates, corrected for coordinated omission (each answer timed from when its request was due), of
+# the JSON-only server (loadtest/baseline.sh), the durable floor (loadtest/floor.sh) and the service, one at a time,
+# in turns within each run, at the same rates with the same light C generator (target/fixedrate, built here from
+# loadtest/fixedrate.c with the gcc Debian ships). Prints, per rate, p50/p99/p99.9/max and the generator's CPU per
+# request for each, the median of the runs, and the service's p99 and p99.9 as ratios to the durable floor's
+# (mode=durable: journal fsync, audit, PostgreSQL on 127.0.0.1:5432 in a fresh database dropped afterwards) or to
+# the JSON-only server's (mode=memory: journal none, no database). See bench/latency.py. JAVA and JAVA_OPTS choose
+# the JVM (default: the Dockerfile's flags).
 set -euo pipefail
-max="${1:?usage: $0 MAX_RATE [URL] [SECONDS]}"
-url="${2:-http://127.0.0.1:8080}"
-seconds="${3:-30}"
-here="$(cd "$(dirname "$0")" && pwd)"
-# shellcheck source=loadtest/keys.sh
-. "$here/keys.sh"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
-prepare_load_keys "$url" "$work" "$(date +%s%N | cut -c1-13)" "${ORDERS_LOAD_KEY_COUNT:-40}" || exit 2
-export ORDERS_LOAD_KEYS="$keys_file"
-cd "$here/.."
-mvn -q -B -DskipTests test-compile dependency:build-classpath -Dmdep.outputFile=target/test-cp.txt >/dev/null
-cp="target/test-classes:target/classes:$(cat target/test-cp.txt)"
-for rate in 5000 $((max * 25 / 100)) $((max * 50 / 100)) $((max * 75 / 100)); do
-  echo -n "$rate/s: "
-  java -Xmx512m -XX:TieredStopAtLevel=1 -cp "$cp" io.orderentry.bench.http.FixedRateLoad "$url" "$rate" "$seconds" 64
-done
+cd "$(dirname "$0")/.."
+command -v gcc >/dev/null || { echo "gcc is not installed (apt-get install -y gcc)" >&2; exit 2; }
+[ -f loadtest/fixedrate.c ] || { echo "loadtest/fixedrate.c, the load generator's source, is missing" >&2; exit 2; }
+mvn -q -B -DskipTests package dependency:build-classpath -Dmdep.outputFile=target/test-cp.txt >/dev/null
+if [ ! -x target/fixedrate ] || [ loadtest/fixedrate.c -nt target/fixedrate ]; then
+  gcc -O2 -Wall -Wextra -o target/fixedrate loadtest/fixedrate.c -lm
+fi
+exec python3 bench/latency.py "$@"

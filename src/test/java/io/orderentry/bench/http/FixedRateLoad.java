@@ -31,8 +31,8 @@ import org.HdrHistogram.Histogram;
  * behind them. Prints one line: rate, answers by class, p50/p99/p99.9/max in microseconds, and this harness's
  * own CPU over the recorded window.
  *
- * <p>API keys: with {@code ORDERS_LOAD_KEYS} naming a file of secrets, one a line (loadtest/latency.sh and the bench
- * scripts make one), each request carries {@code Authorization: Bearer} of one of them, picked at random, and names
+ * <p>API keys: with {@code ORDERS_LOAD_KEYS} naming a file of secrets, one a line (the bench scripts
+ * make one), each request carries {@code Authorization: Bearer} of one of them, picked at random, and names
  * no accountId (the key's account is the order's); without it, requests carry no key and name accounts
  * {@code lat-0..49}, for a service with {@code ORDERS_AUTH=none}. The keys are drawn from a random generator of their
  * own, so the orders are the same either way.

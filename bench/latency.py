@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Latency at fixed rates of the service next to its two floors, in one invocation (issue 33).
+
+Run through loadtest/latency.sh, which builds the jar, the test classes and the C generator (target/fixedrate, from
+loadtest/fixedrate.c) first. Three targets, one process at a time, on loopback ports picked free:
+  - the JSON-only server (loadtest/baseline.sh): HTTP and JSON, nothing else;
+  - the durable floor (loadtest/floor.sh): the same server, a Disruptor ring and one handler that appends each body to
+    a file and fdatasyncs each batch before the answers; its file in a temporary directory beside the service's
+    journal (dir=, default the system's temporary directory), so on the same disk;
+  - the service: mode=durable: journal fsync, audit, PostgreSQL on 127.0.0.1:5432 in a fresh database dropped after
+    each start (as bench/stages.py); mode=memory: journal none, no database.
+Each run starts each target in turn (so drift over the invocation spreads evenly over the three), and runs the
+generator against it at every rate: WARMUP seconds at the rate unrecorded, then SECONDS recorded, CONNECTIONS
+keep-alive connections, coordinated omission corrected (each request timed from when it was due). The JVMs run with
+the Dockerfile's flags (JAVA_OPTS overrides them, JAVA the runtime). auth=keys (default): the service asks for API
+keys, the orders spread over 64 keys made with the jar's `keys create` (benchlib.Keys), and the floors get the same
+requests; auth=none: ORDERS_AUTH=none and orders naming accounts lat-0..49.
+
+Prints, per rate, the median over the runs of p50/p99/p99.9/max and of the generator's own CPU per request for each
+target, and the service's p99 and p99.9 as ratios to the durable floor's (mode=durable) or the JSON-only server's
+(mode=memory): the issue's targets are those ratios.
+"""
+import os, shutil, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+from benchlib import DOCKERFILE_OPTS, Keys, arg, free_port, service_env, stop, wait_http, wait_port  # noqa: E402
+
+MODE = arg("mode", "durable")          # durable: fsync + audit + PostgreSQL; memory: journal none, no database
+AUTH = arg("auth", "keys")
+RATES = [int(r) for r in arg("rates", "2500,5000").split(",")]
+CONNECTIONS = int(arg("connections", "64"))
+SECONDS = int(arg("seconds", "30"))
+WARMUP = int(arg("warmup", "10"))
+RUNS = int(arg("runs", "3"))
+DIR = arg("dir", tempfile.gettempdir())
+JAVA = os.environ.get("JAVA", "java")
+JAVA_OPTS = os.environ.get("JAVA_OPTS", DOCKERFILE_OPTS).split()
+GENERATOR = os.path.join(ROOT, "target", "fixedrate")
+FIELDS = ("p50_us", "p99_us", "p999_us", "max_us", "cpu_us_per_request")
+
+JSON_ONLY = "JSON-only server"
+FLOOR = "durable floor"
+SERVICE = f"service, {MODE}"
+
+
+def classpath():
+    with open(os.path.join(ROOT, "target", "test-cp.txt")) as f:
+        deps = f.read().strip()
+    return ":".join([os.path.join(ROOT, "target", "test-classes"), os.path.join(ROOT, "target", "classes"), deps])
+
+
+def generate(port, rate, secrets):
+    """Runs the C generator once; returns its result line's fields (numbers), or stops the bench if it failed."""
+    command = [GENERATOR, "127.0.0.1", str(port), str(rate), str(SECONDS), str(WARMUP), str(CONNECTIONS)]
+    if secrets:
+        command.append(secrets)
+    out = subprocess.run(command, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} exited with {out.returncode}: {out.stderr.strip()}")
+    lines = [l for l in out.stdout.splitlines() if l.startswith("fixedrate ")]
+    if len(lines) != 1:
+        raise SystemExit(f"{' '.join(command)} printed no result line: {out.stdout!r} {out.stderr.strip()}")
+    return {k: float(v) for k, v in (field.split("=", 1) for field in lines[0].split()[1:])}
+
+
+def start_floor(name, work, port):
+    """Starts the JSON-only server or the durable floor (its file in work/floor); returns its process."""
+    main = "io.orderentry.bench.http.JsonBaselineServer" if name == JSON_ONLY else \
+        "io.orderentry.bench.http.DurableFloorServer"
+    args = [str(port)] if name == JSON_ONLY else [str(port), os.path.join(work, "floor")]
+    proc = subprocess.Popen([JAVA] + JAVA_OPTS + ["-cp", classpath(), main] + args,
+                            stdout=open(os.path.join(work, "out.log"), "w"), stderr=subprocess.STDOUT)
+    return proc
+
+
+def start_service(work, port, db):
+    """Starts the service with its directories in work (and database db in mode=durable); returns its process."""
+    jar = os.environ.get("ORDERS_JAR", os.path.join(ROOT, "target", "order-entry.jar"))
+    env = KEYS.service(service_env(work, port, MODE, db))
+    proc = subprocess.Popen([JAVA] + JAVA_OPTS + ["-jar", jar], env=env,
+                            stdout=open(os.path.join(work, "service.log"), "w"), stderr=subprocess.STDOUT)
+    return proc
+
+
+def measure(name, run, results):
+    """Starts target name, runs every rate against it, stops it; appends each rate's fields to results."""
+    work = tempfile.mkdtemp(prefix="latency-", dir=DIR)
+    port = free_port()
+    db = f"oe_latency_{os.getpid()}_{run}"
+    started = time.time()
+    proc, completed = None, False
+    try:
+        if name == SERVICE:
+            proc = start_service(work, port, db)
+            wait_http(f"http://127.0.0.1:{port}", proc)
+        else:
+            proc = start_floor(name, work, port)
+            wait_port(port, proc)
+        print(f"== run {run}, {name}: started in {time.time() - started:.1f} s", file=sys.stderr)
+        for rate in RATES:
+            r = generate(port, rate, KEYS.secrets_file if AUTH == "keys" else None)
+            if proc.poll() is not None:
+                raise SystemExit(f"{name} exited with {proc.returncode} during the run")
+            print(f"== run {run}, {name}, {rate}/s: p50 {r['p50_us'] / 1000:.2f} p99 {r['p99_us'] / 1000:.2f}"
+                  f" p99.9 {r['p999_us'] / 1000:.2f} max {r['max_us'] / 1000:.2f} ms, answered"
+                  f" {r['answered']:.0f}/{r['sent']:.0f}, non-2xx {r['non2xx']:.0f}, errors {r['errors']:.0f}",
+                  file=sys.stderr)
+            results.setdefault((name, rate), []).append(r)
+        stop(proc)
+        completed = True
+    finally:
+        if proc is not None:
+            stop(proc)
+        if name == SERVICE and MODE != "memory":
+            subprocess.run(["dropdb", "-h", "127.0.0.1", "-U", "postgres", "--if-exists", db], check=False)
+        if completed:
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            print(f"== {name}: its output and files are kept in {work}", file=sys.stderr)
+
+
+def report(results):
+    reference = FLOOR if MODE == "durable" else JSON_ONLY
+    for rate in RATES:
+        print(f"\n## {rate:,} requests/s, {CONNECTIONS} connections, {SECONDS} s recorded after {WARMUP} s,"
+              f" median of {RUNS} run{'s' if RUNS > 1 else ''}\n")
+        print("| target | p50 ms | p99 ms | p99.9 ms | max ms | generator CPU µs/request | non-2xx | errors |")
+        print("|---|---|---|---|---|---|---|---|")
+        medians = {}
+        for name in (JSON_ONLY, FLOOR, SERVICE):
+            runs = results[(name, rate)]
+            m = {f: statistics.median(r[f] for r in runs) for f in FIELDS}
+            medians[name] = m
+            print(f"| {name} | {m['p50_us'] / 1000:.2f} | {m['p99_us'] / 1000:.2f} | {m['p999_us'] / 1000:.2f}"
+                  f" | {m['max_us'] / 1000:.2f} | {m['cpu_us_per_request']:.1f}"
+                  f" | {sum(r['non2xx'] for r in runs):.0f} | {sum(r['errors'] for r in runs):.0f} |")
+        s, f = medians[SERVICE], medians[reference]
+        print(f"\nservice / {reference}: p99 **{ratio(s['p99_us'], f['p99_us'])}**,"
+              f" p99.9 **{ratio(s['p999_us'], f['p999_us'])}**")
+
+
+def ratio(a, b):
+    return f"{a / b:.2f} x" if b > 0 else "n/a (floor 0)"
+
+
+def main():
+    global KEYS
+    if MODE not in ("durable", "memory"):
+        raise SystemExit(f"mode must be durable or memory, was {MODE}")
+    jar = os.environ.get("ORDERS_JAR", os.path.join(ROOT, "target", "order-entry.jar"))
+    KEYS = Keys(AUTH, jar=jar)
+    results = {}
+    for run in range(1, RUNS + 1):
+        for name in (JSON_ONLY, FLOOR, SERVICE):
+            measure(name, run, results)
+    print("# " + " ".join(["loadtest/latency.sh"] + sys.argv[1:]))
+    print(f"\nFixed-rate latency, coordinated omission corrected (target/fixedrate); mode={MODE}"
+          f" ({'journal fsync, audit, PostgreSQL' if MODE == 'durable' else 'journal none, audit, no database'});"
+          f" {KEYS.describe()}; rates {','.join(map(str, RATES))}; {RUNS} run{'s' if RUNS > 1 else ''}, the three"
+          f" targets in turns, each started fresh; JVM {' '.join(JAVA_OPTS)}")
+    report(results)
+
+
+if __name__ == "__main__":
+    main()
