@@ -11,7 +11,9 @@ loadtest/fixedrate.c) first. Three targets, one process at a time, on loopback p
     each start (as bench/stages.py); mode=memory: journal none, no database.
 Each run starts each target in turn (so drift over the invocation spreads evenly over the three), and runs the
 generator against it at every rate: WARMUP seconds at the rate unrecorded, then SECONDS recorded, CONNECTIONS
-keep-alive connections, coordinated omission corrected (each request timed from when it was due). The JVMs run with
+keep-alive connections, coordinated omission corrected (each request timed from when it was due). After its start
+each target first takes STARTWARMUP seconds (default 60) at the first rate, unrecorded, so that the JIT has compiled
+before anything is recorded. The JVMs run with
 the Dockerfile's flags (JAVA_OPTS overrides them, JAVA the runtime). auth=keys (default): the service asks for API
 keys, the orders spread over 64 keys made with the jar's `keys create` (benchlib.Keys), and the floors get the same
 requests; auth=none: ORDERS_AUTH=none and orders naming accounts lat-0..49.
@@ -32,6 +34,10 @@ RATES = [int(r) for r in arg("rates", "2500,5000").split(",")]
 CONNECTIONS = int(arg("connections", "64"))
 SECONDS = int(arg("seconds", "30"))
 WARMUP = int(arg("warmup", "10"))
+# After each start, before the first rate: the JIT's warm-up. At 10 s the service's first rate measured its compiler at
+# work (2,500/s p99 150-200 ms right after the start, 12-50 ms at 5,000/s after it, 2026-11-27); bench/stages.sh
+# found C2 still at 10-25% of the process's CPU after 20-30 s and a few percent after 60 s.
+START_WARMUP = int(arg("startwarmup", "60"))
 RUNS = int(arg("runs", "3"))
 DIR = arg("dir", tempfile.gettempdir())
 JAVA = os.environ.get("JAVA", "java")
@@ -50,9 +56,10 @@ def classpath():
     return ":".join([os.path.join(ROOT, "target", "test-classes"), os.path.join(ROOT, "target", "classes"), deps])
 
 
-def generate(port, rate, secrets):
-    """Runs the C generator once; returns its result line's fields (numbers), or stops the bench if it failed."""
-    command = [GENERATOR, "127.0.0.1", str(port), str(rate), str(SECONDS), str(WARMUP), str(CONNECTIONS)]
+def generate(port, rate, secrets, seconds=None):
+    """Runs the C generator once (seconds recorded after WARMUP; default SECONDS); returns its result line's fields
+    (numbers), or stops the bench if it failed."""
+    command = [GENERATOR, "127.0.0.1", str(port), str(rate), str(seconds or SECONDS), str(WARMUP), str(CONNECTIONS)]
     if secrets:
         command.append(secrets)
     out = subprocess.run(command, capture_output=True, text=True)
@@ -98,6 +105,8 @@ def measure(name, run, results):
             proc = start_floor(name, work, port)
             wait_port(port, proc)
         print(f"== run {run}, {name}: started in {time.time() - started:.1f} s", file=sys.stderr)
+        if START_WARMUP > 0:   # every target alike: unrecorded, at the first rate, so that the JIT has compiled
+            generate(port, RATES[0], KEYS.secrets_file if AUTH == "keys" else None, START_WARMUP)
         for rate in RATES:
             r = generate(port, rate, KEYS.secrets_file if AUTH == "keys" else None)
             if proc.poll() is not None:
@@ -158,7 +167,7 @@ def main():
     print(f"\nFixed-rate latency, coordinated omission corrected (target/fixedrate); mode={MODE}"
           f" ({'journal fsync, audit, PostgreSQL' if MODE == 'durable' else 'journal none, audit, no database'});"
           f" {KEYS.describe()}; rates {','.join(map(str, RATES))}; {RUNS} run{'s' if RUNS > 1 else ''}, the three"
-          f" targets in turns, each started fresh; JVM {' '.join(JAVA_OPTS)}")
+          f" targets in turns, each started fresh and warmed {START_WARMUP} s; JVM {' '.join(JAVA_OPTS)}")
     report(results)
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # loadtest/latency.sh [mode=durable|memory] [auth=keys|none] [rates=2500,5000] [connections=64] [seconds=30]
-#                     [warmup=10] [runs=3] [dir=TMPDIR]
+#                     [warmup=10] [startwarmup=60] [runs=3] [dir=TMPDIR]
 #
 # Latency at fixed rates, corrected for coordinated omission (each answer timed from when its request was due), of
 # the JSON-only server (loadtest/baseline.sh), the durable floor (loadtest/floor.sh) and the service, one at a time,
