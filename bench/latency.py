@@ -34,9 +34,9 @@ RATES = [int(r) for r in arg("rates", "2500,5000").split(",")]
 CONNECTIONS = int(arg("connections", "64"))
 SECONDS = int(arg("seconds", "30"))
 WARMUP = int(arg("warmup", "10"))
-# After each start, before the first rate: the JIT's warm-up. At 10 s the service's first rate measured its compiler at
-# work (2,500/s p99 150-200 ms right after the start, 12-50 ms at 5,000/s after it, 2026-11-27); bench/stages.sh
-# found C2 still at 10-25% of the process's CPU after 20-30 s and a few percent after 60 s.
+# After each start, before the first rate: the JIT's warm-up, as bench/stages.sh gives it (C2 still at 10-25% of the
+# process's CPU after 20-30 s, a few percent after 60 s). It did not remove the service's long tail at 2,500/s
+# (p99 150-200 ms with 10 s, 465 ms with 60 s on 2026-11-27): that one is not the JIT's; see loadtest/RESULTS.md.
 START_WARMUP = int(arg("startwarmup", "60"))
 RUNS = int(arg("runs", "3"))
 DIR = arg("dir", tempfile.gettempdir())
