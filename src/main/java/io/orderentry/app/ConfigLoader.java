@@ -65,7 +65,7 @@ public final class ConfigLoader {
             readFile(Path.of(file), properties);
         }
         for (final String key : properties.stringPropertyNames()) {
-            final String override = environment.get(envName(key));
+            final String override = environment.get(SettingNames.envName(key));
             if (override != null) {
                 properties.setProperty(key, override.trim());
             }
@@ -81,14 +81,9 @@ public final class ConfigLoader {
         final Set<String> settings = new HashSet<>();
         settings.add(CONFIG_FILE_ENV);
         for (final String key : defaults().stringPropertyNames()) {
-            settings.add(envName(key));
+            settings.add(SettingNames.envName(key));
         }
         return UnknownVariables.report(environment, settings);
-    }
-
-    /** @return the environment variable that overrides a key, e.g. ORDERS_HTTP_PORT for http.port */
-    public static String envName(final String key) {
-        return SettingNames.envName(key);
     }
 
     /** @return every documented key with its default, for the README table and tests */
@@ -132,8 +127,9 @@ public final class ConfigLoader {
                 AuditConfig.from(settings), MarketDataConfig.from(settings), SnapshotConfig.from(settings),
                 AuthConfig.from(settings), cluster);
         if (http.maxConnections() < config.marketData().maxConnections() + 100) {
-            throw new ConfigException(envName("http.max.connections") + " (" + http.maxConnections()
-                    + ") must be at least " + envName("ws.max.connections") + " (" + config.marketData().maxConnections()
+            throw new ConfigException(SettingNames.envName("http.max.connections") + " (" + http.maxConnections()
+                    + ") must be at least " + SettingNames.envName("ws.max.connections") + " ("
+                    + config.marketData().maxConnections()
                     + ") + 100, so that stream subscribers can never take every connection from order entry");
         }
         return config;

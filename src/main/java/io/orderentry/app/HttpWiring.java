@@ -2,6 +2,7 @@ package io.orderentry.app;
 
 import io.orderentry.account.AccountFeedStage;
 import io.orderentry.account.DeadMansSwitch;
+import io.orderentry.config.SettingNames;
 import io.orderentry.engine.RejectReason;
 import io.orderentry.http.ClientBounds;
 import io.orderentry.http.ConnectionLimit;
@@ -127,7 +128,7 @@ final class HttpWiring {
                 max = (int) Math.max(1, fitting);
                 LOG.warn("http: {}={} does not fit the process's limit of {} file descriptors (ulimit -n) with {} kept"
                         + " for the journal, audit trail, spool and database; at most {} connections",
-                        ConfigLoader.envName("http.max.connections"), configured, unix.getMaxFileDescriptorCount(),
+                        SettingNames.envName("http.max.connections"), configured, unix.getMaxFileDescriptorCount(),
                         RESERVED_FILE_DESCRIPTORS, max);
             }
         }
@@ -166,7 +167,7 @@ final class HttpWiring {
             return config.marketData().maxConnections();
         }
         LOG.warn("http: {} lowered from {} to {}, so that stream subscribers leave {} of the {} connections to order"
-                + " entry", ConfigLoader.envName("ws.max.connections"), config.marketData().maxConnections(), fits,
+                + " entry", SettingNames.envName("ws.max.connections"), config.marketData().maxConnections(), fits,
                 CONNECTIONS_KEPT_FROM_THE_STREAM, connections);
         return fits;
     }

@@ -1,6 +1,7 @@
 package io.orderentry.app;
 
 import io.orderentry.config.ConfigException;
+import io.orderentry.config.SettingNames;
 import io.orderentry.instrument.Instrument;
 import io.orderentry.instrument.TradingRules;
 import io.orderentry.persistence.DatabaseConfig;
@@ -412,7 +413,7 @@ class ConfigLoaderTest {
         assertTrue(env.containsKey("ORDERS_JAR") && env.containsKey("ORDERS_LOAD_KEYS"), env.keySet()::toString);
         assertEquals(java.util.List.of(), ConfigLoader.unknownVariables(env));
         for (final String key : ConfigLoader.defaults().stringPropertyNames()) {
-            assertEquals(java.util.List.of(), ConfigLoader.unknownVariables(Map.of(ConfigLoader.envName(key), "x")));
+            assertEquals(java.util.List.of(), ConfigLoader.unknownVariables(Map.of(SettingNames.envName(key), "x")));
         }
     }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.orderentry.config.SettingNames;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -34,7 +35,7 @@ class ContainerSetupTest {
     private static Set<String> knownVariables() {
         final Set<String> known = new HashSet<>();
         for (final String key : ConfigLoader.defaults().stringPropertyNames()) {
-            known.add(ConfigLoader.envName(key));
+            known.add(SettingNames.envName(key));
         }
         known.add(ConfigLoader.CONFIG_FILE_ENV);
         return known;

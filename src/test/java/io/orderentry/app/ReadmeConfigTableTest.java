@@ -2,6 +2,7 @@ package io.orderentry.app;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.orderentry.config.SettingNames;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -13,7 +14,7 @@ class ReadmeConfigTableTest {
     void everyConfigurationKeyHasARowInTheReadme() throws Exception {
         final String readme = Files.readString(Path.of("README.md"));
         for (final String key : ConfigLoader.defaults().stringPropertyNames()) {
-            final String variable = ConfigLoader.envName(key);
+            final String variable = SettingNames.envName(key);
             assertTrue(readme.contains("| `" + variable + "` |"), variable + " is missing from the README's table");
         }
         assertTrue(readme.contains("| `" + ConfigLoader.CONFIG_FILE_ENV + "` |"));
