@@ -170,11 +170,11 @@ public final class AuditStage implements BatchStage<EngineEvent> {
         entry.reset();
         entry.kind = kindOf(event.commandType);
         entry.action = entry.kind == AuditKind.PRICE_BAND_SET ? null : event.commandType;
-        entry.requestId = event.requestTag;
+        entry.requestId = event.requestTag.toStringOrNull();
         entry.remoteAddress = event.remoteAddress;
         entry.keyId = event.keyId;
         entry.accountId = event.accountId;
-        entry.clientOrderId = event.clientOrderId;
+        entry.clientOrderId = event.clientOrderId.toStringOrNull();
         entry.orderId = event.orderId;
         entry.recovered = event.replay;
         terms(event);
@@ -265,12 +265,12 @@ public final class AuditStage implements BatchStage<EngineEvent> {
         entry.reset();
         entry.kind = AuditKind.REJECTED_AT_EDGE;
         entry.action = refusal.request();
-        entry.requestId = event.requestTag;
+        entry.requestId = event.requestTag.toStringOrNull();
         entry.remoteAddress = event.remoteAddress;
         entry.keyId = event.keyId;
         entry.accountId = event.accountId;
         entry.claimedAccountId = event.claimedAccountId;
-        entry.clientOrderId = event.clientOrderId;
+        entry.clientOrderId = event.clientOrderId.toStringOrNull();
         entry.orderId = event.orderId;
         entry.httpStatus = refusal.httpStatus();
         entry.code = refusal.code();

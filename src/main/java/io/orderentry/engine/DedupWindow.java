@@ -10,7 +10,8 @@ import java.util.Arrays;
  * place command is recognised by its (accountId, clientOrderId) pair even after the original order
  * left the book. The oldest entry is forgotten first.
  *
- * <p>Entries live in ring arrays (the order id, the order's fields, the two strings); an open-addressing
+ * <p>Entries live in ring arrays (the order id, the order's fields, the account, the clientOrderId's bytes); an
+ * open-addressing
  * table of {@code long} slots points into the ring, each slot holding the entry's hash beside its ring
  * index, so that probing and deletion never leave the table (with a window of a million entries every
  * visit to the ring would be a cache miss). Only on a full hash match are the stored strings compared
@@ -27,6 +28,11 @@ final class DedupWindow {
     private static final OrderType[] ORDER_TYPES = OrderType.values();
     private static final TimeInForce[] TIME_IN_FORCES = TimeInForce.values();
     private static final SelfTradePrevention[] STP_MODES = SelfTradePrevention.values();
+    static final int ID_WIDTH = 64;
+    private static final byte OVERSIZED = -1;
+    /** The ids' bytes are kept in parts of 4,096 entries (256 KiB): ordinary arrays, never humongous ones. */
+    private static final int PART_SHIFT = 12;
+    private static final int PART_MASK = (1 << PART_SHIFT) - 1;
 
     private final int window;
     private long[] orderIds;
@@ -36,7 +42,13 @@ final class DedupWindow {
     private byte[] attributes;
     private int[] hashes;
     private String[] accountIds;
-    private String[] clientOrderIds;
+    /**
+     * The clientOrderIds, {@value #ID_WIDTH} bytes an entry, with their lengths: no String per order stays alive
+     * (issue 33). The API accepts ids of 1-64 ASCII characters; one that does not fit is kept in {@link #oversized}.
+     */
+    private byte[][] clientOrderIds;
+    private byte[] clientOrderIdLengths;
+    private String[] oversized;
     private int size;
     private int oldest;
     /** Empty slots are 0; an occupied slot is {@code hash << 32 | (entry + 1)}. */
@@ -82,7 +94,7 @@ final class DedupWindow {
             final long slot = table[i];
             if ((int) (slot >>> 32) == hash) {
                 final int entry = (int) slot - 1;
-                if (clientOrderId.equals(clientOrderIds[entry]) && accountId.equals(accountIds[entry])) {
+                if (sameClientOrderId(entry, clientOrderId) && accountId.equals(accountIds[entry])) {
                     return entry;
                 }
             }
@@ -128,7 +140,7 @@ final class DedupWindow {
         attributes[entry] = attributes(side, type, timeInForce, postOnly, stp);
         hashes[entry] = hash;
         accountIds[entry] = accountId;
-        clientOrderIds[entry] = clientOrderId;
+        storeClientOrderId(entry, clientOrderId);
         insert(entry);
     }
 
@@ -147,7 +159,7 @@ final class DedupWindow {
             out.writeInt(symbols[entry]);
             out.writeByte(attributes[entry]);
             out.writeUTF(accountIds[entry]);
-            out.writeUTF(clientOrderIds[entry]);
+            out.writeUTF(clientOrderId(entry));
         }
     }
 
@@ -197,6 +209,57 @@ final class DedupWindow {
                 | stp.ordinal() << 5);
     }
 
+    private boolean sameClientOrderId(final int entry, final String clientOrderId) {
+        final int length = clientOrderIdLengths[entry];
+        if (length == OVERSIZED) {
+            return clientOrderId.equals(oversized[entry]);
+        }
+        if (clientOrderId.length() != length) {
+            return false;
+        }
+        final byte[] part = clientOrderIds[entry >>> PART_SHIFT];
+        final int base = (entry & PART_MASK) * ID_WIDTH;
+        for (int k = 0; k < length; k++) {
+            if (clientOrderId.charAt(k) != part[base + k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void storeClientOrderId(final int entry, final String clientOrderId) {
+        final int n = clientOrderId.length();
+        if (oversized != null) {
+            oversized[entry] = null;
+        }
+        if (n <= ID_WIDTH) {
+            final byte[] part = clientOrderIds[entry >>> PART_SHIFT];
+            final int base = (entry & PART_MASK) * ID_WIDTH;
+            int k = 0;
+            while (k < n && clientOrderId.charAt(k) < 0x80) {
+                part[base + k] = (byte) clientOrderId.charAt(k);
+                k++;
+            }
+            if (k == n) {
+                clientOrderIdLengths[entry] = (byte) n;
+                return;
+            }
+        }
+        if (oversized == null) {
+            oversized = new String[clientOrderIdLengths.length];
+        }
+        oversized[entry] = clientOrderId;
+        clientOrderIdLengths[entry] = OVERSIZED;
+    }
+
+    /** @return an entry's clientOrderId as a new String (snapshots only) */
+    private String clientOrderId(final int entry) {
+        final int length = clientOrderIdLengths[entry];
+        return length == OVERSIZED ? oversized[entry]
+                : new String(clientOrderIds[entry >>> PART_SHIFT], (entry & PART_MASK) * ID_WIDTH, length,
+                        java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
     private void insert(final int entry) {
         final int hash = hashes[entry];
         int i = hash & mask;
@@ -233,7 +296,11 @@ final class DedupWindow {
         attributes = Arrays.copyOf(attributes, capacity);
         hashes = Arrays.copyOf(hashes, capacity);
         accountIds = Arrays.copyOf(accountIds, capacity);
-        clientOrderIds = Arrays.copyOf(clientOrderIds, capacity);
+        clientOrderIds = idParts(clientOrderIds, capacity);
+        clientOrderIdLengths = Arrays.copyOf(clientOrderIdLengths, capacity);
+        if (oversized != null) {
+            oversized = Arrays.copyOf(oversized, capacity);
+        }
         allocateTable();
         for (int entry = 0; entry < size; entry++) {
             insert(entry);
@@ -248,7 +315,19 @@ final class DedupWindow {
         attributes = new byte[capacity];
         hashes = new int[capacity];
         accountIds = new String[capacity];
-        clientOrderIds = new String[capacity];
+        clientOrderIds = idParts(new byte[0][], capacity);
+        clientOrderIdLengths = new byte[capacity];
+        oversized = null;
+    }
+
+    /** @return {@code parts} with parts added (the old ones kept) until they hold {@code capacity} ids */
+    private static byte[][] idParts(final byte[][] parts, final int capacity) {
+        final int count = (capacity + PART_MASK) >>> PART_SHIFT;
+        final byte[][] grown = Arrays.copyOf(parts, count);
+        for (int p = parts.length; p < count; p++) {
+            grown[p] = new byte[(PART_MASK + 1) * ID_WIDTH];
+        }
+        return grown;
     }
 
     /** A table of at least twice the ring's capacity, a power of two: at most half full. */

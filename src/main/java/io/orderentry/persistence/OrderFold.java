@@ -100,7 +100,7 @@ final class OrderFold {
             throw new IllegalStateException("order " + e.orderId + " accepted twice (event " + e.eventSequence + ")");
         }
         row.isNew = true;
-        row.clientOrderId = e.clientOrderId;
+        row.clientOrderId = e.clientOrderId.toStringOrNull();
         row.accountId = e.accountId;
         row.symbol = e.symbol;
         row.side = e.side;

@@ -8,6 +8,7 @@ import io.orderentry.engine.Side;
 import io.orderentry.engine.TimeInForce;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.EventType;
+import io.orderentry.pipeline.InlineText;
 import java.nio.ByteBuffer;
 
 /**
@@ -131,7 +132,7 @@ final class SpoolCodec {
                 event.type = EventType.ORDER_ACCEPTED;
                 event.orderId = buffer.getLong();
                 event.accountId = getString(buffer);
-                event.clientOrderId = getString(buffer);
+                event.clientOrderId.set(getString(buffer));
                 event.side = SIDES[buffer.get()];
                 event.orderType = ORDER_TYPES[buffer.get()];
                 event.timeInForce = TIMES_IN_FORCE[buffer.get()];
@@ -209,6 +210,21 @@ final class SpoolCodec {
                 throw new IllegalArgumentException("non-ASCII identifier cannot be spooled: " + value);
             }
             buffer.put((byte) c);
+        }
+    }
+
+    private static void putString(final ByteBuffer buffer, final InlineText value) {
+        if (!value.isInline()) {
+            putString(buffer, value.toStringOrNull());
+            return;
+        }
+        final int length = value.length();
+        if (length > MAX_STRING_LENGTH) {
+            throw new IllegalArgumentException("string of " + length + " characters cannot be spooled");
+        }
+        buffer.put((byte) length);
+        for (int i = 0; i < length; i++) {
+            buffer.put(value.byteAt(i));
         }
     }
 

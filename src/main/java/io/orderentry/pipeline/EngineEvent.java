@@ -15,6 +15,11 @@ import io.orderentry.engine.TimeInForce;
  */
 public final class EngineEvent {
 
+    /** The longest clientOrderId the API accepts (1-64 of [A-Za-z0-9_.:-]). */
+    public static final int CLIENT_ORDER_ID_CAPACITY = 64;
+    /** Request ids are {@code <8 hex>-<verticle>-<counter>} (the HTTP edge's X-Request-Id): well within this. */
+    static final int REQUEST_TAG_CAPACITY = 48;
+
     /** What this slot describes. */
     public EventType type;
     /** Engine event sequence (1, 2, 3, ... with no gaps) for sequenced types; 0 for COMMAND_COMPLETED. */
@@ -31,9 +36,9 @@ public final class EngineEvent {
     public int replyTo;
     /**
      * COMMAND_COMPLETED, REQUEST_REJECTED: the command's {@link OrderCommand#requestTag}; when replayed, the one the
-     * journal holds (null in records journaled before it held them).
+     * journal holds (null in records journaled before it held them). Inline: no reference to the request's String.
      */
-    public String requestTag;
+    public final InlineText requestTag = new InlineText(REQUEST_TAG_CAPACITY);
     /** COMMAND_COMPLETED, REQUEST_REJECTED: the command's {@link OrderCommand#remoteAddress}; when replayed, as above. */
     public String remoteAddress;
     /** COMMAND_COMPLETED, REQUEST_REJECTED: the command's {@link OrderCommand#keyId}; when replayed, as above. */
@@ -47,8 +52,11 @@ public final class EngineEvent {
     public String accountId;
     /** REQUEST_REJECTED: the command's {@link OrderCommand#claimedAccountId}: named by the body, vouched by no key. */
     public String claimedAccountId;
-    /** The client's idempotency key; for COMMAND_COMPLETED and REQUEST_REJECTED the one the request named, if any. */
-    public String clientOrderId;
+    /**
+     * The client's idempotency key; for COMMAND_COMPLETED and REQUEST_REJECTED the one the request named, if any.
+     * Inline: no reference to the request's String.
+     */
+    public final InlineText clientOrderId = new InlineText(CLIENT_ORDER_ID_CAPACITY);
     public int symbol;
     public Side side;
     public OrderType orderType;
@@ -105,14 +113,14 @@ public final class EngineEvent {
         replay = false;
         requestId = 0;
         replyTo = -1;
-        requestTag = null;
+        requestTag.clear();
         remoteAddress = null;
         keyId = null;
         commandType = null;
         orderId = 0;
         accountId = null;
         claimedAccountId = null;
-        clientOrderId = null;
+        clientOrderId.clear();
         symbol = -1;
         side = null;
         orderType = null;

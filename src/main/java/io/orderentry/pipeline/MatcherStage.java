@@ -27,6 +27,7 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
     private final Matcher matcher;
     private final EventOutput output;
     private final MatcherMetrics metrics;
+    private final AccountNames accountNames = new AccountNames();
 
     private OrderCommand command;
     private long commandSequence;
@@ -109,6 +110,7 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
         requestId = replay ? 0 : command.requestId;
         replyTo = replay ? -1 : command.replyTo;
         replaying = replay;
+        command.accountId = accountNames.canonical(command.accountId);
         switch (command.type) {
             case PLACE -> matcher.place(command.timestampMicros, command.accountId, command.clientOrderId,
                     command.symbol, command.side, command.orderType, command.timeInForce, command.postOnly,
@@ -159,8 +161,8 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             event.orderId = command.orderId;
             event.accountId = command.accountId;
             event.claimedAccountId = command.claimedAccountId;
-            event.clientOrderId = command.clientOrderId;
-            event.requestTag = command.requestTag;
+            event.clientOrderId.set(command.clientOrderId);
+            event.requestTag.set(command.requestTag);
             event.remoteAddress = command.remoteAddress;
             event.keyId = command.keyId;
             event.refusal = command.refusal;
@@ -177,8 +179,8 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
     private static void copyRequest(final OrderCommand command, final EngineEvent event) {
         event.commandType = command.type;
         event.accountId = command.accountId;
-        event.clientOrderId = command.clientOrderId;
-        event.requestTag = command.requestTag;
+        event.clientOrderId.set(command.clientOrderId);
+        event.requestTag.set(command.requestTag);
         event.remoteAddress = command.remoteAddress;
         event.keyId = command.keyId;
         switch (command.type) {
@@ -241,7 +243,7 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             event.timestampMicros = timestampMicros;
             event.orderId = orderId;
             event.accountId = accountId;
-            event.clientOrderId = clientOrderId;
+            event.clientOrderId.set(clientOrderId);
             event.symbol = symbol;
             event.side = side;
             event.orderType = type;

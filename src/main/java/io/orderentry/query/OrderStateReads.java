@@ -86,7 +86,7 @@ final class OrderStateReads {
             return RETRY;
         }
         final long id = v.ids[c][i];
-        final String clientOrderId = v.clientOrderIds[c][i];
+        final String clientOrderId = v.clientOrderIds.get(slot);
         final String account = v.accounts[c][i];
         final int symbol = v.symbols[c][i];
         final int kind = v.kinds[c][i];

@@ -99,7 +99,7 @@ public final class OrderStateView {
     final int[][] lastFills = new int[MAX_CHUNKS][];
     final int[][] fillCounts = new int[MAX_CHUNKS][];
     final String[][] accounts = new String[MAX_CHUNKS][];
-    final String[][] clientOrderIds = new String[MAX_CHUNKS][];
+    final ClientOrderIds clientOrderIds = new ClientOrderIds(MAX_CHUNKS);
     private final IntStack freeSlots = new IntStack();
     int slotsUsed;
 
@@ -173,7 +173,7 @@ public final class OrderStateView {
     /** @return whether the view holds {@code orderId} and it carries a clientOrderId; writer thread */
     boolean holdsWithClientOrderId(final long orderId) {
         final int slot = index.find(orderId);
-        return slot != NONE && clientOrderIds[slot >>> SHIFT][slot & MASK] != null;
+        return slot != NONE && clientOrderIds.has(slot);
     }
 
     /** Applies one engine event; the writer's thread (the output ring's {@link OrderViewStage}, or a replica's). */
@@ -271,7 +271,7 @@ public final class OrderStateView {
         final int i = slot & MASK;
         beginSlot(c, i);
         ids[c][i] = e.orderId;
-        clientOrderIds[c][i] = e.clientOrderId;
+        clientOrderIds.set(slot, e.clientOrderId);
         accounts[c][i] = e.accountId;
         symbols[c][i] = e.symbol;
         prices[c][i] = e.price;
@@ -293,7 +293,7 @@ public final class OrderStateView {
         beginIndex();
         index.put(e.orderId, slot);
         endIndex();
-        if (e.clientOrderId != null) {
+        if (!e.clientOrderId.isNull()) {
             retention.placedWithClientOrderId(e.orderId);   // as the engine's dedup window remembers every such order
         }
     }
@@ -396,7 +396,7 @@ public final class OrderStateView {
         lastFills[c][i] = NONE;
         fillCounts[c][i] = 0;
         accounts[c][i] = null;
-        clientOrderIds[c][i] = null;
+        clientOrderIds.clear(slot);
         endSlot(c, i);
         freeSlots.push(slot);
     }
@@ -426,7 +426,7 @@ public final class OrderStateView {
             lastFills[c] = new int[CHUNK];
             fillCounts[c] = new int[CHUNK];
             accounts[c] = new String[CHUNK];
-            clientOrderIds[c] = new String[CHUNK];
+            clientOrderIds.allocate(c);
         }
         slotsUsed = slot + 1;
         return slot;

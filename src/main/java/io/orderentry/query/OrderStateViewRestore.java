@@ -134,8 +134,7 @@ final class OrderStateViewRestore extends ViewArrays {
         in.readFully(strings, 0, stringBytes);
         for (int f = 0, at = 0; f < framed; f++) {
             if (stringLengths[f] >= 0) {
-                clientOrderIds[slots[f] >>> SHIFT][slots[f] & MASK] = SnapshotCodec.getUtf(strings, at,
-                        stringLengths[f]);
+                clientOrderIds.set(slots[f], SnapshotCodec.getUtf(strings, at, stringLengths[f]));
                 at += stringLengths[f];
             }
         }

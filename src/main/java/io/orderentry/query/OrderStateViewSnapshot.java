@@ -150,7 +150,7 @@ final class OrderStateViewSnapshot extends ViewArrays {
         final int c = slot >>> SHIFT;
         final int i = slot & MASK;
         final String account = accounts[c][i];
-        final String clientOrderId = clientOrderIds[c][i];
+        final String clientOrderId = clientOrderIds.get(slot);
         final int clientOrderIdBytes = clientOrderId == null ? NO_CLIENT_ORDER_ID
                 : SnapshotCodec.utfLength(clientOrderId);
         if (clientOrderIdBytes > 0) {

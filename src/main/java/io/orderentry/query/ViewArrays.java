@@ -46,7 +46,7 @@ abstract class ViewArrays {
     final int[][] lastFills;
     final int[][] fillCounts;
     final String[][] accounts;
-    final String[][] clientOrderIds;
+    final ClientOrderIds clientOrderIds;
     final long[][] fillTradeIds;
     final long[][] fillPrices;
     final long[][] fillQuantities;

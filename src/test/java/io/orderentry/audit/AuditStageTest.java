@@ -108,7 +108,7 @@ class AuditStageTest {
         start();
         final EngineEvent cancel = completed(CommandType.CANCEL, CommandResult.CANCELED, 9, 2, false);
         cancel.accountId = null;
-        cancel.clientOrderId = null;
+        cancel.clientOrderId.clear();
         feed(true, updated(9, OrderStatus.CANCELED, RejectReason.NONE, "acct-owner"), cancel);
         final JsonNode record = only();
         assertEquals("CANCEL", record.get("kind").asText());
@@ -258,11 +258,11 @@ class AuditStageTest {
     void shouldRecordAPriceBandAsASystemRecordWithNoRequestAndNoAnswer() throws IOException {
         start();
         final EngineEvent band = completed(CommandType.SET_PRICE_BAND, CommandResult.PRICE_BAND_SET, 0, 1, false);
-        band.requestTag = null;
+        band.requestTag.clear();
         band.remoteAddress = null;
         band.keyId = null;
         band.accountId = null;
-        band.clientOrderId = null;
+        band.clientOrderId.clear();
         band.symbol = 1;
         feed(true, band);
         final JsonNode record = only();
@@ -324,7 +324,7 @@ class AuditStageTest {
     void shouldRecordAnEdgeRefusalWithItsReason() throws IOException {
         start();
         final EngineEvent event = event(EventType.REQUEST_REJECTED);
-        event.requestTag = "req-r";
+        event.requestTag.set("req-r");
         event.remoteAddress = "10.1.2.3:999";
         event.accountId = "acct-2";
         event.refusal = new Refusal(CommandType.PLACE, 422, "PRICE_NOT_ON_TICK", "price 1.001 is not a multiple",
@@ -346,7 +346,7 @@ class AuditStageTest {
     void shouldRecordTheKeyOfARequestRefusedForItsPermission() throws IOException {
         start();
         final EngineEvent event = event(EventType.REQUEST_REJECTED);
-        event.requestTag = "req-k";
+        event.requestTag.set("req-k");
         event.remoteAddress = "10.1.2.3:999";
         event.keyId = "k0123456789abcdef";
         event.accountId = "acct-3";
@@ -536,12 +536,12 @@ class AuditStageTest {
         event.commandSequence = journalSequence;
         event.replay = replay;
         if (!replay) {
-            event.requestTag = "req-" + orderId;
+            event.requestTag.set("req-" + orderId);
             event.remoteAddress = "127.0.0.1:50000";
             event.keyId = "k00000000000000" + String.format("%02x", orderId & 0xff);
         }
         event.accountId = "acct-1";
-        event.clientOrderId = "c-" + orderId;
+        event.clientOrderId.set("c-" + orderId);
         return event;
     }
 

@@ -21,7 +21,7 @@ final class Events {
         to.replyTo = from.replyTo;
         to.orderId = from.orderId;
         to.accountId = from.accountId;
-        to.clientOrderId = from.clientOrderId;
+        to.clientOrderId.set(from.clientOrderId);
         to.symbol = from.symbol;
         to.side = from.side;
         to.orderType = from.orderType;

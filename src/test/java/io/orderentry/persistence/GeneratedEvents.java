@@ -157,7 +157,7 @@ public final class GeneratedEvents implements EventSink {
         final EngineEvent e = add(EventType.ORDER_ACCEPTED, eventSequence, timestampMicros);
         e.orderId = orderId;
         e.accountId = accountId;
-        e.clientOrderId = clientOrderId;
+        e.clientOrderId.set(clientOrderId);
         e.symbol = symbol;
         e.side = side;
         e.orderType = type;

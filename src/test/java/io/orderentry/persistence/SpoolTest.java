@@ -171,7 +171,7 @@ class SpoolTest {
         assertEquals(expected.status, actual.status, at);
         assertEquals(expected.rejectReason, actual.rejectReason, at);
         if (expected.type == EventType.ORDER_ACCEPTED) {
-            assertEquals(expected.clientOrderId, actual.clientOrderId, at);
+            assertEquals(expected.clientOrderId.toStringOrNull(), actual.clientOrderId.toStringOrNull(), at);
             assertEquals(expected.orderType, actual.orderType, at);
             assertEquals(expected.timeInForce, actual.timeInForce, at);
             assertEquals(expected.postOnly, actual.postOnly, at);

@@ -52,10 +52,10 @@ class MatcherStageTest {
         assertEquals(EventType.REQUEST_REJECTED, event.type);
         assertFalse(event.type.isSequenced());
         assertSame(refusal, event.refusal);
-        assertEquals("r-1", event.requestTag);
+        assertEquals("r-1", event.requestTag.toStringOrNull());
         assertEquals("127.0.0.1:4000", event.remoteAddress);
         assertEquals("acct-1", event.accountId);
-        assertEquals("c-1", event.clientOrderId);
+        assertEquals("c-1", event.clientOrderId.toStringOrNull());
         assertEquals(0, stage.matcher().lastEventSequence());
         assertEquals(0, stage.matcher().lastOrderId());
     }
@@ -67,10 +67,10 @@ class MatcherStageTest {
         assertEquals(EventType.COMMAND_COMPLETED, completed.type);
         assertEquals(CommandResult.PLACED, completed.result);
         assertEquals(CommandType.PLACE, completed.commandType);
-        assertEquals("r-7", completed.requestTag);
+        assertEquals("r-7", completed.requestTag.toStringOrNull());
         assertEquals("10.0.0.1:5555", completed.remoteAddress);
         assertEquals("acct-9", completed.accountId);
-        assertEquals("c-9", completed.clientOrderId);
+        assertEquals("c-9", completed.clientOrderId.toStringOrNull());
         assertEquals(5, completed.commandSequence);
     }
 
@@ -82,7 +82,7 @@ class MatcherStageTest {
         assertNull(command.remoteAddress);
         assertNull(command.accountId);
         assertNull(command.clientOrderId);
-        assertEquals("r-8", output.get(output.getCursor()).requestTag, "the event keeps what it needs");
+        assertEquals("r-8", output.get(output.getCursor()).requestTag.toStringOrNull(), "the event keeps what it needs");
     }
 
     @Test
@@ -92,7 +92,7 @@ class MatcherStageTest {
         assertTrue(completed.replay);
         assertEquals(0, completed.requestId, "nobody waits for a replayed command");
         assertEquals(-1, completed.replyTo);
-        assertEquals("journaled", completed.requestTag, "the audit trail rebuilds a lost record with it");
+        assertEquals("journaled", completed.requestTag.toStringOrNull(), "the audit trail rebuilds a lost record with it");
         assertEquals("10.0.0.1:5555", completed.remoteAddress);
         assertEquals("acct-9", completed.accountId);
     }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.orderentry.engine.EngineConfig;
 import io.orderentry.engine.OrderStatus;
+import io.orderentry.engine.OrderType;
 import io.orderentry.engine.RejectReason;
 import io.orderentry.engine.SelfTradePrevention;
 import io.orderentry.engine.Side;
@@ -120,6 +121,68 @@ class OrderStateViewTest {
         }
         assertEquals(List.of(other), view.openOrders("B", 0, 10).stream().map(OrderState::orderId).toList(),
                 "the other instrument's order stays");
+    }
+
+    @Test
+    void shouldGiveBackEveryClientOrderIdWholeAndNoneForASlotReusedByAnOrderWithout() {
+        final OrderStateView view = new OrderStateView(1);
+        final String longest = "a".repeat(EngineEvent.CLIENT_ORDER_ID_CAPACITY);
+        final String oversized = "b".repeat(EngineEvent.CLIENT_ORDER_ID_CAPACITY + 1);   // none the API accepts
+        final String[] ids = {"c-1", longest, oversized, "caf\u00e9", null};
+        long sequence = 0;
+        for (int k = 0; k < ids.length; k++) {
+            final long orderId = k + 1;
+            view.apply(accepted(++sequence, orderId, ids[k]), sequence);
+            view.endOfBatch();
+            assertEquals(ids[k], view.get(orderId).clientOrderId(), "order " + orderId);
+            view.apply(canceled(++sequence, orderId), sequence);   // final: the next order's eviction frees its slot
+            view.endOfBatch();
+        }
+        // one retained final order: every slot but the last order's was reused, the later ones by orders without an id
+        for (int k = 0; k < 6; k++) {
+            final long orderId = 100 + k;
+            view.apply(accepted(++sequence, orderId, null), sequence);
+            view.endOfBatch();
+            assertNull(view.get(orderId).clientOrderId(), "order " + orderId);
+        }
+    }
+
+    private static EngineEvent accepted(final long sequence, final long orderId, final String clientOrderId) {
+        final EngineEvent e = new EngineEvent();
+        e.reset();
+        e.type = EventType.ORDER_ACCEPTED;
+        e.eventSequence = sequence;
+        e.timestampMicros = sequence;
+        e.orderId = orderId;
+        e.accountId = "A";
+        e.clientOrderId.set(clientOrderId);
+        e.symbol = 0;
+        e.side = Side.BUY;
+        e.orderType = OrderType.LIMIT;
+        e.timeInForce = TimeInForce.GTC;
+        e.selfTradePrevention = SelfTradePrevention.NONE;
+        e.price = 1_000;
+        e.quantity = 5;
+        e.status = OrderStatus.NEW;
+        e.rejectReason = RejectReason.NONE;
+        return e;
+    }
+
+    private static EngineEvent canceled(final long sequence, final long orderId) {
+        final EngineEvent e = new EngineEvent();
+        e.reset();
+        e.type = EventType.ORDER_UPDATED;
+        e.eventSequence = sequence;
+        e.timestampMicros = sequence;
+        e.orderId = orderId;
+        e.accountId = "A";
+        e.symbol = 0;
+        e.side = Side.BUY;
+        e.price = 1_000;
+        e.quantity = 5;
+        e.status = OrderStatus.CANCELED;
+        e.rejectReason = RejectReason.NONE;
+        return e;
     }
 
     /** Applies events {@code [from, to)} as one batch. */

@@ -96,7 +96,7 @@ final class ReferenceOrderView implements BatchStage<EngineEvent> {
     }
 
     private void accepted(final EngineEvent e) {
-        orders.put(e.orderId, new OrderState(e.orderId, e.clientOrderId, e.accountId, e.symbol, e.side, e.orderType,
+        orders.put(e.orderId, new OrderState(e.orderId, e.clientOrderId.toStringOrNull(), e.accountId, e.symbol, e.side, e.orderType,
                 e.timeInForce, e.postOnly,
                 e.selfTradePrevention == null ? SelfTradePrevention.NONE : e.selfTradePrevention, e.price, e.quantity,
                 OrderStatus.NEW, 0, e.quantity, 0, RejectReason.NONE, e.eventSequence, e.timestampMicros,
