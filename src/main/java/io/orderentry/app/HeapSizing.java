@@ -37,6 +37,14 @@ final class HeapSizing {
         return BASE_BYTES + (config.snapshots().enabled() ? 2 * state : state);
     }
 
+    /**
+     * @return whether {@code maxHeapBytes} holds what the limits need: then the engine reserves its order storage at
+     *         start ({@code Matcher#reserveStorage}), else it grows it as the books grow
+     */
+    static boolean fits(final Config config, final long maxHeapBytes) {
+        return maxHeapBytes >= neededBytes(config);
+    }
+
     /** @return the warning to log when {@code maxHeapBytes} is below what the limits need, else null */
     static String warning(final Config config, final long maxHeapBytes) {
         final long needed = neededBytes(config);
@@ -47,7 +55,9 @@ final class HeapSizing {
                 + " orders x %d B + (%,d retained + %,d kept for retries) final orders x %d B + %,d dedup entries x %d B"
                 + "%s + %d MiB), and this JVM may use %.1f GiB: set -Xmx (JAVA_OPTS) to at least that, or lower"
                 + " ORDERS_ENGINE_MAX_RESTING_ORDERS / ORDERS_QUERY_RETAINED_FINAL_ORDERS; running out of memory"
-                + " stops the process, and the replay after it would run out again (README, \"Sizing the heap\")",
+                + " stops the process, and the replay after it would run out again (README, \"Sizing the heap\"). Until"
+                + " then the engine does not reserve its order storage at start but grows it with the books, which"
+                + " lengthens young collections while they grow",
                 needed / (double) (1L << 30), config.engine().maxRestingOrders(), RESTING_ORDER_BYTES,
                 config.query().retainedFinalOrders(), config.engine().dedupWindow(), FINAL_ORDER_BYTES,
                 config.engine().dedupWindow(), DEDUP_ENTRY_BYTES,

@@ -105,8 +105,12 @@ final class Pipeline {
 
     /** @return the engine's stage, publishing into the output ring (call after {@link #startOutput}) */
     MatcherStage matcher(final Config config, final MatcherMetrics metrics) {
-        return new MatcherStage(sink -> new Matcher(config.instruments().size(), config.engine(), sink),
-                outputRing, metrics);
+        final MatcherStage stage = new MatcherStage(
+                sink -> new Matcher(config.instruments().size(), config.engine(), sink), outputRing, metrics);
+        if (HeapSizing.fits(config, Runtime.getRuntime().maxMemory())) {
+            stage.matcher().reserveStorage();
+        }
+        return stage;
     }
 
     /** @return the input ring, which the HTTP edge publishes into (before it starts, it takes nothing) */

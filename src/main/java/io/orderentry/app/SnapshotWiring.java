@@ -50,7 +50,8 @@ final class SnapshotWiring {
         final Map<String, String> entries = JournalManifest.entries(config.instruments(), config.engine());
         return new Snapshotter.Layout(config.symbols(), entries,
                 recorded -> JournalManifest.differences(recorded, entries), config.engine(),
-                config.query().retainedFinalOrders(), config.marketData());
+                config.query().retainedFinalOrders(), config.marketData(),
+                HeapSizing.fits(config, Runtime.getRuntime().maxMemory()));
     }
 
     /** Starts the snapshot writer, which follows the journal with a copy of the state (see {@link Snapshotter}). */

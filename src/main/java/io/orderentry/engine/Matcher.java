@@ -174,6 +174,16 @@ public final class Matcher {
     }
 
     /**
+     * Creates every resting-order node and price level the limits allow, now, instead of a chunk at a time as the
+     * books grow: what a service whose heap fits its limits does at start (see {@link ObjectPool#reserve}). Call
+     * before the first command, on the thread that then owns the matcher (or before it starts).
+     */
+    public void reserveStorage() {
+        orderPool.reserve();
+        levelPool.reserve();
+    }
+
+    /**
      * Places an order without self-trade prevention; see
      * {@link #place(long, String, String, int, Side, OrderType, TimeInForce, boolean, SelfTradePrevention, long, long)}.
      */

@@ -55,6 +55,18 @@ final class ObjectPool<T> {
         free[freeCount++] = object;
     }
 
+    /**
+     * Creates every object the pool may ever hand out, now: a service that can afford its limits' memory reserves it
+     * at start, so that the objects are old before the first order and an order that rests never makes an old
+     * object point at a young one (each such pointer is a card the next young collection scans, and the new object
+     * one it copies: issue 33).
+     */
+    void reserve() {
+        while (created < max) {
+            grow();
+        }
+    }
+
     /** @return how many objects the pool has created so far */
     int created() {
         return created;

@@ -36,6 +36,11 @@ final class Replica implements EventOutput, RecordConsumer {
         this.matcherStage = new MatcherStage(sink -> new Matcher(symbols, limits, sink), this, new MatcherMetrics());
     }
 
+    /** Reserves the replica's engine storage as the live engine's is ({@code Matcher#reserveStorage}). */
+    void reserveStorage() {
+        matcherStage.matcher().reserveStorage();
+    }
+
     /** @return the state, for writing or restoring a snapshot (call {@link #endOfBatch} first when writing) */
     ServiceState state() {
         return new ServiceState(matcherStage.matcher(), view, marketData);

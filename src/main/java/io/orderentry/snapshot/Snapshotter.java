@@ -38,7 +38,8 @@ public final class Snapshotter implements AutoCloseable {
     /** What the replica is built from. */
     public record Layout(List<String> instruments, Map<String, String> configuration,
                          java.util.function.Function<Map<String, String>, List<String>> differences,
-                         EngineConfig limits, int retainedFinalOrders, MarketDataConfig marketData) {
+                         EngineConfig limits, int retainedFinalOrders, MarketDataConfig marketData,
+                         boolean reserveStorage) {
     }
 
     private final SnapshotConfig config;
@@ -189,6 +190,9 @@ public final class Snapshotter implements AutoCloseable {
         lowerPriority();
         final Replica replica = new Replica(layout.instruments().size(), layout.limits(),
                 layout.retainedFinalOrders(), layout.marketData());
+        if (layout.reserveStorage()) {
+            replica.reserveStorage();
+        }
         final JournalTail tail;
         try {
             final int removed = store.removeTemporaries();

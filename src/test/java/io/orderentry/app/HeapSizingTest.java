@@ -1,5 +1,6 @@
 package io.orderentry.app;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,5 +29,13 @@ class HeapSizingTest {
         assertNull(HeapSizing.warning(ConfigLoader.load(Map.of("ORDERS_ENGINE_MAX_RESTING_ORDERS", "100000",
                 "ORDERS_QUERY_RETAINED_FINAL_ORDERS", "100000", "ORDERS_ENGINE_DEDUP_WINDOW", "100000")), 1L << 30),
                 "small limits fit a small heap");
+    }
+
+    @Test
+    void theEngineReservesItsOrderStorageAtStartOnlyWhenTheHeapFitsTheLimits() {
+        final Config defaults = ConfigLoader.load(Map.of());
+        assertTrue(HeapSizing.fits(defaults, 4L << 30), "the start script's and the image's -Xmx4g");
+        assertFalse(HeapSizing.fits(defaults, 512L << 20), "a heap below the rule grows the storage with the books");
+        assertTrue(HeapSizing.warning(defaults, 512L << 20).contains("does not reserve its order storage"));
     }
 }

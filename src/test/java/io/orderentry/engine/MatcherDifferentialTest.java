@@ -167,8 +167,10 @@ class MatcherDifferentialTest {
         final RecordingEventSink actualEvents = new RecordingEventSink();
         final OrderEngine reference = bands == null ? new ReferenceMatcher(SYMBOLS, limits, expectedEvents)
                 : new ReferenceMatcher(SYMBOLS, limits, bands, expectedEvents);
-        final OrderEngine matcher = bands == null ? new MatcherEngine(SYMBOLS, limits, actualEvents)
-                : new MatcherEngine(SYMBOLS, limits, bands, actualEvents);
+        // with its storage reserved, as the service runs it when its heap fits the limits (the pools' lazy growth is
+        // ObjectPoolTest's)
+        final OrderEngine matcher = (bands == null ? new MatcherEngine(SYMBOLS, limits, actualEvents)
+                : new MatcherEngine(SYMBOLS, limits, bands, actualEvents)).reserved();
         final CommandGenerator generator = new CommandGenerator(seed, SYMBOLS, limits.dedupWindow(), driftingMid)
                 .withThinInstrument();
         final List<Command> commands = (bands == null ? generator : generator.withBandChanges()).generate(COMMANDS);

@@ -22,6 +22,12 @@ final class MatcherEngine implements OrderEngine {
         this.limits = limits;
     }
 
+    /** Reserves the matcher's storage, as a service whose heap fits its limits does at start; @return this */
+    MatcherEngine reserved() {
+        matcher.reserveStorage();
+        return this;
+    }
+
     /** The matcher's own place without self-trade prevention, so that the contract tests exercise it too. */
     @Override
     public void place(final long timestampMicros, final String accountId, final String clientOrderId, final int symbol,

@@ -29,4 +29,19 @@ class ObjectPoolTest {
         assertSame(order, pool.acquire());
         assertEquals(1, pool.created());
     }
+
+    @Test
+    void reservingCreatesEveryObjectAtOnceAndAcquiringThenCreatesNone() {
+        final ObjectPool<Order> pool = new ObjectPool<>(Order::new, 10, 4);
+        pool.acquire();
+        pool.reserve();
+        assertEquals(10, pool.created());
+        for (int i = 1; i < 10; i++) {
+            pool.acquire();
+        }
+        assertEquals(10, pool.created());
+        assertThrows(IllegalStateException.class, pool::acquire, "the maximum still holds");
+        pool.reserve();
+        assertEquals(10, pool.created(), "a second reserve creates nothing");
+    }
 }

@@ -33,7 +33,7 @@ class VerifySnapshotCommandTest {
     private static final Map<String, Integer> INDEX = Map.of("BTCUSD", 0, "ETHUSD", 1);
     private static final Snapshotter.Layout LAYOUT = new Snapshotter.Layout(SYMBOLS, Map.of("k", "v"),
             recorded -> List.of(), new EngineConfig(5_000, 400, 200, 2_000), 2_000,
-            new MarketDataConfig(50, 100, 10, 10, 100, 65_536, 1_000, 1_000, 1 << 20, 1 << 24, 50, 20));
+            new MarketDataConfig(50, 100, 10, 10, 100, 65_536, 1_000, 1_000, 1 << 20, 1 << 24, 50, 20), false);
 
     @TempDir
     Path dir;
