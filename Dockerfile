@@ -20,6 +20,7 @@ RUN apt-get update \
 WORKDIR /app
 COPY --from=build /src/target/order-entry.jar /app/order-entry.jar
 COPY docker/healthcheck.sh /app/healthcheck.sh
+COPY bin/order-entry /app/bin/order-entry
 
 ENV ORDERS_HTTP_PORT=8080 \
     ORDERS_JOURNAL_DIR=/app/data/journal \
@@ -27,23 +28,10 @@ ENV ORDERS_HTTP_PORT=8080 \
     ORDERS_SNAPSHOT_DIR=/app/data/snapshots \
     ORDERS_PERSISTENCE_SPOOL_DIR=/app/data/spool \
     ORDERS_AUTH_KEYS_FILE=/app/data/keys/keys
-# JVM flags for a latency-sensitive service:
-#  -Xms = -Xmx and AlwaysPreTouch: the heap is committed and touched at start, so no page faults or
-#    heap resizing show up as latency spikes under load;
-#  4 GiB: what the default limits need with the books full (2M resting orders, 1M retained final orders
-#    plus up to 1M kept for retries, a 1M dedup window), twice for the snapshot writer's copy: about 3.8 GiB
-#    by the rule in README, "Sizing the heap" (the service warns at start when its heap is below it);
-#  G1: measured under wrk on the 2-core reference machine, ZGC with a 1 GiB heap ran back-to-back
-#    cycles once ~600 MiB were live and throughput fell from 13k to 4k req/s, while G1 held 15-17k req/s
-#    (loadtest/RESULTS.md); the matcher itself allocates nothing;
-#  -Xmn24m, a small fixed young generation: every young collection copies the state of the orders placed
-#    since the previous one, so short, frequent pauses beat G1's own sizing, which chose about 100 MB and
-#    paused 18-25 ms (durable p99.9 at 5,000 orders/s: 26-35 ms with -XX:MaxGCPauseMillis=10, 11-17 ms
-#    with -Xmn24m; loadtest/RESULTS.md);
-#  PerfDisableSharedMem: no hsperfdata mmap writes, which can stall threads on a busy disk;
-#  ExitOnOutOfMemoryError: a broken JVM exits and the orchestrator restarts it from the journal.
-# Override with JAVA_OPTS.
-ENV JAVA_OPTS="-Xms4g -Xmx4g -Xmn24m -XX:+AlwaysPreTouch -XX:+UseG1GC -XX:+PerfDisableSharedMem -XX:+ExitOnOutOfMemoryError"
+# JVM flags: bin/order-entry, the README's run command too, holds them and says why each (heap 4 GiB: what the
+# default limits need with the books full, twice for the snapshot writer's copy; G1 with a 24 MB young generation;
+# concurrent refinement at once on Java 17-19). ORDER_ENTRY_HEAP sets the heap; JAVA_OPTS adds flags after them.
+ENV JAVA_OPTS=""
 
 USER orders
 # the API keys on a volume of their own: a new container keeps them (a first start without the file creates it with
@@ -57,5 +45,5 @@ EXPOSE 8080
 # ORDERS_TLS_CERT is set (or tls.cert in ORDERS_CONFIG_FILE), over http otherwise, on ORDERS_HTTP_PORT
 HEALTHCHECK --interval=5s --timeout=3s --start-period=60s --retries=3 \
   CMD ["sh", "/app/healthcheck.sh"]
-# exec replaces the shell, so java runs as PID 1, receives SIGTERM itself and drains before exiting.
-ENTRYPOINT ["sh", "-c", "exec java $JAVA_OPTS -jar /app/order-entry.jar \"$@\"", "order-entry"]
+# the script execs java, so java runs as PID 1, receives SIGTERM itself and drains before exiting.
+ENTRYPOINT ["/app/bin/order-entry"]

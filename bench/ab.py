@@ -20,7 +20,7 @@ Only loopback addresses are used; every process it starts is stopped.
 """
 import os, re, resource, shutil, statistics, subprocess, sys, tempfile, time
 
-from benchlib import DOCKERFILE_OPTS, Keys, arg, free_port, metric, metrics, service_env, stop, wait_http
+from benchlib import SERVICE_OPTS, Keys, arg, free_port, metric, metrics, service_env, stop, wait_http
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HZ = os.sysconf("SC_CLK_TCK")
@@ -32,7 +32,7 @@ WARMUP = int(arg("warmup", "60"))
 MODE = arg("mode", "memory")
 WRK_THREADS, WRK_CONNECTIONS = arg("wrk", "2x64").split("x")
 JAVA = os.environ.get("JAVA", "java")
-JAVA_OPTS = os.environ.get("JAVA_OPTS", DOCKERFILE_OPTS).split()
+JAVA_OPTS = os.environ.get("JAVA_OPTS", SERVICE_OPTS).split()
 JAR = os.environ.get("ORDERS_JAR", os.path.join(ROOT, "target", "order-entry.jar"))
 # two builds instead of two settings: jar_a=/path/to/old.jar (b runs JAR unless jar_b= names another)
 JAR_A = arg("jar_a", JAR)

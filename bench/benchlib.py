@@ -3,8 +3,19 @@ import atexit, base64, concurrent.futures, os, re, secrets, shutil, signal, sock
 import urllib.request
 
 
-# The Dockerfile's heap and collector flags, which the benchmarks run the service (and its ceilings) with.
-DOCKERFILE_OPTS = "-Xms3g -Xmx3g -Xmn24m -XX:+AlwaysPreTouch -XX:+UseG1GC -XX:+PerfDisableSharedMem"
+def _service_opts():
+    """The JVM flags bin/order-entry starts the service with (the README's run command and the image's entry point),
+    for the JAVA the benchmark runs: the heap the default limits need (4 GiB, so that the engine reserves its storage
+    at start as it does for users), or ORDER_ENTRY_HEAP."""
+    script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bin", "order-entry")
+    out = subprocess.run([script, "--jvm-flags"], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise SystemExit(f"bin/order-entry --jvm-flags failed: {out.stderr.strip()}")
+    return out.stdout.strip()
+
+
+# The service's JVM flags, which the benchmarks run the service (and its floors) with.
+SERVICE_OPTS = _service_opts()
 
 
 def arg(name, default):

@@ -15,7 +15,7 @@ what replication costs, not keys. Only loopback addresses are used; every proces
 """
 import base64, os, re, shutil, subprocess, sys, tempfile, time
 
-from benchlib import DOCKERFILE_OPTS, arg, free_port, service_env, stop, wait_http
+from benchlib import SERVICE_OPTS, arg, free_port, service_env, stop, wait_http
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SECONDS = int(arg("seconds", "30"))
@@ -139,7 +139,7 @@ def single(root, sync):
     env = service_env(work, port, "memory", None)
     env["ORDERS_JOURNAL_SYNC"] = sync
     env["ORDERS_DB_URL"] = database("single_" + sync)
-    proc = start(work, env, DOCKERFILE_OPTS.split(), "single")
+    proc = start(work, env, SERVICE_OPTS.split(), "single")
     try:
         url = f"http://127.0.0.1:{port}"
         wait_http(url, proc)

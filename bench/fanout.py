@@ -17,7 +17,7 @@ import os, re, socket, subprocess, sys, tempfile, time, urllib.request, shutil
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from benchlib import DOCKERFILE_OPTS, Keys, arg, free_port, metric, metrics, service_env, stop, wait_http  # noqa: E402
+from benchlib import SERVICE_OPTS, Keys, arg, free_port, metric, metrics, service_env, stop, wait_http  # noqa: E402
 
 SUBSCRIBERS = [int(n) for n in arg("subscribers", "0,10,100,1000").split(",")]
 SECONDS = int(arg("seconds", "20"))
@@ -28,7 +28,7 @@ JAVA = os.environ.get("JAVA", "java")
 JAR = os.environ.get("ORDERS_JAR", os.path.join(ROOT, "target", "order-entry.jar"))   # another build, for A/B runs
 VERIFY = os.environ.get("FANOUT_VERIFY", "5")   # connections that keep books and check checksums
 DEFLATE = arg("deflate", "yes") == "yes"   # subscribers offer permessage-deflate, as browsers do
-JAVA_OPTS = os.environ.get("JAVA_OPTS", DOCKERFILE_OPTS).split()
+JAVA_OPTS = os.environ.get("JAVA_OPTS", SERVICE_OPTS).split()
 AUTH = arg("auth", "keys")   # keys: API keys on, as the service ships (the orders spread over 64); none: ORDERS_AUTH=none
 KEYS = None
 

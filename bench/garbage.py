@@ -2,7 +2,7 @@
 """What an order leaves behind on the heap: class histograms of the live heap, taken between load windows.
 
 Run through bench/garbage.sh (issue 33, item 2). Starts the service (mode=durable: journal fsync, audit, PostgreSQL
-in a fresh database; mode=memory: journal none, no database) with the Dockerfile's JVM flags, warms it up with
+in a fresh database; mode=memory: journal none, no database) with bin/order-entry's JVM flags, warms it up with
 `wrk -t2 -c64` of loadtest/order-submission.lua, then takes `jcmd GC.class_histogram` (a full collection first, so
 it counts only live objects) before and after each of `windows` load windows of `seconds` s, and prints every class
 whose live instance count or bytes grew in every window, per 1,000 orders the service accepted in that window
@@ -15,7 +15,7 @@ import os, re, subprocess, sys, tempfile, time, shutil
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from benchlib import DOCKERFILE_OPTS, Keys, arg, free_port, metrics, service_env, stop, wait_http  # noqa: E402
+from benchlib import SERVICE_OPTS, Keys, arg, free_port, metrics, service_env, stop, wait_http  # noqa: E402
 
 SECONDS = int(arg("seconds", "30"))
 WARMUP = int(arg("warmup", "60"))
@@ -25,7 +25,7 @@ AUTH = arg("auth", "keys")
 LOAD = arg("load", "wrk")
 TOP = int(arg("top", "25"))
 JAVA = os.environ.get("JAVA", "java")
-JAVA_OPTS = os.environ.get("JAVA_OPTS", DOCKERFILE_OPTS).split()
+JAVA_OPTS = os.environ.get("JAVA_OPTS", SERVICE_OPTS).split()
 
 
 def histogram(pid):

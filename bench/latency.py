@@ -14,7 +14,7 @@ generator against it at every rate: WARMUP seconds at the rate unrecorded, then 
 keep-alive connections, coordinated omission corrected (each request timed from when it was due). After its start
 each target first takes STARTWARMUP seconds (default 60) at the first rate, unrecorded, so that the JIT has compiled
 before anything is recorded. The JVMs run with
-the Dockerfile's flags (JAVA_OPTS overrides them, JAVA the runtime). auth=keys (default): the service asks for API
+bin/order-entry's JVM flags (JAVA_OPTS overrides them, JAVA the runtime). auth=keys (default): the service asks for API
 keys, the orders spread over 64 keys made with the jar's `keys create` (benchlib.Keys), and the floors get the same
 requests; auth=none: ORDERS_AUTH=none and orders naming accounts lat-0..49.
 
@@ -26,7 +26,7 @@ import os, shutil, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from benchlib import DOCKERFILE_OPTS, Keys, arg, free_port, service_env, stop, wait_http, wait_port  # noqa: E402
+from benchlib import SERVICE_OPTS, Keys, arg, free_port, service_env, stop, wait_http, wait_port  # noqa: E402
 
 MODE = arg("mode", "durable")          # durable: fsync + audit + PostgreSQL; memory: journal none, no database
 AUTH = arg("auth", "keys")
@@ -41,7 +41,7 @@ START_WARMUP = int(arg("startwarmup", "60"))
 RUNS = int(arg("runs", "3"))
 DIR = arg("dir", tempfile.gettempdir())
 JAVA = os.environ.get("JAVA", "java")
-JAVA_OPTS = os.environ.get("JAVA_OPTS", DOCKERFILE_OPTS).split()
+JAVA_OPTS = os.environ.get("JAVA_OPTS", SERVICE_OPTS).split()
 GENERATOR = os.path.join(ROOT, "target", "fixedrate")
 FIELDS = ("p50_us", "p99_us", "p999_us", "max_us", "cpu_us_per_request")
 

@@ -13,13 +13,13 @@ requests it sent. Prints FixedRateLoad's line (latency corrected for coordinated
 
 auth=keys (default): the service asks for API keys, as it ships, and wrk and FixedRateLoad spread the orders over 64
 keys made with the jar's `keys create` (benchlib.Keys); the JSON-only server gets the same requests with secrets of the
-same shape. auth=none: ORDERS_AUTH=none and orders that name their accounts. The service runs with the Dockerfile's flags (JAVA_OPTS to change them; ORDERS_JAR for another build) against a
+same shape. auth=none: ORDERS_AUTH=none and orders that name their accounts. The service runs with bin/order-entry's JVM flags (JAVA_OPTS to change them; ORDERS_JAR for another build) against a
 fresh PostgreSQL database in durable mode, dropped afterwards. Only loopback addresses are used.
 """
 import os, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import DOCKERFILE_OPTS, Keys, arg, free_port, service_env, stop, threads, wait_http, wait_port  # noqa: E402
+from benchlib import SERVICE_OPTS, Keys, arg, free_port, service_env, stop, threads, wait_http, wait_port  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HZ = os.sysconf("SC_CLK_TCK")
@@ -30,7 +30,7 @@ WARM = int(arg("warm", "10"))
 WRK_WARMUP = int(arg("wrkwarmup", "40"))
 MODE = arg("mode", "durable")
 AUTH = arg("auth", "keys")
-JAVA_OPTS = os.environ.get("JAVA_OPTS", DOCKERFILE_OPTS).split()
+JAVA_OPTS = os.environ.get("JAVA_OPTS", SERVICE_OPTS).split()
 
 
 def main():

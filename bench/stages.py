@@ -25,7 +25,7 @@ import os, re, resource, signal, socket, subprocess, sys, tempfile, time, urllib
 HZ = os.sysconf("SC_CLK_TCK")
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from benchlib import DOCKERFILE_OPTS, Keys, arg, free_port, metric, metrics, service_env, stop, threads, wait_http, \
+from benchlib import SERVICE_OPTS, Keys, arg, free_port, metric, metrics, service_env, stop, threads, wait_http, \
     wait_port  # noqa: E402
 
 SECONDS = int(arg("seconds", "30"))
@@ -35,7 +35,7 @@ BASELINE = arg("baseline", "yes") == "yes"
 AUTH = arg("auth", "keys")             # keys: the service asks for API keys, as it ships; none: ORDERS_AUTH=none
 WRK_THREADS, WRK_CONNECTIONS = arg("wrk", "2x64").split("x")
 JAVA = os.environ.get("JAVA", "java")
-JAVA_OPTS = os.environ.get("JAVA_OPTS", DOCKERFILE_OPTS).split()
+JAVA_OPTS = os.environ.get("JAVA_OPTS", SERVICE_OPTS).split()
 
 
 def postgres_ticks():

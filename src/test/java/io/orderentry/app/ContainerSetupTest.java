@@ -180,6 +180,9 @@ class ContainerSetupTest {
         assertTrue(dockerfile.contains("COPY " + HEALTH_CHECK_SCRIPT + " " + HEALTH_CHECK_IN_IMAGE + "\n"),
                 "the image holds the script");
         assertTrue(dockerfile.contains("EXPOSE 8080"));
+        assertTrue(dockerfile.contains("COPY bin/order-entry /app/bin/order-entry\n"), "the image holds the start script");
+        assertTrue(dockerfile.contains("ENTRYPOINT [\"/app/bin/order-entry\"]"),
+                "the image starts the service as the README does, with the script's JVM flags");
 
         final Set<String> known = knownVariables();
         final Matcher env = Pattern.compile("(ORDERS_[A-Z_]+)=(\\S+)").matcher(dockerfile);
