@@ -94,7 +94,9 @@ def main():
     print(f"# Live-heap growth per 1,000 orders placed: {MODE}, {LOAD}, {WARMUP} s warm-up, {WINDOWS} windows of"
           f" {SECONDS} s; JVM {' '.join(JAVA_OPTS)}")
     print("orders placed per window: " + ", ".join(f"{int(n):,}" for n, _ in growth))
-    grew = [c for c in growth[0][1] if all(g[c][0] > 0 or g[c][1] > 0 for _, g in growth if c in g)]
+    # grew in every window by at least one instance per 20,000 orders or 10 bytes per 1,000: what grows with the orders
+    grew = [c for c in growth[0][1]
+            if all(c in g and (g[c][0] * 20_000 >= n or g[c][1] * 100 >= n) for n, g in growth)]
     grew.sort(key=lambda c: -sum(g[c][1] for _, g in growth))
     print(f"{'class':60} " + " ".join(f"{'w' + str(k + 1) + ' inst/1k':>12} {'B/1k':>10}" for k in range(len(growth))))
     for c in grew[:TOP]:

@@ -9,7 +9,8 @@ and reads, before and after it:
   - the service's /metrics: heap bytes allocated per thread (orders_thread_allocated_bytes_total);
   - PostgreSQL: CPU of every postgres process plus what the postmaster reaped from exited children;
   - wrk's own CPU (getrusage of children), since it shares the two cores with what it measures;
-  - the GC log (-Xlog:gc) lines written in the window: pause count, percentiles, share of wall time, and the heap
+  - the GC log (-Xlog:gc, gc+phases=debug) lines written in the window: pause count, percentiles, share of wall time,
+    the G1 workers' card scanning and copying per pause, and the heap
     allocated between the collections (the only allocation figure the JSON-only server has).
 After wrk ends it waits until the service has answered everything and PostgreSQL has caught up, so
 the database's work for the window's orders is inside the window. Everything is divided by the
@@ -113,6 +114,20 @@ def gc_allocated(log, skip_lines):
     return total
 
 
+def gc_phases(log, skip_lines):
+    """Per young collection in the window, the G1 workers' average time in two phases (-Xlog:gc+phases=debug): Scan
+    Heap Roots, the cards of old objects written since the previous collection (references from old objects to young
+    ones, and writes the concurrent refinement has not cleaned yet), and Object Copy, the survivors."""
+    with open(log) as f:
+        lines = f.read().splitlines()[skip_lines:]
+    phases = {"Scan Heap Roots": [], "Object Copy": []}
+    for line in lines:
+        m = re.search(r"(Scan Heap Roots|Object Copy) \(ms\):.*Avg:\s*([0-9.]+)", line)
+        if m:
+            phases[m.group(1)].append(float(m.group(2)))
+    return phases
+
+
 def count_lines(path):
     with open(path) as f:
         return sum(1 for _ in f)
@@ -142,6 +157,7 @@ def measure(name, url, proc, work, service):
     alloc1 = allocated(metrics(url)) if service else {}
     pauses = gc_pauses(gc_log, gc_skip)
     heap_bytes = gc_allocated(gc_log, gc_skip)
+    phases = gc_phases(gc_log, gc_skip)
     rows = []
     for tname in sorted(set(t1) | set(t0)):
         a, b = t0.get(tname, [0, 0, 0]), t1.get(tname, [0, 0, 0])
@@ -156,7 +172,7 @@ def measure(name, url, proc, work, service):
     return dict(name=name, requests=requests, rps=rps, non2xx=non2xx, rows=rows, cpu=total_cpu,
                 kernel=sum(r[4] for r in rows), wrk_cpu=wrk_cpu * 1e6 / requests,
                 wakes=sum(r[2] for r in rows), alloc=total_alloc / requests if service else None,
-                pg=(pg1 - pg0) / HZ * 1e6 / requests, pauses=pauses, wall=wall1 - wall0, wrk=out,
+                pg=(pg1 - pg0) / HZ * 1e6 / requests, pauses=pauses, phases=phases, wall=wall1 - wall0, wrk=out,
                 heap=heap_bytes / requests)
 
 
@@ -191,6 +207,10 @@ def report(r, baseline):
     if p:
         print(f"\nGC: {len(p)} pauses in {r['wall']:.0f} s, p50 {pct(p, 50):.1f} ms, p99 {pct(p, 99):.1f} ms,"
               f" max {max(p):.1f} ms, {sum(p) / 10 / r['wall']:.2f}% of wall time")
+        scan, copy = r["phases"]["Scan Heap Roots"], r["phases"]["Object Copy"]
+        if scan and copy:
+            print(f"of which (G1 workers' average) scanning cards p50 {pct(scan, 50):.1f} ms, p99 {pct(scan, 99):.1f} ms;"
+                  f" copying survivors p50 {pct(copy, 50):.1f} ms, p99 {pct(copy, 99):.1f} ms")
     else:
         print(f"\nGC: no pause in {r['wall']:.0f} s")
 
@@ -207,7 +227,7 @@ def main():
         port = free_port()
         classpath = ":".join([os.path.join(ROOT, "target", "test-classes"), os.path.join(ROOT, "target", "classes"),
                               open(cp).read().strip()])
-        proc = subprocess.Popen([JAVA] + JAVA_OPTS + [f"-Xlog:gc:file={work}/gc.log", "-cp", classpath,
+        proc = subprocess.Popen([JAVA] + JAVA_OPTS + [f"-Xlog:gc,gc+phases=debug:file={work}/gc.log::filecount=0", "-cp", classpath,
                                  "io.orderentry.bench.http.JsonBaselineServer", str(port)],
                                 stdout=open(f"{work}/out.log", "w"), stderr=subprocess.STDOUT)
         try:
@@ -221,7 +241,7 @@ def main():
     port = free_port()
     db = f"oe_stages_{os.getpid()}"
     env = KEYS.service(service_env(work, port, MODE, db))
-    proc = subprocess.Popen([JAVA] + JAVA_OPTS + [f"-Xlog:gc:file={work}/gc.log", "-jar", jar], env=env,
+    proc = subprocess.Popen([JAVA] + JAVA_OPTS + [f"-Xlog:gc,gc+phases=debug:file={work}/gc.log::filecount=0", "-jar", jar], env=env,
                             stdout=open(f"{work}/service.log", "w"), stderr=subprocess.STDOUT)
     try:
         url = f"http://127.0.0.1:{port}"
