@@ -37,6 +37,9 @@ JAR = os.environ.get("ORDERS_JAR", os.path.join(ROOT, "target", "order-entry.jar
 # two builds instead of two settings: jar_a=/path/to/old.jar (b runs JAR unless jar_b= names another)
 JAR_A = arg("jar_a", JAR)
 JAR_B = arg("jar_b", JAR)
+# two sets of JVM flags: JAVA_OPTS_A / JAVA_OPTS_B (each defaults to JAVA_OPTS)
+OPTS = {"a": os.environ.get("JAVA_OPTS_A", " ".join(JAVA_OPTS)).split(),
+        "b": os.environ.get("JAVA_OPTS_B", " ".join(JAVA_OPTS)).split()}
 
 
 class Service:
@@ -48,7 +51,7 @@ class Service:
         self.port = free_port()
         self.db = f"oe_ab_{label}_{os.getpid()}"
         env = self.keys.service(service_env(self.work, self.port, MODE, self.db))
-        self.proc = subprocess.Popen([JAVA] + JAVA_OPTS + ["-jar", jar], env=env,
+        self.proc = subprocess.Popen([JAVA] + OPTS[label] + ["-jar", jar], env=env,
                                      stdout=open(os.path.join(self.work, "service.log"), "w"),
                                      stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{self.port}"
@@ -114,7 +117,7 @@ def main():
                   f" req/s {got['b']['cpu']:.1f} µs", file=sys.stderr)
         print(f"# A/B in turns: a = {a.keys.describe()}, {a.jar}; b = {b.keys.describe()}, {b.jar}; mode {MODE}; {ROUNDS} rounds of"
               f" {WINDOW} s each, wrk -t{WRK_THREADS} -c{WRK_CONNECTIONS} loadtest/order-submission.lua, {WARMUP} s"
-              f" warm-up each; JVM {' '.join(JAVA_OPTS)}\n")
+              f" warm-up each; JVM a: {' '.join(OPTS['a'])}; b: {' '.join(OPTS['b'])}\n")
         print("| round | first | a req/s | b req/s | a/b req/s | a CPU µs/order | b CPU µs/order | a/b CPU | a wrk µs | b wrk µs |")
         print("|---|---|---|---|---|---|---|---|---|---|")
         rps_ratio, cpu_ratio = [], []
