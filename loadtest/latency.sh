@@ -9,7 +9,7 @@
 # request for each, the median of the runs, and the service's p99 and p99.9 as ratios to the durable floor's
 # (mode=durable: journal fsync, audit, PostgreSQL on 127.0.0.1:5432 in a fresh database dropped afterwards) or to
 # the JSON-only server's (mode=memory: journal none, no database). See bench/latency.py. JAVA and JAVA_OPTS choose
-# the JVM (default: the Dockerfile's flags).
+# the JVM (default: bin/order-entry's flags).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v gcc >/dev/null || { echo "gcc is not installed (apt-get install -y gcc)" >&2; exit 2; }
