@@ -228,22 +228,14 @@ final class DedupWindow {
     }
 
     private void storeClientOrderId(final int entry, final String clientOrderId) {
-        final int n = clientOrderId.length();
         if (oversized != null) {
             oversized[entry] = null;
         }
-        if (n <= ID_WIDTH) {
-            final byte[] part = clientOrderIds[entry >>> PART_SHIFT];
-            final int base = (entry & PART_MASK) * ID_WIDTH;
-            int k = 0;
-            while (k < n && clientOrderId.charAt(k) < 0x80) {
-                part[base + k] = (byte) clientOrderId.charAt(k);
-                k++;
-            }
-            if (k == n) {
-                clientOrderIdLengths[entry] = (byte) n;
-                return;
-            }
+        final int n = AsciiCopy.copy(clientOrderId, clientOrderIds[entry >>> PART_SHIFT],
+                (entry & PART_MASK) * ID_WIDTH, ID_WIDTH);
+        if (n >= 0) {
+            clientOrderIdLengths[entry] = (byte) n;
+            return;
         }
         if (oversized == null) {
             oversized = new String[clientOrderIdLengths.length];

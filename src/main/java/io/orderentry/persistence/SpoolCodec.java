@@ -200,10 +200,7 @@ final class SpoolCodec {
             return;
         }
         final int length = value.length();
-        if (length > MAX_STRING_LENGTH) {
-            throw new IllegalArgumentException("string of " + length + " characters cannot be spooled");
-        }
-        buffer.put((byte) length);
+        buffer.put(spooledLength(length));
         for (int i = 0; i < length; i++) {
             final char c = value.charAt(i);
             if (c > 0x7F) {
@@ -218,14 +215,17 @@ final class SpoolCodec {
             putString(buffer, value.toStringOrNull());
             return;
         }
-        final int length = value.length();
+        buffer.put(spooledLength(value.length()));
+        for (int i = 0; i < value.length(); i++) {
+            buffer.put(value.byteAt(i));
+        }
+    }
+
+    private static byte spooledLength(final int length) {
         if (length > MAX_STRING_LENGTH) {
             throw new IllegalArgumentException("string of " + length + " characters cannot be spooled");
         }
-        buffer.put((byte) length);
-        for (int i = 0; i < length; i++) {
-            buffer.put(value.byteAt(i));
-        }
+        return (byte) length;
     }
 
     private static String getString(final ByteBuffer buffer) {

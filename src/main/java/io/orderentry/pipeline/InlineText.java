@@ -1,5 +1,6 @@
 package io.orderentry.pipeline;
 
+import io.orderentry.engine.AsciiCopy;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -34,21 +35,13 @@ public final class InlineText {
             clear();
             return;
         }
-        final int n = text.length();
-        if (n <= bytes.length) {
-            for (int i = 0; i < n; i++) {
-                final char c = text.charAt(i);
-                if (c >= 0x80) {
-                    keep(text);
-                    return;
-                }
-                bytes[i] = (byte) c;
-            }
+        final int n = AsciiCopy.copy(text, bytes, 0, bytes.length);
+        if (n >= 0) {
             length = n;
             overflow = null;
-            return;
+        } else {
+            keep(text);
         }
-        keep(text);
     }
 
     /** Holds what {@code other} holds. */

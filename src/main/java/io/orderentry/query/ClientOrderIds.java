@@ -1,5 +1,6 @@
 package io.orderentry.query;
 
+import io.orderentry.engine.AsciiCopy;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.InlineText;
 import java.nio.charset.StandardCharsets;
@@ -61,6 +62,9 @@ final class ClientOrderIds {
             clear(slot);
         } else if (id.isInline() && id.length() <= WIDTH) {
             id.copyTo(bytes[slot >>> PART_SHIFT], (slot & PART_MASK) * WIDTH);
+            if (lengths[c][i] == OVERSIZED) {
+                oversized[c][i] = null;
+            }
             lengths[c][i] = (byte) id.length();
         } else {
             keepOversized(c, i, id.toStringOrNull());
@@ -75,19 +79,13 @@ final class ClientOrderIds {
             clear(slot);
             return;
         }
-        final int n = id.length();
-        if (n <= WIDTH) {
-            final byte[] chunk = bytes[slot >>> PART_SHIFT];
-            final int base = (slot & PART_MASK) * WIDTH;
-            int k = 0;
-            while (k < n && id.charAt(k) < 0x80) {
-                chunk[base + k] = (byte) id.charAt(k);
-                k++;
+        final int n = AsciiCopy.copy(id, bytes[slot >>> PART_SHIFT], (slot & PART_MASK) * WIDTH, WIDTH);
+        if (n >= 0) {
+            if (lengths[c][i] == OVERSIZED) {
+                oversized[c][i] = null;
             }
-            if (k == n) {
-                lengths[c][i] = (byte) n;
-                return;
-            }
+            lengths[c][i] = (byte) n;
+            return;
         }
         keepOversized(c, i, id);
     }
