@@ -148,30 +148,24 @@ class OrderStateViewTest {
     }
 
     private static EngineEvent accepted(final long sequence, final long orderId, final String clientOrderId) {
-        final EngineEvent e = new EngineEvent();
-        e.reset();
-        e.type = EventType.ORDER_ACCEPTED;
-        e.eventSequence = sequence;
-        e.timestampMicros = sequence;
-        e.orderId = orderId;
-        e.accountId = "A";
+        final EngineEvent e = orderEvent(EventType.ORDER_ACCEPTED, sequence, orderId, OrderStatus.NEW);
         e.clientOrderId.set(clientOrderId);
-        e.symbol = 0;
-        e.side = Side.BUY;
         e.orderType = OrderType.LIMIT;
         e.timeInForce = TimeInForce.GTC;
         e.selfTradePrevention = SelfTradePrevention.NONE;
-        e.price = 1_000;
-        e.quantity = 5;
-        e.status = OrderStatus.NEW;
-        e.rejectReason = RejectReason.NONE;
         return e;
     }
 
     private static EngineEvent canceled(final long sequence, final long orderId) {
+        return orderEvent(EventType.ORDER_UPDATED, sequence, orderId, OrderStatus.CANCELED);
+    }
+
+    /** An event about a BUY of 5 at 1,000 of account A on instrument 0, with what every order event carries. */
+    private static EngineEvent orderEvent(final EventType type, final long sequence, final long orderId,
+                                          final OrderStatus status) {
         final EngineEvent e = new EngineEvent();
         e.reset();
-        e.type = EventType.ORDER_UPDATED;
+        e.type = type;
         e.eventSequence = sequence;
         e.timestampMicros = sequence;
         e.orderId = orderId;
@@ -180,7 +174,7 @@ class OrderStateViewTest {
         e.side = Side.BUY;
         e.price = 1_000;
         e.quantity = 5;
-        e.status = OrderStatus.CANCELED;
+        e.status = status;
         e.rejectReason = RejectReason.NONE;
         return e;
     }
