@@ -60,6 +60,7 @@ public final class PersistenceBench {
         final Map<String, String> args = new LinkedHashMap<>(Map.of("mode", "sustained", "write", "copy",
                 "events", "2000000", "runs", "3", "batch", "1000", "url", "jdbc:postgresql://127.0.0.1:5432/",
                 "user", "postgres", "password", "", "writers", "2"));
+        args.put("ddl", "");
         for (final String arg : argv) {
             final String[] kv = arg.split("=", 2);
             if (kv.length != 2 || !args.containsKey(kv[0])) {
@@ -89,11 +90,15 @@ public final class PersistenceBench {
                 args.get("write"));
         final Pipeline pipeline = new Pipeline(persistence);
         persistence.start(0);
+        applyDdl(database);
+        final long cpuBefore = PostgresCpu.ticks();
         final long start = System.nanoTime();
         final long last = pipeline.produce(Long.parseLong(args.get("events")));
         final long produced = System.nanoTime();
         awaitPersisted(persistence, last, TimeUnit.MINUTES.toNanos(10));
         final long end = System.nanoTime();
+        final double cpuMicros = PostgresCpu.micros(PostgresCpu.ticks() - cpuBefore);
+        final long orders = pipeline.orders();
         pipeline.stop();
         persistence.stop();
         final double rate = last * 1e9 / (end - start);
@@ -101,6 +106,9 @@ public final class PersistenceBench {
                         + "(produced in %.2f s); mean batch write %.2f ms%n", run, last, persistence.metrics().batches(),
                 (end - start) / 1e9, rate, (produced - start) / 1e9,
                 persistence.metrics().writeNanos() / 1e6 / Math.max(1, persistence.metrics().batches()));
+        System.out.printf("run %d: PostgreSQL CPU %.2f s: %.2f µs per event, %.2f µs per order placed (%,d orders, "
+                + "%.2f events per order)%n", run, cpuMicros / 1e6, cpuMicros / last, cpuMicros / orders, orders,
+                (double) last / orders);
         dropDatabase(database);
         return rate;
     }
@@ -133,6 +141,19 @@ public final class PersistenceBench {
                     persistence.metrics().lastCatchUpEvents(), persistence.metrics().lastCatchUpNanos() / 1e9);
             dropDatabase(database);
             return rate;
+        }
+    }
+
+    /** Runs the statements of the file {@code ddl=} names, if any, once the writer has migrated the database. */
+    private void applyDdl(final String database) throws Exception {
+        if (args.get("ddl").isEmpty()) {
+            return;
+        }
+        final String sql = Files.readString(Path.of(args.get("ddl")));
+        Thread.sleep(500);
+        try (Connection connection = DriverManager.getConnection(url(database), args.get("user"), args.get("password"));
+             Statement statement = connection.createStatement()) {
+            statement.execute(sql);
         }
     }
 
@@ -209,6 +230,11 @@ public final class PersistenceBench {
                 matcher.replay(command);
             }
             return matcher.matcher().lastEventSequence();
+        }
+
+        /** @return how many orders the matcher has accepted (their ids are 1..n) */
+        long orders() {
+            return matcher.matcher().lastOrderId();
         }
 
         void stop() throws com.lmax.disruptor.TimeoutException {
