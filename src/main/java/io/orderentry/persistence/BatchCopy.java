@@ -11,8 +11,8 @@ import org.postgresql.copy.CopyManager;
 
 /**
  * A batch's rows, sent with binary COPY (see {@link CopyBinary}) on the connection of the {@link PostgresSink} that
- * writes it, inside its transaction: the events into {@code order_events}, the trades into {@code trades}, the new
- * orders, folded per order (see {@link OrderFold}), into {@code orders}, and the changes of orders stored before the
+ * writes it, inside its transaction: the events, packed into one row, into {@code order_event_batches}, the trades
+ * into {@code trades}, the new orders, folded per order (see {@link OrderFold}), into {@code orders}, and the changes of orders stored before the
  * batch into the staging table {@code order_updates_stage}, which the sink applies once it has claimed the
  * high-water mark. It knows the tables' columns and how each event maps to them; the transaction, the mark and the
  * errors are the sink's.
@@ -26,10 +26,10 @@ final class BatchCopy {
      * rows: about a quarter less server time for {@code order_events} (docs/persistence.md).
      */
     private static final String BINARY = " WITH (FORMAT binary)";
-    private static final String COPY_EVENTS = "COPY order_events (sequence, command_sequence, event_type,"
-            + " occurred_at, symbol, order_id, side, price, quantity, filled_quantity, remaining_quantity, status,"
-            + " reject_reason, trade_id, maker_order_id, maker_filled_quantity, maker_status, previous_price,"
-            + " previous_quantity, kept_priority) FROM STDIN" + BINARY;
+    private static final String COPY_EVENTS = "COPY order_event_batches (first_sequence, last_sequence,"
+            + " command_sequence, event_type, occurred_at, symbol, order_id, side, price, quantity, filled_quantity,"
+            + " remaining_quantity, status, reject_reason, trade_id, maker_order_id, maker_filled_quantity,"
+            + " maker_status, previous_price, previous_quantity, kept_priority) FROM STDIN" + BINARY;
     private static final String COPY_TRADES = "COPY trades (trade_id, sequence, symbol, price, quantity, taker_side,"
             + " taker_order_id, taker_account_id, maker_order_id, maker_account_id, executed_at) FROM STDIN" + BINARY;
     private static final String COPY_ORDERS = "COPY orders (order_id, client_order_id, account_id, symbol, side,"
@@ -60,44 +60,38 @@ final class BatchCopy {
         return stageUpdates(copy);
     }
 
+    /**
+     * The batch's events as one row of {@code order_event_batches}: its first and last sequence (the events are
+     * consecutive), then per column an array with one element per event.
+     */
     private void copyEvents(final CopyManager copy, final EventBatch batch) throws SQLException {
         out.reset();
-        for (int i = 0; i < batch.size(); i++) {
+        final int events = batch.size();
+        if (events == 0) {
+            return;
+        }
+        for (int i = 0; i < events; i++) {
             final EngineEvent e = batch.get(i);
-            final InstrumentColumns.Columns symbol = instruments.of(e.symbol);
-            out.number(e.eventSequence).number(e.commandSequence).name(e.type).timestamp(e.timestampMicros)
-                    .text(symbol.name());
-            switch (e.type) {
-                case ORDER_ACCEPTED -> {
-                    out.number(e.orderId).name(e.side);
-                    price(e.price, symbol);
-                    out.decimal(e.quantity, symbol.quantity()).decimal(0, symbol.quantity()).nullValue()
-                            .name(e.status).nullValue().nullValue().nullValue().nullValue().nullValue()
-                            .nullValue().nullValue().nullValue();
-                }
-                case TRADE -> out.number(e.takerOrderId).name(e.takerSide).decimal(e.price, symbol.price())
-                        .decimal(e.quantity, symbol.quantity()).decimal(e.takerFilledQuantity, symbol.quantity())
-                        .nullValue().nullValue().nullValue().number(e.tradeId).number(e.makerOrderId)
-                        .decimal(e.makerFilledQuantity, symbol.quantity()).name(e.makerStatus)
-                        .nullValue().nullValue().nullValue();
-                case ORDER_UPDATED -> {
-                    out.number(e.orderId).name(e.side);
-                    price(e.price, symbol);
-                    out.decimal(e.quantity, symbol.quantity()).decimal(e.filledQuantity, symbol.quantity())
-                            .decimal(e.remainingQuantity, symbol.quantity()).name(e.status)
-                            .name(rejectReason(e.rejectReason)).nullValue().nullValue().nullValue().nullValue()
-                            .nullValue().nullValue().nullValue();
-                }
-                case ORDER_AMENDED -> out.number(e.orderId).name(e.side).decimal(e.price, symbol.price())
-                        .decimal(e.quantity, symbol.quantity()).decimal(e.filledQuantity, symbol.quantity())
-                        .nullValue().nullValue().nullValue().nullValue().nullValue().nullValue().nullValue()
-                        .decimal(e.previousPrice, symbol.price()).decimal(e.previousQuantity, symbol.quantity())
-                        .bool(e.keptPriority);
-                default -> throw new IllegalStateException("event " + e.eventSequence + " of type " + e.type
+            if (e.type != EventType.ORDER_ACCEPTED && e.type != EventType.TRADE && e.type != EventType.ORDER_UPDATED
+                    && e.type != EventType.ORDER_AMENDED) {
+                throw new IllegalStateException("event " + e.eventSequence + " of type " + e.type
                         + " is not persisted");
             }
-            out.endRow();
+            if (i > 0 && e.eventSequence != batch.get(i - 1).eventSequence + 1) {
+                throw new IllegalStateException("a batch's events must be consecutive: " + e.eventSequence
+                        + " follows " + batch.get(i - 1).eventSequence);
+            }
         }
+        out.number(batch.get(0).eventSequence).number(batch.get(events - 1).eventSequence);
+        for (final EventColumn column : EventColumn.all()) {
+            out.beginArray(column.elementOid, events);
+            for (int i = 0; i < events; i++) {
+                final EngineEvent e = batch.get(i);
+                column.write(out, e, instruments.of(e.symbol));
+            }
+            out.endArray();
+        }
+        out.endRow();
         copyIn(copy, COPY_EVENTS);
     }
 

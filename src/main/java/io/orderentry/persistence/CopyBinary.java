@@ -46,18 +46,30 @@ final class CopyBinary {
     private static final int FAST_SCALE = 15;
     private static final long[] POWERS_OF_TEN = DecimalText.POWERS;
 
+    /** Element type OIDs of PostgreSQL's built-in types, as a binary array names its elements' type. */
+    static final int BOOLEAN_OID = 16;
+    static final int BIGINT_OID = 20;
+    static final int TEXT_OID = 25;
+    static final int TIMESTAMPTZ_OID = 1184;
+    static final int NUMERIC_OID = 1700;
+
     private final short[] integerDigits = new short[5];
     private byte[] bytes = new byte[64 * 1024];
     private int length;
     private int rows;
     private int rowStart = -1;
     private int fields;
+    /** Where the open array field's length goes, or -1 outside an array. */
+    private int arrayStart = -1;
+    private int arrayElements;
+    private int arrayDeclared;
 
     /** Starts a new COPY: the header and no rows. */
     void reset() {
         length = 0;
         rows = 0;
         rowStart = -1;
+        arrayStart = -1;
         ensure(HEADER.length);
         System.arraycopy(HEADER, 0, bytes, 0, HEADER.length);
         length = HEADER.length;
@@ -190,8 +202,46 @@ final class CopyBinary {
         return this;
     }
 
+    /**
+     * Begins a one-dimensional array field of {@code elements} values of the type {@code elementOid}: the values
+     * appended until {@link #endArray()} are its elements, written with the methods of their type and
+     * {@link #nullValue()} for NULL, as in a row. The column must be an array of that type.
+     */
+    CopyBinary beginArray(final int elementOid, final int elements) {
+        if (arrayStart >= 0) {
+            throw new IllegalStateException("an array is already open");
+        }
+        field(24);
+        arrayStart = length;
+        putInt(0);
+        putInt(1); // dimensions
+        putInt(1); // may hold NULLs: the server finds out from the elements
+        putInt(elementOid);
+        putInt(elements);
+        putInt(1); // lower bound
+        arrayElements = 0;
+        arrayDeclared = elements;
+        return this;
+    }
+
+    /** Ends the array begun by {@link #beginArray}; @throws IllegalStateException when its count was not met */
+    CopyBinary endArray() {
+        if (arrayStart < 0) {
+            throw new IllegalStateException("no array is open");
+        }
+        if (arrayElements != arrayDeclared) {
+            throw new IllegalStateException("an array of " + arrayDeclared + " elements got " + arrayElements);
+        }
+        putIntAt(arrayStart, length - arrayStart - 4);
+        arrayStart = -1;
+        return this;
+    }
+
     /** Ends the current row. */
     void endRow() {
+        if (arrayStart >= 0) {
+            throw new IllegalStateException("an array was begun and not ended");
+        }
         if (rowStart < 0) {
             throw new IllegalStateException("a row needs at least one field");
         }
@@ -226,8 +276,16 @@ final class CopyBinary {
         return this;
     }
 
-    /** Makes room for a field of up to {@code size} bytes, starting a row if none is open. */
+    /**
+     * Makes room for a field of up to {@code size} bytes, starting a row if none is open; inside an array, for an
+     * element (the same length and value as a field).
+     */
     private void field(final int size) {
+        if (arrayStart >= 0) {
+            ensure(size);
+            arrayElements++;
+            return;
+        }
         ensure(size + 2);
         if (rowStart < 0) {
             rowStart = length;

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes batches into PostgreSQL with binary COPY, one transaction per batch:
  * <ol>
- *   <li>COPY the events into {@code order_events} and the trades into {@code trades};</li>
+ *   <li>COPY the events (one row of arrays, {@code order_event_batches}) and the trades into {@code trades};</li>
  *   <li>COPY the new orders, folded per order, into {@code orders}, and the changes of older orders into a
  *       temporary staging table (steps 1 and 2 are {@link BatchCopy}'s);</li>
  *   <li>claim the high-water mark: lock its row ({@code SELECT ... FOR UPDATE}), check that it holds

@@ -2,6 +2,7 @@ package io.orderentry.persistence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.orderentry.testing.PostgresFixture;
 import java.math.BigDecimal;
@@ -119,11 +120,66 @@ class CopyBinaryIT {
         assertThrows(SQLException.class, this::copy);
     }
 
+    @Test
+    void arraysOfEveryElementTypeWithNullsReadBackAsWritten() throws SQLException {
+        DB.execute("DROP TABLE IF EXISTS packed; CREATE TABLE packed (id BIGINT, ns BIGINT[], ds NUMERIC[],"
+                + " ts TIMESTAMPTZ[], ss TEXT[], bs BOOLEAN[])");
+        final CopyBinary.Units cents = CopyBinary.Units.of(new BigDecimal("0.01"));
+        out.reset();
+        out.number(1);
+        out.beginArray(CopyBinary.BIGINT_OID, 3).number(Long.MIN_VALUE).nullValue().number(7).endArray();
+        out.beginArray(CopyBinary.NUMERIC_OID, 2).decimal(5_000_012, cents).nullValue().endArray();
+        out.beginArray(CopyBinary.TIMESTAMPTZ_OID, 1).timestamp(946_684_800_000_001L).endArray();
+        out.beginArray(CopyBinary.TEXT_OID, 3).text("a,b").nullValue().name(Thread.State.NEW).endArray();
+        out.beginArray(CopyBinary.BOOLEAN_OID, 2).bool(true).bool(false).endArray();
+        out.endRow();
+        out.number(2);
+        for (final int oid : new int[] {CopyBinary.BIGINT_OID, CopyBinary.NUMERIC_OID, CopyBinary.TIMESTAMPTZ_OID,
+            CopyBinary.TEXT_OID, CopyBinary.BOOLEAN_OID}) {
+            out.beginArray(oid, 0).endArray();
+        }
+        out.endRow();
+        copy("COPY packed (id, ns, ds, ts, ss, bs) FROM STDIN WITH (FORMAT binary)");
+        assertEquals(List.of(
+                List.of("1", "{-9223372036854775808,NULL,7}", "{50000.12,NULL}", "{946684800000001}",
+                        "{\"a,b\",NULL,NEW}", "{t,f}"),
+                List.of("2", "{}", "{}", "{}", "{}", "{}")),
+                DB.rows("SELECT id, ns::text, ds::text, coalesce((SELECT array_agg((extract(epoch FROM x) * 1000000)"
+                        + "::bigint) FROM unnest(ts) x)::text, '{}'), ss::text, bs::text FROM packed ORDER BY id"));
+    }
+
+    @Test
+    void anArrayOfTheWrongElementTypeIsRefusedByTheServer() throws SQLException {
+        DB.execute("DROP TABLE IF EXISTS packed; CREATE TABLE packed (id BIGINT, ns BIGINT[])");
+        out.reset();
+        out.number(1).beginArray(CopyBinary.TEXT_OID, 1).text("1").endArray().endRow();
+        final SQLException refused = assertThrows(SQLException.class,
+                () -> copy("COPY packed (id, ns) FROM STDIN WITH (FORMAT binary)"));
+        assertTrue(refused.getMessage().contains("array element type"), refused.getMessage());
+        assertEquals(0, DB.number("SELECT count(*) FROM packed"));
+    }
+
+    @Test
+    void anArrayWithMoreOrFewerElementsThanDeclaredOrLeftOpenIsRefusedBeforeAnythingIsSent() {
+        out.reset();
+        out.number(1).beginArray(CopyBinary.BIGINT_OID, 2).number(1);
+        assertThrows(IllegalStateException.class, out::endArray, "one of two");
+        out.number(2).number(3);
+        assertThrows(IllegalStateException.class, out::endArray, "three of two");
+        out.reset();
+        out.number(1).beginArray(CopyBinary.BIGINT_OID, 1).number(1);
+        assertThrows(IllegalStateException.class, out::endRow, "a row with an open array");
+        assertThrows(IllegalStateException.class, () -> out.beginArray(CopyBinary.BIGINT_OID, 1), "nested");
+    }
+
     private void copy() throws SQLException {
+        copy("COPY copied (id, n, t, s, b) FROM STDIN WITH (FORMAT binary)");
+    }
+
+    private void copy(final String sql) throws SQLException {
         out.finish();
         try (Connection c = DB.connect()) {
-            final CopyIn in = c.unwrap(PGConnection.class).getCopyAPI()
-                    .copyIn("COPY copied (id, n, t, s, b) FROM STDIN WITH (FORMAT binary)");
+            final CopyIn in = c.unwrap(PGConnection.class).getCopyAPI().copyIn(sql);
             in.writeToCopy(out.bytes(), 0, out.length());
             in.endCopy();
         }

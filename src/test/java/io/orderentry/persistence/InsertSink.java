@@ -26,12 +26,14 @@ import javax.sql.DataSource;
  * batches on several connections wait for each other, then events, trades, new orders, guarded updates of older orders), written
  * with multi-row {@code INSERT ... VALUES (...), (...)} and {@code UPDATE ... FROM (VALUES ...)}
  * statements with bound parameters, in chunks of 128, 16 and 1 rows sent as one JDBC batch per chunk
- * size (what pgjdbc's reWriteBatchedInserts does). Kept in the test tree: COPY was faster.
+ * size (what pgjdbc's reWriteBatchedInserts does). Kept in the test tree: COPY was faster. Its events go one row
+ * each into {@code order_events_v4} (the layout before {@code V5__packed_events.sql}), which also makes it the
+ * reference that the packed batches are checked against (PackedEventsIT).
  */
 final class InsertSink implements BatchSink {
 
     private static final int[] CHUNKS = {128, 16, 1};
-    private static final String EVENTS = "INSERT INTO order_events (sequence, command_sequence, event_type,"
+    private static final String EVENTS = "INSERT INTO %s (sequence, command_sequence, event_type,"
             + " occurred_at, symbol, order_id, side, price, quantity, filled_quantity, remaining_quantity, status,"
             + " reject_reason, trade_id, maker_order_id, maker_filled_quantity, maker_status, previous_price,"
             + " previous_quantity, kept_priority) VALUES ";
@@ -55,14 +57,22 @@ final class InsertSink implements BatchSink {
             + " ?::text, ?::timestamptz, ?::bigint)";
 
     private final DataSource pool;
+    private final String insertEvents;
     private final InstrumentColumns instruments;
     private final OrderFold fold = new OrderFold();
     private final Map<String, PreparedStatement> statements = new HashMap<>();
     private Connection connection;
     private long persisted = -1;
 
+    /** Writes each event as a row of {@code order_events_v4}, the layout before V5 packed them by batch. */
     InsertSink(final DataSource pool, final List<Instrument> instruments) {
+        this(pool, instruments, "order_events_v4");
+    }
+
+    /** @param eventTable the table of one row per event: order_events_v4, or order_events on a database before V5 */
+    InsertSink(final DataSource pool, final List<Instrument> instruments, final String eventTable) {
         this.pool = pool;
+        this.insertEvents = EVENTS.formatted(eventTable);
         this.instruments = new InstrumentColumns(instruments);
     }
 
@@ -143,7 +153,7 @@ final class InsertSink implements BatchSink {
             for (final OrderFold.Row row : fold.updateRows()) {
                 updates.add(update(row));
             }
-            insert(EVENTS, "", events, 20);
+            insert(insertEvents, "", events, 20);
             insert(TRADES, "", trades, 11);
             insert(ORDERS, "", orders, 18);
             final int updated = insertOrUpdate(UPDATE_HEAD, UPDATE_TAIL, UPDATE_ROW, updates);

@@ -10,7 +10,6 @@ import io.orderentry.testing.PostgresFixture;
 import java.sql.SQLException;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Properties;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -41,10 +40,9 @@ class OrderOperationsMigrationIT {
                     + " order_id, side, price, quantity, filled_quantity, status) VALUES (1, 1, 'ORDER_ACCEPTED',"
                     + " now(), 'BTCUSD', 1, 'BUY', 100.00, 1, 0, 'NEW')");
 
-            final Properties login = new Properties();
-            login.setProperty("user", DB.user());
-            login.setProperty("password", DB.password());
-            assertEquals("4", new DatabaseBootstrap(new JdbcUrl(DB.url()), login).run(pool));
+            // V5 turns order_events into a view over packed batches (PackedEventsMigrationIT): the rows written here
+            // are what V3 and V4 left, so migrate only that far.
+            Flyway.configure().dataSource(pool).locations(DatabaseBootstrap.MIGRATIONS).target("4").load().migrate();
 
             assertEquals(List.of(List.of("1", "NONE", "100.00")),
                     DB.rows("SELECT order_id, self_trade_prevention, price FROM orders"), "an order of before: NONE");

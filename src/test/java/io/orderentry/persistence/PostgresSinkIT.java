@@ -55,7 +55,7 @@ class PostgresSinkIT {
         login.setProperty("user", DB.user());
         login.setProperty("password", DB.password());
         new DatabaseBootstrap(new JdbcUrl(DB.url()), login).run(pool);
-        DB.execute("TRUNCATE order_events, trades, orders; UPDATE high_water_mark SET last_sequence = 0, written_by = NULL");
+        DB.execute("TRUNCATE order_event_batches, order_events_v4, trades, orders; UPDATE high_water_mark SET last_sequence = 0, written_by = NULL");
     }
 
     @AfterEach
@@ -104,7 +104,7 @@ class PostgresSinkIT {
     void amendedCanceledAllAndSelfTradeStoppedOrdersEndAsTheQueryViewShowsWhateverTheBatchBoundaries()
             throws Exception {
         for (final int batchSize : new int[] {7, 1_000}) {
-            DB.execute("TRUNCATE order_events, trades, orders; UPDATE high_water_mark SET last_sequence = 0, written_by = NULL");
+            DB.execute("TRUNCATE order_event_batches, order_events_v4, trades, orders; UPDATE high_water_mark SET last_sequence = 0, written_by = NULL");
             final List<EngineEvent> events = GeneratedEvents.generateWithOperations(2, 6_000);
             final PostgresSink sink = connectedSink();
             final Batcher batcher = new Batcher(new Events.ListSource(events), sink, batchSize, DELAY, () -> now);
@@ -237,7 +237,7 @@ class PostgresSinkIT {
         DB.execute("UPDATE high_water_mark SET written_by = NULL");
         assertThrows(IllegalStateException.class, member::connect);
 
-        DB.execute("TRUNCATE order_events, trades, orders; UPDATE high_water_mark SET last_sequence = 0,"
+        DB.execute("TRUNCATE order_event_batches, order_events_v4, trades, orders; UPDATE high_water_mark SET last_sequence = 0,"
                 + " written_by = NULL");
         member.connect();   // a fresh database: the cluster takes it
         member.write(batch(events, 0, 1_000), ClaimTurn.NONE);

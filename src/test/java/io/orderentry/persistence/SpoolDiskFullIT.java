@@ -198,7 +198,7 @@ class SpoolDiskFullIT {
     /** Each test starts a fresh journal, so it gets an empty database (the service creates the schema again). */
     @BeforeEach
     void emptyDatabase() throws Exception {
-        DB.execute("DROP TABLE IF EXISTS order_events, trades, orders, high_water_mark, flyway_schema_history");
+        DB.dropServiceTables();
     }
 
     @AfterEach

@@ -47,7 +47,12 @@ public final class PostgresFixture implements BeforeAllCallback, AfterAllCallbac
     }
 
     private static final Pattern URL = Pattern.compile("jdbc:postgresql://([^/:?]+)(?::(\\d+))?/([^?]+)(\\?.*)?");
-    private static final String SERVICE_TABLES = "order_events, trades, orders, high_water_mark, flyway_schema_history";
+    /** The service's tables; order_events is one before V5 and a view over the first two after it. */
+    private static final String SERVICE_TABLES = "order_event_batches, order_events_v4, order_events, trades, orders,"
+            + " high_water_mark, flyway_schema_history";
+    private static final String DROP_EVENTS_VIEW = "DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_views"
+            + " WHERE schemaname = current_schema() AND viewname = 'order_events')"
+            + " THEN DROP VIEW order_events CASCADE; END IF; END $$";
     private static final AtomicInteger COUNTER = new AtomicInteger();
     private static Server server;
     private static PostgreSQLContainer<?> container;
@@ -72,8 +77,14 @@ public final class PostgresFixture implements BeforeAllCallback, AfterAllCallbac
             final Matcher m = URL.matcher(s.adminUrl());
             database = m.matches() ? m.group(3) : "postgres";
             created = false;
-            execute("DROP TABLE IF EXISTS " + SERVICE_TABLES);
+            dropServiceTables();
         }
+    }
+
+    /** Drops every table, view and function the service's migrations made, as if it had never run here. */
+    public void dropServiceTables() throws SQLException {
+        execute(DROP_EVENTS_VIEW);
+        execute("DROP TABLE IF EXISTS " + SERVICE_TABLES + " CASCADE");
     }
 
     @Override
