@@ -18,11 +18,15 @@ bin/order-entry's JVM flags (JAVA_OPTS overrides them, JAVA the runtime). auth=k
 keys, the orders spread over 64 keys made with the jar's `keys create` (benchlib.Keys), and the floors get the same
 requests; auth=none: ORDERS_AUTH=none and orders naming accounts lat-0..49.
 
+wrk=64,256 (default off) adds, after the rates, a closed-loop throughput window per connection count for every target:
+`wrk -t2 -cN` of loadtest/order-submission.lua, WARMUP seconds unrecorded then SECONDS recorded, and prints the median
+req/s of each target and the service's as a ratio to the durable floor's (issue 33, item 4: at least 0.9 x).
+
 Prints, per rate, the median over the runs of p50/p99/p99.9/max and of the generator's own CPU per request for each
 target, and the service's p99 and p99.9 as ratios to the durable floor's (mode=durable) or the JSON-only server's
 (mode=memory): the issue's targets are those ratios.
 """
-import os, shutil, statistics, subprocess, sys, tempfile, time
+import os, re, shutil, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -43,6 +47,7 @@ DIR = arg("dir", tempfile.gettempdir())
 JAVA = os.environ.get("JAVA", "java")
 JAVA_OPTS = os.environ.get("JAVA_OPTS", SERVICE_OPTS).split()
 GENERATOR = os.path.join(ROOT, "target", "fixedrate")
+WRK = [int(c) for c in arg("wrk", "").split(",") if c]
 FIELDS = ("p50_us", "p99_us", "p999_us", "max_us", "cpu_us_per_request")
 
 JSON_ONLY = "JSON-only server"
@@ -116,6 +121,13 @@ def measure(name, run, results):
                   f" {r['answered']:.0f}/{r['sent']:.0f}, non-2xx {r['non2xx']:.0f}, errors {r['errors']:.0f}",
                   file=sys.stderr)
             results.setdefault((name, rate), []).append(r)
+        for connections in WRK:
+            wrk(port, connections, WARMUP)
+            rps, non2xx = wrk(port, connections, SECONDS)
+            if proc.poll() is not None:
+                raise SystemExit(f"{name} exited with {proc.returncode} during the run")
+            print(f"== run {run}, {name}, wrk -c{connections}: {rps:,.0f} req/s, non-2xx {non2xx}", file=sys.stderr)
+            results.setdefault((name, f"wrk{connections}"), []).append({"rps": rps, "non2xx": non2xx})
         stop(proc)
         completed = True
     finally:
@@ -127,6 +139,34 @@ def measure(name, run, results):
             shutil.rmtree(work, ignore_errors=True)
         else:
             print(f"== {name}: its output and files are kept in {work}", file=sys.stderr)
+
+
+def wrk(port, connections, seconds):
+    """wrk -t2 -c<connections> of the order-submission script for seconds; returns (req/s, non-2xx answers)."""
+    env = KEYS.load(dict(os.environ, ORDERS_LOADTEST_DIR=os.path.join(ROOT, "loadtest"),
+                         ORDERS_RUN_ID=str(int(time.time() * 1000))))
+    res = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "-s",
+                          os.path.join(ROOT, "loadtest", "order-submission.lua"), f"http://127.0.0.1:{port}"],
+                         env=env, cwd=ROOT, capture_output=True, text=True, check=True)
+    rps = float(re.search(r"Requests/sec:\s+(\S+)", res.stdout).group(1))
+    non2xx = re.search(r"non2xx=(\d+)", res.stdout)
+    return rps, int(non2xx.group(1)) if non2xx else -1
+
+
+def report_wrk(results):
+    if not WRK:
+        return
+    print(f"\n## Throughput, wrk -t2 of loadtest/order-submission.lua, {SECONDS} s recorded after {WARMUP} s,"
+          f" median of {RUNS} run{'s' if RUNS > 1 else ''}\n")
+    print("| connections | " + " | ".join(f"{n} req/s" for n in (JSON_ONLY, FLOOR, SERVICE))
+          + " | service / durable floor | non-2xx |")
+    print("|---|---|---|---|---|---|")
+    for connections in WRK:
+        medians = {n: statistics.median(r["rps"] for r in results[(n, f"wrk{connections}")])
+                   for n in (JSON_ONLY, FLOOR, SERVICE)}
+        non2xx = sum(r["non2xx"] for n in (JSON_ONLY, FLOOR, SERVICE) for r in results[(n, f"wrk{connections}")])
+        print(f"| {connections} | " + " | ".join(f"{medians[n]:,.0f}" for n in (JSON_ONLY, FLOOR, SERVICE))
+              + f" | **{ratio(medians[SERVICE], medians[FLOOR])}** | {non2xx} |")
 
 
 def report(results):
@@ -169,6 +209,7 @@ def main():
           f" {KEYS.describe()}; rates {','.join(map(str, RATES))}; {RUNS} run{'s' if RUNS > 1 else ''}, the three"
           f" targets in turns, each started fresh and warmed {START_WARMUP} s; JVM {' '.join(JAVA_OPTS)}")
     report(results)
+    report_wrk(results)
 
 
 if __name__ == "__main__":

@@ -35,8 +35,9 @@ public final class InputGateway {
     private final java.util.concurrent.atomic.AtomicInteger publishing = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean closed;
     private final AtomicLong refusalsDropped = new AtomicLong();
-    private final AtomicLong lastDropLogNanos =
-            new AtomicLong(System.nanoTime() - TimeUnit.SECONDS.toNanos(DROP_LOG_SECONDS));
+    private final AtomicLong lastDropLogNanos;
+    /** {@link System#nanoTime()}, or a test's clock: the refusal budget refills by it. */
+    private final java.util.function.LongSupplier nanoClock;
 
     /** Edge refusals recorded one by one per second by default, and the burst above that rate. */
     public static final int DEFAULT_REFUSALS_PER_SECOND = 200;
@@ -56,11 +57,19 @@ public final class InputGateway {
      *                          flooding address cannot push other addresses' refusals out of the trail
      */
     public InputGateway(final RingBuffer<OrderCommand> ring, final int refusalsPerSecond) {
+        this(ring, refusalsPerSecond, System::nanoTime);
+    }
+
+    /** @param nanoClock the time the refusal budget refills by, {@link System#nanoTime()} in the service */
+    public InputGateway(final RingBuffer<OrderCommand> ring, final int refusalsPerSecond,
+                        final java.util.function.LongSupplier nanoClock) {
         if (refusalsPerSecond < 1) {
             throw new IllegalArgumentException("refusalsPerSecond must be >= 1");
         }
         this.ring = ring;
-        this.refusalBudget = new RefusalBudget(refusalsPerSecond, System.nanoTime());
+        this.nanoClock = nanoClock;
+        this.lastDropLogNanos = new AtomicLong(nanoClock.getAsLong() - TimeUnit.SECONDS.toNanos(DROP_LOG_SECONDS));
+        this.refusalBudget = new RefusalBudget(refusalsPerSecond, nanoClock.getAsLong());
     }
 
     /** @return false if the ring is full and nothing was published */
@@ -246,7 +255,7 @@ public final class InputGateway {
     public boolean tryReject(final Refusal refusal, final String requestTag, final String remoteAddress,
                              final String keyId, final String accountId, final String claimedAccountId,
                              final String clientOrderId, final long orderId) {
-        if (!refusalBudget.take(remoteAddress, System.nanoTime())) {
+        if (!refusalBudget.take(remoteAddress, nanoClock.getAsLong())) {
             refusalsSuppressed.incrementAndGet();
             return false;
         }
@@ -266,7 +275,7 @@ public final class InputGateway {
             return false;
         }
         final Refusal summary = new Refusal(CommandType.PLACE, 0, "REFUSALS_NOT_RECORDED", drained.count()
-                + " refused request(s) in the last " + RefusalBudget.secondsSince(drained.since(), System.nanoTime())
+                + " refused request(s) in the last " + RefusalBudget.secondsSince(drained.since(), nanoClock.getAsLong())
                 + " s from " + drained.addresses() + " address(es) were answered but not recorded one by one (over "
                 + refusalBudget.perAddressPerSecond() + "/s from one address or " + refusalBudget.perSecond()
                 + "/s in all)" + (drained.topAddress() == null ? "" : "; most from "
@@ -382,7 +391,7 @@ public final class InputGateway {
 
     private void dropped() {
         final long total = refusalsDropped.incrementAndGet();
-        final long now = System.nanoTime();
+        final long now = nanoClock.getAsLong();
         final long last = lastDropLogNanos.get();
         if (now - last >= TimeUnit.SECONDS.toNanos(DROP_LOG_SECONDS) && lastDropLogNanos.compareAndSet(last, now)) {
             LOG.warn("audit: the input ring is half full; {} edge refusal(s) answered but not audited since start", total);
