@@ -14,8 +14,8 @@ import org.postgresql.copy.CopyManager;
  * writes it, inside its transaction: the events, packed into one row, into {@code order_event_batches}, the trades
  * into {@code trades}, the new orders, folded per order (see {@link OrderFold}), into {@code orders}, and the
  * changes of orders stored before the batch into the staging table {@code order_updates_stage}, which the sink
- * applies once it has claimed the high-water mark. It knows the tables' columns and how each event maps to them; the transaction, the mark and the
- * errors are the sink's.
+ * applies once it has claimed the high-water mark. It knows the tables' columns and how each event maps to them;
+ * the transaction, the mark and the errors are the sink's.
  *
  * <p>Threads: owned by the sink's lane thread; one reusable row buffer, nothing allocated per event.
  */
