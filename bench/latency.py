@@ -22,6 +22,12 @@ wrk=64,256 (default off) adds, after the rates, a closed-loop throughput window 
 `wrk -t2 -cN` of loadtest/order-submission.lua, WARMUP seconds unrecorded then SECONDS recorded, and prints the median
 req/s of each target and the service's as a ratio to the durable floor's (issue 33, item 4: at least 0.9 x).
 
+Stage by stage (item 4's evidence), for every rate window (its WARMUP seconds included): the service's
+orders_stage_latency_seconds histograms from /metrics, read before and after, as p50/p99/p99.9 bucket bounds of each
+hand-over of the order path (edge -> journal thread -> matcher -> reply stage -> event loop); and, for the service, the
+durable floor and PostgreSQL, each thread group's CPU and run-queue wait (/proc/PID/task/TID/schedstat: time runnable
+but not running, which is what two shared cores cost a hand-over) per request answered.
+
 Prints, per rate, the median over the runs of p50/p99/p99.9/max and of the generator's own CPU per request for each
 target, and the service's p99 and p99.9 as ratios to the durable floor's (mode=durable) or the JSON-only server's
 (mode=memory): the issue's targets are those ratios.
@@ -30,7 +36,7 @@ import os, re, shutil, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-from benchlib import SERVICE_OPTS, Keys, arg, free_port, service_env, stop, wait_http, wait_port  # noqa: E402
+from benchlib import SERVICE_OPTS, Keys, arg, free_port, metrics, service_env, stop, wait_http, wait_port  # noqa: E402
 
 MODE = arg("mode", "durable")          # durable: fsync + audit + PostgreSQL; memory: journal none, no database
 AUTH = arg("auth", "keys")
@@ -76,6 +82,79 @@ def generate(port, rate, secrets, seconds=None):
     return {k: float(v) for k, v in (field.split("=", 1) for field in lines[0].split()[1:])}
 
 
+STAGE_BUCKET = re.compile(r'^orders_stage_latency_seconds_bucket\{stage="(\w+)",le="([^"]+)"\} (\S+)$', re.M)
+STAGES = ("ring", "journal", "output", "event_loop")
+
+
+def stage_buckets(port):
+    """stage -> [(upper bound in seconds, cumulative count)] from the service's /metrics."""
+    out = {}
+    for stage, le, count in STAGE_BUCKET.findall(metrics(f"http://127.0.0.1:{port}")):
+        out.setdefault(stage, []).append((float("inf") if le == "+Inf" else float(le), float(count)))
+    return out
+
+
+def stage_quantiles(before, after):
+    """stage -> {p50_us, p99_us, p999_us, count}: each quantile as the upper bound of the bucket it falls in, over
+    what was recorded between the two readings."""
+    out = {}
+    for stage in STAGES:
+        diffs = [(le, a - b) for (le, a), (_, b) in zip(after.get(stage, []), before.get(stage, []))]
+        total = diffs[-1][1] if diffs else 0
+        q = {"count": total}
+        for key, quantile in (("p50_us", 0.5), ("p99_us", 0.99), ("p999_us", 0.999)):
+            q[key] = next((le * 1e6 for le, n in diffs if total > 0 and n >= quantile * total), float("nan"))
+        out[stage] = q
+    return out
+
+
+def schedstat(pids):
+    """thread group -> [cpu ns, run-queue wait ns] over every thread of pids (digits and #N dropped from names)."""
+    out = {}
+    for pid in pids:
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                    name = f.read().strip()
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                    cpu, wait = (int(v) for v in f.read().split()[:2])
+            except (OSError, ValueError):
+                continue
+            name = "postgres" if pid in POSTGRES else re.sub(r"[#-]?\d+$", "", name)
+            acc = out.setdefault(name, [0, 0])
+            acc[0] += cpu
+            acc[1] += wait
+    return out
+
+
+POSTGRES = set()
+
+
+def postgres_pids():
+    """Every postgres process (server, backends, WAL writer, checkpointer) now."""
+    pids = set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/comm") as f:
+                if f.read().strip() == "postgres":
+                    pids.add(int(pid))
+        except OSError:
+            continue
+    return pids
+
+
+def sched_delta(pids, before, requests):
+    """thread group -> (CPU µs, run-queue wait µs) per request of the window since before."""
+    after = schedstat(pids)
+    per = max(requests, 1)
+    return {name: ((cpu - before.get(name, [0, 0])[0]) / 1000 / per, (wait - before.get(name, [0, 0])[1]) / 1000 / per)
+            for name, (cpu, wait) in after.items()}
+
+
 def start_floor(name, work, port):
     """Starts the JSON-only server or the durable floor (its file in work/floor); returns its process."""
     main = "io.orderentry.bench.http.JsonBaselineServer" if name == JSON_ONLY else \
@@ -113,7 +192,16 @@ def measure(name, run, results):
         if START_WARMUP > 0:   # every target alike: unrecorded, at the first rate, so that the JIT has compiled
             generate(port, RATES[0], KEYS.secrets_file if AUTH == "keys" else None, START_WARMUP)
         for rate in RATES:
+            POSTGRES.clear()
+            if name == SERVICE and MODE == "durable":
+                POSTGRES.update(postgres_pids())
+            pids = [proc.pid] + sorted(POSTGRES)
+            stages0 = stage_buckets(port) if name == SERVICE else None
+            sched0 = schedstat(pids)
             r = generate(port, rate, KEYS.secrets_file if AUTH == "keys" else None)
+            r["sched"] = sched_delta(pids, sched0, rate * (WARMUP + SECONDS))   # the window, its warm-up included
+            if stages0 is not None:
+                r["stages"] = stage_quantiles(stages0, stage_buckets(port))
             if proc.poll() is not None:
                 raise SystemExit(f"{name} exited with {proc.returncode} during the run")
             print(f"== run {run}, {name}, {rate}/s: p50 {r['p50_us'] / 1000:.2f} p99 {r['p99_us'] / 1000:.2f}"
@@ -187,6 +275,41 @@ def report(results):
         s, f = medians[SERVICE], medians[reference]
         print(f"\nservice / {reference}: p99 **{ratio(s['p99_us'], f['p99_us'])}**,"
               f" p99.9 **{ratio(s['p999_us'], f['p999_us'])}**")
+        report_stages(results[(SERVICE, rate)])
+        report_sched(results, rate)
+
+
+def report_stages(runs):
+    """The service's hand-overs: median over the runs of each quantile's bucket bound."""
+    print("\nThe service's order path, hand-over by hand-over (orders_stage_latency_seconds; a quantile is the upper"
+          " bound of its bucket, so read 3 ms as 'between 2 and 3 ms'; the window's warm-up included):\n")
+    print("| hand-over | p50 ms | p99 ms | p99.9 ms | orders timed |")
+    print("|---|---|---|---|---|")
+    for stage in STAGES:
+        q = {k: statistics.median(r["stages"][stage][k] for r in runs) for k in ("p50_us", "p99_us", "p999_us", "count")}
+        print(f"| {stage} | {q['p50_us'] / 1000:.3g} | {q['p99_us'] / 1000:.3g} | {q['p999_us'] / 1000:.3g}"
+              f" | {q['count']:,.0f} |")
+
+
+def report_sched(results, rate):
+    """Per thread group: CPU and run-queue wait per answered request, median over the runs."""
+    print("\nCPU and run-queue wait per request sent in the window (its warm-up included), µs (schedstat; median over the runs; the service's groups"
+          " with PostgreSQL's, and the floor's, largest wait first):\n")
+    print("| target | thread group | CPU µs/request | run-queue wait µs/request |")
+    print("|---|---|---|---|")
+    for name, top in ((SERVICE, 10), (FLOOR, 4)):
+        runs = results[(name, rate)]
+        groups = set().union(*(r["sched"].keys() for r in runs))
+        rows = []
+        for g in groups:
+            cpu = statistics.median(r["sched"].get(g, (0, 0))[0] for r in runs)
+            wait = statistics.median(r["sched"].get(g, (0, 0))[1] for r in runs)
+            rows.append((wait, cpu, g))
+        total_cpu = sum(c for _, c, _ in rows)
+        total_wait = sum(w for w, _, _ in rows)
+        for wait, cpu, g in sorted(rows, reverse=True)[:top]:
+            print(f"| {name} | {g} | {cpu:.1f} | {wait:.1f} |")
+        print(f"| {name} | **all** | **{total_cpu:.1f}** | **{total_wait:.1f}** |")
 
 
 def ratio(a, b):

@@ -130,7 +130,7 @@ public final class OrderEntryService {
 
     /** Step 3: the output ring's stages, persistence and the rings, not started yet. */
     private void buildStages() {
-        stages = OutputStages.build(config, auditWiring.trail(), status, streamMetrics);
+        stages = OutputStages.build(config, auditWiring.trail(), status, streamMetrics, metrics.stageLatency());
         persistence = PersistenceWiring.open(config, status, metrics);
         pipeline = new Pipeline(config, status, this::stopFromFailure);
         symbolIndex = SingleNodeRecovery.symbolIndex(config);

@@ -9,6 +9,7 @@ import io.orderentry.http.stream.StreamFanOut;
 import io.orderentry.http.stream.StreamMetrics;
 import io.orderentry.marketdata.MarketDataStage;
 import io.orderentry.ops.ServiceStatus;
+import io.orderentry.ops.StageLatency;
 import io.orderentry.query.OrderStateView;
 
 /**
@@ -26,15 +27,18 @@ import io.orderentry.query.OrderStateView;
 record OutputStages(OrderStateView view, AuditStage audit, ReplyStage replies, AccountFeedStage feeds,
                     MarketDataStage marketData, StreamFanOut fanOut) {
 
-    /** Builds the stages from the settings; the audit stage reports failures and resumption to {@code status}. */
+    /**
+     * Builds the stages from the settings; the audit stage reports failures and resumption to {@code status}, the
+     * replies record each answer's hand-overs into {@code latency}.
+     */
     static OutputStages build(final Config config, final AuditTrail trail, final ServiceStatus status,
-                              final StreamMetrics streamMetrics) {
+                              final StreamMetrics streamMetrics, final StageLatency latency) {
         final OrderStateView view = new OrderStateView(config.query().retainedFinalOrders(),
                 config.engine().dedupWindow());
         final AuditStage audit = new AuditStage(trail, status::auditFailed, status::auditResumed,
                 view::holdsOnApplyingThread);
         final int loops = config.http().instances();
-        return new OutputStages(view, audit, new ReplyStage(view, loops),
+        return new OutputStages(view, audit, new ReplyStage(view, loops, latency),
                 new AccountFeedStage(view, Json.orderFeedRenderer(config.instruments())),
                 new MarketDataStage(config.instruments().size(), loops, config.marketData()),
                 new StreamFanOut(config.instruments(), loops, streamMetrics, config.marketData().fanOutCpuPercent()));

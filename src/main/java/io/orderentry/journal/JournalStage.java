@@ -100,6 +100,7 @@ public final class JournalStage implements EventHandler<OrderCommand> {
 
     private void journal(final OrderCommand command) {
         command.journalFailed = false;
+        command.journalNanos = System.nanoTime();
         if (command.type == CommandType.REJECTED || command.type == CommandType.TICK) {
             command.sequence = 0;
             if (command.type == CommandType.TICK && !writer.isHealthy()) {

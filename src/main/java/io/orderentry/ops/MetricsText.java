@@ -32,6 +32,7 @@ public final class MetricsText {
      */
     private final List<DoubleSupplier> suppliers = new CopyOnWriteArrayList<>();
     private final ThreadCosts threadCosts = new ThreadCosts();
+    private final StageLatency stageLatency = new StageLatency();
     private JvmGcMetrics gcMetrics;
     private volatile Scrape lastScrape;
 
@@ -100,9 +101,15 @@ public final class MetricsText {
     private record Scrape(Buffer text, long nanos) {
     }
 
-    /** @return every metric in the Prometheus text exposition format, the per-thread costs last */
+    /** @return the order path's per-stage histograms, which the stages record into and {@link #render} shows */
+    public StageLatency stageLatency() {
+        return stageLatency;
+    }
+
+    /** @return every metric in the Prometheus text exposition format, the stage latencies and per-thread costs last */
     public String render() {
         final StringBuilder out = new StringBuilder(registry.scrape());
+        stageLatency.render(out);
         threadCosts.render(out);
         return out.toString();
     }

@@ -104,9 +104,22 @@ public final class EngineEvent {
     /** REQUEST_REJECTED: what the edge answered. */
     public Refusal refusal;
 
+    /**
+     * COMMAND_COMPLETED of a live command: {@code System.nanoTime()} when the edge published it, the journal took it
+     * and the matcher started it, for the stage latencies; 0 otherwise.
+     */
+    public long edgeNanos;
+    /** See {@link #edgeNanos}. */
+    public long journalNanos;
+    /** See {@link #edgeNanos}. */
+    public long matchNanos;
+
     /** Clears every field. Called by the matcher stage before it fills the slot. */
     public void reset() {
         type = null;
+        edgeNanos = 0;
+        journalNanos = 0;
+        matchNanos = 0;
         eventSequence = 0;
         timestampMicros = 0;
         commandSequence = 0;

@@ -34,6 +34,8 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
     private long requestId;
     private int replyTo;
     private boolean replaying;
+    /** {@code System.nanoTime()} when the live command being executed started, for the stage latencies. */
+    private long matchNanos;
 
     /**
      * @param matcherFactory builds the matcher around this stage as its event sink
@@ -65,6 +67,7 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
                 publishJournalFailure(command);
             } else {
                 final long start = System.nanoTime();
+                matchNanos = start;
                 execute(command, false);
                 metrics.recordCommand(System.nanoTime() - start);
             }
@@ -331,6 +334,11 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             event.result = result;
             event.orderId = orderId;
             copyRequest(command, event);   // replayed: who asked, as the journal holds it (null before format 2)
+            if (!replaying) {
+                event.edgeNanos = command.edgeNanos;
+                event.journalNanos = command.journalNanos;
+                event.matchNanos = matchNanos;
+            }
         } finally {
             output.publish(seq);
         }

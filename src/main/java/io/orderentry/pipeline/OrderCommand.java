@@ -34,6 +34,11 @@ public final class OrderCommand {
     /** The id of the API key the request authenticated with, or null (authentication off, or replayed). Audit only. */
     public String keyId;
 
+    /** {@code System.nanoTime()} when the edge published the command, for the stage latencies; 0 when replayed. */
+    public long edgeNanos;
+    /** {@code System.nanoTime()} when the journal thread took the command, for the stage latencies; 0 when replayed. */
+    public long journalNanos;
+
     /** Journal sequence, assigned by the journal stage: 1, 2, 3, ... across restarts. */
     public long sequence;
     /** Ingress time in microseconds since the epoch, assigned by the journal stage, never decreasing. */
@@ -102,6 +107,8 @@ public final class OrderCommand {
         requestTag = null;
         remoteAddress = null;
         keyId = null;
+        edgeNanos = 0;
+        journalNanos = 0;
         sequence = 0;
         timestampMicros = 0;
         journalFailed = false;

@@ -75,6 +75,32 @@ class MatcherStageTest {
     }
 
     @Test
+    void shouldCarryALiveCommandsClockReadingsIntoItsCompletedEventInTheOrderTheyWereTaken() {
+        final OrderCommand command = place("r-10", 8);
+        command.edgeNanos = System.nanoTime() - 2_000;
+        command.journalNanos = command.edgeNanos + 1_000;
+        final long before = System.nanoTime();
+        stage.onEvent(command, 0, true);
+        final EngineEvent completed = output.get(output.getCursor());
+        assertEquals(command.edgeNanos, completed.edgeNanos);
+        assertEquals(command.journalNanos, completed.journalNanos);
+        assertTrue(completed.matchNanos >= before && completed.matchNanos <= System.nanoTime(),
+                "the matcher's own reading, taken when it started the command");
+    }
+
+    @Test
+    void shouldCarryNoClockReadingsIntoAReplayedCommandsEventSoThatNoStageTimeIsRecordedForIt() {
+        final OrderCommand command = place("journaled", 2);
+        command.edgeNanos = 5;
+        command.journalNanos = 6;
+        stage.replay(command);
+        final EngineEvent completed = output.get(output.getCursor());
+        assertEquals(0, completed.edgeNanos);
+        assertEquals(0, completed.journalNanos);
+        assertEquals(0, completed.matchNanos);
+    }
+
+    @Test
     void shouldDropTheInputSlotsReferencesOnceItsCommandRan() {
         final OrderCommand command = place("r-8", 6);
         stage.onEvent(command, 0, true);

@@ -227,6 +227,7 @@ public final class InputGateway {
         command.requestTag = requestTag;
         command.remoteAddress = remoteAddress;
         command.keyId = keyId;
+        command.edgeNanos = System.nanoTime();
         return command;
     }
 

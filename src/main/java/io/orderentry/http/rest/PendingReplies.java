@@ -7,6 +7,7 @@ import io.orderentry.http.DirectBody;
 import io.orderentry.http.HttpParts;
 import io.orderentry.http.Responses;
 import io.orderentry.ops.ServiceStatus;
+import io.orderentry.ops.StageLatency;
 import io.orderentry.pipeline.Answer;
 import io.orderentry.pipeline.CommandType;
 import io.orderentry.query.OrderState;
@@ -77,9 +78,11 @@ public final class PendingReplies implements ReplyTarget {
 
     /** Called on the reply thread; hops onto this verticle's event loop. */
     @Override
-    public void deliver(final List<Reply> replies) {
+    public void deliver(final List<Reply> replies, final long handedNanos) {
         eventLoop.runOnContext(ignored -> {
+            final long waited = System.nanoTime() - handedNanos;
             for (int i = 0; i < replies.size(); i++) {
+                settings.replies().latency().record(StageLatency.Stage.EVENT_LOOP, waited);
                 complete(replies.get(i));
             }
         });

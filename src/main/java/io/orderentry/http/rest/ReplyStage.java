@@ -2,6 +2,7 @@ package io.orderentry.http.rest;
 
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.RejectReason;
+import io.orderentry.ops.StageLatency;
 import io.orderentry.pipeline.BatchStage;
 import io.orderentry.pipeline.CommandType;
 import io.orderentry.pipeline.EngineEvent;
@@ -25,6 +26,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 public final class ReplyStage implements BatchStage<EngineEvent> {
 
     private final OrderStateView view;
+    private final StageLatency latency;
     private final AtomicReferenceArray<ReplyTarget> targets;
     private final List<List<Reply>> pending;
     /** The orders the current command's cancel-all has canceled so far (all its events precede its completion). */
@@ -32,14 +34,21 @@ public final class ReplyStage implements BatchStage<EngineEvent> {
 
     /**
      * @param verticles how many verticles may register, indexed from 0
+     * @param latency   where each answer's hand-overs are recorded, the event loops' included
      */
-    public ReplyStage(final OrderStateView view, final int verticles) {
+    public ReplyStage(final OrderStateView view, final int verticles, final StageLatency latency) {
         this.view = view;
+        this.latency = latency;
         this.targets = new AtomicReferenceArray<>(verticles);
         this.pending = new ArrayList<>(verticles);
         for (int i = 0; i < verticles; i++) {
             pending.add(new ArrayList<>());
         }
+    }
+
+    /** @return the stage latencies, which the event loops record their hand-over into */
+    public StageLatency latency() {
+        return latency;
     }
 
     /** Registers the target of verticle {@code index}; must happen before that verticle publishes. */
@@ -60,6 +69,9 @@ public final class ReplyStage implements BatchStage<EngineEvent> {
                 canceled.add(order);
             }
         } else if (event.type == EventType.COMMAND_COMPLETED) {
+            if (event.edgeNanos != 0) {
+                latency.recordCommand(event.edgeNanos, event.journalNanos, event.matchNanos, System.nanoTime());
+            }
             final List<OrderState> orders;
             if (event.commandType == CommandType.CANCEL_ALL && !canceled.isEmpty()) {
                 orders = canceled;
@@ -76,6 +88,7 @@ public final class ReplyStage implements BatchStage<EngineEvent> {
     /** Hands each verticle the batch's answers for it, in one call. */
     @Override
     public void endOfBatch() {
+        final long handedNanos = System.nanoTime();
         for (int i = 0; i < pending.size(); i++) {
             final List<Reply> replies = pending.get(i);
             if (!replies.isEmpty()) {
@@ -83,7 +96,7 @@ public final class ReplyStage implements BatchStage<EngineEvent> {
                 if (target == null) {
                     throw new IllegalStateException("replies for verticle " + i + " which never registered");
                 }
-                target.deliver(replies);
+                target.deliver(replies, handedNanos);
                 pending.set(i, new ArrayList<>());
             }
         }

@@ -293,6 +293,26 @@ class OrderApiTest {
     }
 
     @Test
+    void everyAnsweredOrderIsTimedInEachHandOverOfTheOrderPathAndARefusedOneInNone() {
+        for (int i = 0; i < 3; i++) {
+            placed(limit("acct-1", null, "BTCUSD", "BUY", "50000.00", "0.1", null));
+        }
+        final long orderId = placed(limit("acct-1", null, "BTCUSD", "SELL", "51000.00", "0.1", null))
+                .get("orderId").asLong();
+        assertEquals(200, api.delete("/api/v1/orders/" + orderId).status());
+        assertEquals(422, api.post("/api/v1/orders", limit("acct-1", null, "BTCUSD", "BUY", "50000.005", "0.1", null))
+                .status(), "refused at the edge: never reaches the engine");
+        final String metrics = api.get("/metrics").body();
+        assertTrue(metrics.contains("# TYPE orders_stage_latency_seconds histogram"), metrics);
+        for (final String stage : new String[] {"ring", "journal", "output", "event_loop"}) {
+            assertTrue(metrics.contains("orders_stage_latency_seconds_count{stage=\"" + stage + "\"} 5\n"),
+                    stage + ": four places and a cancel\n" + metrics);
+            assertTrue(metrics.contains("orders_stage_latency_seconds_bucket{stage=\"" + stage + "\",le=\"+Inf\"} 5\n"),
+                    stage);
+        }
+    }
+
+    @Test
     void madeUpMethodsAreRefusedAndCountedUnderOneMetricsSeries() {
         for (int i = 0; i < 20; i++) {
             final Answer answer = api.send(java.net.http.HttpRequest.newBuilder(
