@@ -292,7 +292,7 @@ def report_stages(runs):
 
 
 def report_sched(results, rate):
-    """Per thread group: CPU and run-queue wait per answered request, median over the runs."""
+    """Per thread group: CPU and run-queue wait per request of the window, median over the runs."""
     print("\nCPU and run-queue wait per request sent in the window (its warm-up included), µs (schedstat; median over the runs; the service's groups"
           " with PostgreSQL's, and the floor's, largest wait first):\n")
     print("| target | thread group | CPU µs/request | run-queue wait µs/request |")
