@@ -7,6 +7,7 @@ import io.orderentry.cluster.ClusterCommands;
 import io.orderentry.cluster.ClusterIngressStage;
 import io.orderentry.cluster.ClusterNode;
 import io.orderentry.cluster.ClusterConfig;
+import io.orderentry.cluster.ClusterEvents;
 import io.orderentry.cluster.EngineService;
 import io.orderentry.cluster.LogPurger;
 import io.orderentry.cluster.LogRetention;
@@ -231,6 +232,13 @@ final class ClusterWiring {
                         + " member's disk\")";
                 LOG.error("cluster: {}", catchUpFailure);
             }
+            return;
+        }
+        final String event = ClusterEvents.expected(error);
+        if (event != null) {
+            // the leader's heartbeat timed out, a quorum went inactive: what every failover and restart reports
+            LOG.warn("cluster: {} (a consensus event, expected while a member stops, starts or an election runs)",
+                    event);
             return;
         }
         LOG.error("cluster: {}", error.toString(), error);
