@@ -108,7 +108,7 @@ final class AuditWiring {
         metrics.gauge("orders_audit_pending_records", "Audit records kept in memory while the trail cannot write",
                 auditTrail::pendingRecords);
         metrics.counter("orders_audit_recovered_total", "Journaled commands audited at startup because the trail lacked"
-                + " them", audit::recoveredRecords);
+                + " them; in cluster mode also every command of another member's", audit::recoveredRecords);
         metrics.counter("orders_audit_refusals_dropped_total",
                 "Edge refusals answered but not audited (input ring half full)", gateway::refusalsDropped);
         metrics.counter("orders_audit_refusals_suppressed_total", "Refusals answered beyond"

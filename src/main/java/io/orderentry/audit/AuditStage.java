@@ -36,8 +36,14 @@ import org.slf4j.LoggerFactory;
  * then in the application log). It is audited now with {@code recovered: true}, with the request id, address and key
  * id the journal holds (format version 2; null for commands journaled before) and the engine's outcome, but no HTTP
  * status: whether an answer went out is not known. Edge refusals are never journaled, so those a lost tail held
- * are gone. An empty trail has no such baseline and back-fills nothing: it starts with this run's
- * {@code SERVICE_STARTED} record.
+ * are gone. An empty trail has no such baseline and back-fills nothing of the start's replay: it starts with this
+ * run's {@code SERVICE_STARTED} record, and its baseline is then the sequence that record names.
+ *
+ * <p>Cluster mode: a member executes the commands of the other members (and the log it catches up on after its
+ * start) as replayed commands, after its {@code SERVICE_STARTED}. Those above the baseline are audited like a
+ * back-filled command, {@code recovered: true} with who asked as the log holds it, so that every member's trail holds
+ * every command of the log once (issue 34; {@link AuditVerifier} checks it). Before, an empty trail's baseline stayed
+ * "none" for the whole run, and a member's trail held only the commands it answered itself.
  *
  * <p>Failure: if the trail cannot write, {@code onFailure} is told the reason (the service then refuses new orders
  * with 503) and the handler keeps consuming: the trail keeps the records it could not write (and logs them), and
@@ -61,7 +67,8 @@ public final class AuditStage implements BatchStage<EngineEvent> {
     private final BiConsumer<String, Boolean> onFailure;
     private final Runnable onResumed;
     private final java.util.function.LongSupplier nanoTime;
-    private final long backfillAbove;
+    /** Replayed commands up to this journal sequence were audited before; {@code Long.MAX_VALUE}: not known yet. */
+    private long backfillAbove;
     private final AuditEntry entry = new AuditEntry();
 
     private long updatedOrderId;
@@ -291,6 +298,10 @@ public final class AuditStage implements BatchStage<EngineEvent> {
         entry.kind = AuditKind.SERVICE_STARTED;
         entry.journalSequence = lastJournalSequence;
         append();
+        if (backfillAbove == Long.MAX_VALUE) {
+            // a new trail: what was replayed before this record is not audited, what is replayed after it is (cluster)
+            backfillAbove = lastJournalSequence;
+        }
     }
 
     /**

@@ -20,7 +20,10 @@ import org.slf4j.LoggerFactory;
  *       is cut off with a warning naming the file, the offset and the bytes cut;</li>
  *   <li>the last record must be sound on its own (well formed, hash matching its content), or startup fails
  *       with {@link AuditTrailDamagedException}: the service never extends a broken chain;</li>
- *   <li>records are then read backwards to the newest one naming a journal sequence.</li>
+ *   <li>records are then read backwards to the newest command record (not a start, not an edge refusal), and the
+ *       highest journal sequence named on the way is the trail's: a start may name a lower one than the commands
+ *       before it (a cluster member restarted from an older snapshot), and taking it would audit those commands
+ *       twice; a new trail's only start names the journal it began beside.</li>
  * </ul>
  * The full chain is not checked here; that is {@link AuditVerifier}'s job. Called on the starting thread.
  */
@@ -62,15 +65,17 @@ public final class AuditTailReader {
         final RecordCheck check = new RecordCheck();
         RecordCheck.Checked last = null;
         long journal = -1;
-        for (int i = files.size() - 1; i >= 0 && journal < 0; i--) {
+        boolean command = false;
+        for (int i = files.size() - 1; i >= 0 && !command; i--) {
             try (ReverseLineReader lines = new ReverseLineReader(files.get(i))) {
-                while (journal < 0 && lines.previous()) {
+                while (!command && lines.previous()) {
                     final RecordCheck.Checked record = checked(check, lines, files.get(i), last == null);
                     if (last == null) {
                         last = record;
                     }
                     if (record != null && record.hasJournalSequence()) {
-                        journal = record.journalSequence();
+                        journal = Math.max(journal, record.journalSequence());
+                        command = CommandSequences.isCommand(record);
                     }
                 }
             }

@@ -15,7 +15,14 @@ import java.util.List;
  * (64 zeros for seq 1), and each file's name naming the seq of its first record. Any edited byte, deleted,
  * inserted or reordered line, or deleted or renamed file in the middle breaks one of these at the first
  * affected line. What it cannot see is a cut at the very end (the newest records or files removed): compare
- * the head hash it prints with one kept elsewhere. Stateless; reads files sequentially.
+ * the head hash it prints with one kept elsewhere.
+ *
+ * <p>Completeness, apart from the chain: every journaled command (a record of a place, cancel, amend, cancel-all or
+ * band change that names its journal sequence) from the first such record to the last must be there once, in
+ * sequence order. In cluster mode the sequence is the command's number in the cluster's log, so a member's trail
+ * that lacks another member's commands is found incomplete (issue 34). A trail that starts later than sequence 1 (a
+ * new trail beside an older journal, or archived files not given) is checked from its first command on. Stateless;
+ * reads files sequentially.
  */
 public final class AuditVerifier {
 
@@ -111,9 +118,11 @@ public final class AuditVerifier {
         private String lastTime;
 
         private long anchoredAt;
+        private final CommandSequences commands = new CommandSequences();
 
         AuditVerification done() {
-            return new AuditVerification(files, records, lastHash, firstTime, lastTime, null, 0, null, anchoredAt);
+            return new AuditVerification(files, records, lastHash, firstTime, lastTime, null, 0, null, anchoredAt,
+                    commands.completeness());
         }
 
         /** @return null if the file is sound and chained, else the break */
@@ -164,6 +173,7 @@ public final class AuditVerifier {
                         + " has " + record.seq() + ": the file was renamed or records moved between files");
             }
             records++;
+            commands.record(record);
             lastHash = record.hash();
             lastTime = record.time();
             if (firstTime == null) {
@@ -194,7 +204,7 @@ public final class AuditVerifier {
 
         AuditVerification broken(final Path file, final long lineNumber, final String reason) {
             return new AuditVerification(files, records, lastHash, firstTime, lastTime, file, lineNumber, reason,
-                    anchoredAt);
+                    anchoredAt, commands.completeness());
         }
     }
 }

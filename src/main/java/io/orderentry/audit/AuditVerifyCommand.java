@@ -7,8 +7,9 @@ import java.nio.file.Path;
 /**
  * {@code java -jar order-entry.jar audit-verify [dir [archive-dir]]}: verifies the whole trail, with its archived
  * files when the archive directory holds them (else from the anchor their archiving left), and prints one line. Exit status
- * 0 when intact ({@code OK: ...} with the record count and the head hash), 1 when broken ({@code BROKEN: file
- * line N: reason}), 2 when the trail cannot be read. Runs on the caller's thread; never writes to the trail.
+ * 0 when intact and complete ({@code OK: ...} with the record count, the head hash and the journaled commands covered),
+ * 1 when broken ({@code BROKEN: file line N: reason}), 2 when the trail cannot be read, 3 when the chain is intact but
+ * journaled commands between the first and the last recorded lack a record or have two ({@code INCOMPLETE: ...}). Runs on the caller's thread; never writes to the trail.
  */
 public final class AuditVerifyCommand {
 
@@ -18,6 +19,8 @@ public final class AuditVerifyCommand {
     public static final int BROKEN = 1;
     /** Exit status: the trail could not be read. */
     public static final int UNREADABLE = 2;
+    /** Exit status: the chain is intact, but journaled commands lack a record (or have two); the output names them. */
+    public static final int INCOMPLETE = 3;
 
     private AuditVerifyCommand() {
     }
@@ -25,7 +28,7 @@ public final class AuditVerifyCommand {
     /**
      * Verifies {@code directory} and prints the outcome to {@code out}, or why it cannot be read to {@code err}.
      *
-     * @return the exit status: {@link #INTACT}, {@link #BROKEN} or {@link #UNREADABLE}
+     * @return the exit status: {@link #INTACT}, {@link #BROKEN}, {@link #UNREADABLE} or {@link #INCOMPLETE}
      */
     public static int run(final Path directory, final PrintStream out, final PrintStream err) {
         return run(directory, null, out, err);
@@ -41,6 +44,9 @@ public final class AuditVerifyCommand {
             return UNREADABLE;
         }
         out.println("audit-verify " + directory.toAbsolutePath().normalize() + ": " + verification.summary());
-        return verification.intact() ? INTACT : BROKEN;
+        if (!verification.intact()) {
+            return BROKEN;
+        }
+        return verification.complete() ? INTACT : INCOMPLETE;
     }
 }

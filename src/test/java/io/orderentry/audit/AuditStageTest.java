@@ -432,6 +432,42 @@ class AuditStageTest {
     }
 
     @Test
+    void shouldAuditACommandAnotherClusterMemberSentIntoANewTrailAsRecoveredWithWhoAskedAsTheLogHoldsIt()
+            throws IOException {
+        start();
+        feed(true, replayCompleted(3));   // a member's engine starts at the snapshot of command 3; the log follows
+        final EngineEvent forwarded = completed(CommandType.PLACE, CommandResult.PLACED, 4, 4, true);
+        forwarded.requestTag.set("r2-17");   // the member that took the request, as the cluster's log carries it
+        forwarded.remoteAddress = "10.0.0.2:41000";
+        forwarded.keyId = "k0000000000000002";
+        feed(false, accepted(4), updated(4, OrderStatus.NEW, RejectReason.NONE, "acct-1"));
+        feed(true, forwarded);
+        feed(true, completed(CommandType.PLACE, CommandResult.PLACED, 5, 5, false));   // one this member answered
+        final List<JsonNode> records = Trails.records(dir);
+        assertEquals(3, records.size(), records.toString());
+        assertEquals("SERVICE_STARTED", records.get(0).get("kind").asText());
+        final JsonNode other = records.get(1);
+        assertEquals(4, other.get("journalSequence").asLong());
+        assertTrue(other.get("recovered").asBoolean(), "this member did not answer it");
+        assertEquals("r2-17", other.get("requestId").asText());
+        assertEquals("10.0.0.2:41000", other.get("remoteAddress").asText());
+        assertEquals("k0000000000000002", other.get("keyId").asText());
+        assertTrue(other.get("outcome").get("httpStatus").isNull(), "its answer went out elsewhere");
+        assertEquals(5, records.get(2).get("journalSequence").asLong());
+        assertFalse(records.get(2).get("recovered").asBoolean());
+        assertTrue(Trails.verify(dir).complete(), Trails.verify(dir).summary());
+    }
+
+    @Test
+    void shouldNotAuditAReplayedCommandAtOrBelowTheSequenceANewTrailStartedAt() throws IOException {
+        start();
+        feed(true, replayCompleted(3));
+        feed(true, completed(CommandType.PLACE, CommandResult.PLACED, 3, 3, true));
+        final JsonNode record = only();
+        assertEquals("SERVICE_STARTED", record.get("kind").asText());
+    }
+
+    @Test
     void shouldReportAWriteFailureOnceAndKeepConsumingWithoutThrowing() throws IOException {
         start();
         feed(true, completed(CommandType.PLACE, CommandResult.PLACED, 1, 1, false));

@@ -96,6 +96,39 @@ class AuditTrailTest {
     }
 
     @Test
+    void shouldTakeTheHighestSequenceAuditedWhenTheLastStartNamedALowerOneAsAClusterMemberRestartedFromASnapshotDoes()
+            throws IOException {
+        try (AuditTrail trail = open(AuditConfig.DEFAULT_FILE_BYTES, AuditSync.NONE)) {
+            Trails.append(trail, 1, 9, 3);
+            final AuditEntry started = new AuditEntry();
+            started.reset();
+            started.kind = AuditKind.SERVICE_STARTED;
+            started.journalSequence = 6;   // a cluster member restarted from its snapshot of command 6, then stopped
+            trail.append(started);
+            trail.flush();
+        }
+        try (AuditTrail trail = open(AuditConfig.DEFAULT_FILE_BYTES, AuditSync.NONE)) {
+            assertEquals(9, trail.tail().lastAuditedJournalSequence(),
+                    "commands 7..9 are audited already: replaying them again would record them twice");
+        }
+    }
+
+    @Test
+    void shouldTakeAStartsSequenceWhenNoCommandWasAuditedAfterIt() throws IOException {
+        try (AuditTrail trail = open(AuditConfig.DEFAULT_FILE_BYTES, AuditSync.NONE)) {
+            final AuditEntry started = new AuditEntry();
+            started.reset();
+            started.kind = AuditKind.SERVICE_STARTED;
+            started.journalSequence = 40;   // a new trail beside a journal of 40 commands
+            trail.append(started);
+            trail.flush();
+        }
+        try (AuditTrail trail = open(AuditConfig.DEFAULT_FILE_BYTES, AuditSync.NONE)) {
+            assertEquals(40, trail.tail().lastAuditedJournalSequence());
+        }
+    }
+
+    @Test
     void shouldWriteNothingUntilFlushed() throws IOException {
         try (AuditTrail trail = open(AuditConfig.DEFAULT_FILE_BYTES, AuditSync.NONE)) {
             assertTrue(trail.append(Trails.placed(new AuditEntry(), 1)));

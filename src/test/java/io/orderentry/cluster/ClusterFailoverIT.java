@@ -1,6 +1,8 @@
 package io.orderentry.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.orderentry.audit.AuditVerification;
+import io.orderentry.audit.AuditVerifier;
 import io.orderentry.testing.ApiClient;
 import io.orderentry.testing.DatabaseVersusApi;
 import io.orderentry.testing.FreePort;
@@ -258,6 +260,7 @@ class ClusterFailoverIT {
         }
         assertEquals(0, wrong.get(), "answers other than 201 and 503 with Retry-After");
         assertFalse(acknowledged.isEmpty());
+        assertTheFailoverWasLoggedAsAnExpectedEventNotAsAnError(leader);
 
         assertTrue(nodes[(leader + 1) % MEMBERS].log().contains("wrote the cluster's snapshot"),
                 "the load took more than 500 commands: a periodic snapshot");
@@ -272,6 +275,57 @@ class ClusterFailoverIT {
         }
         assertSameOrders(acknowledged);
         assertTheDatabaseMatchesTheApiAndOnlyTheLeaderWritesIt();
+        assertEveryMembersAuditTrailHoldsEveryCommandOfTheLogOnce(acknowledged.size());
+    }
+
+    /**
+     * Issue 34: every member's trail, the restarted leader's too, is intact and holds every command of the log once
+     * (audit-verify's completeness check), from the log's first command to the same last one on every member.
+     */
+    private void assertEveryMembersAuditTrailHoldsEveryCommandOfTheLogOnce(final int answered) throws Exception {
+        final long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (true) {
+            final AuditVerification[] trails = new AuditVerification[MEMBERS];
+            for (int id = 0; id < MEMBERS; id++) {
+                trails[id] = AuditVerifier.verify(work.resolve("member-" + id).resolve("audit"));
+                assertTrue(trails[id].intact(), "member " + id + ": " + trails[id].summary());
+                assertTrue(trails[id].complete(), "member " + id + ": " + trails[id].summary());
+                assertEquals(1, trails[id].firstCommand(), "member " + id + ": " + trails[id].summary());
+            }
+            final boolean same = trails[0].lastCommand() == trails[1].lastCommand()
+                    && trails[1].lastCommand() == trails[2].lastCommand();
+            if (same || System.nanoTime() > deadline) {
+                assertTrue(same, "every member's trail ends at the log's last command: "
+                        + trails[0].summary() + " | " + trails[1].summary() + " | " + trails[2].summary());
+                assertTrue(trails[0].lastCommand() >= answered, "the log holds at least the " + answered
+                        + " orders answered 201: " + trails[0].summary());
+                return;
+            }
+            sleep(200);
+        }
+    }
+
+    /**
+     * Issue 34: operators alert on ERROR, and a failover is not one. The survivors say at WARN, without a stack trace,
+     * that the leader's heartbeat timed out, and log none of Aeron's consensus events at ERROR.
+     */
+    private void assertTheFailoverWasLoggedAsAnExpectedEventNotAsAnError(final int killed) {
+        boolean timeoutLogged = false;
+        for (int id = 0; id < MEMBERS; id++) {
+            if (id == killed) {
+                continue;
+            }
+            final List<String> lines = nodes[id].log().lines().toList();
+            for (final String line : lines) {
+                assertFalse(line.contains(" ERROR ") && line.contains("ClusterEvent"),
+                        "member " + id + " logged a consensus event as an error: " + line);
+                assertFalse(line.startsWith("io.aeron.cluster.client.ClusterEvent"),
+                        "member " + id + " logged a consensus event's stack trace: " + line);
+            }
+            timeoutLogged |= lines.stream().anyMatch(l -> l.contains(" WARN ")
+                    && l.contains("cluster: leader heartbeat timeout"));
+        }
+        assertTrue(timeoutLogged, "a survivor says at WARN that the leader's heartbeat timed out");
     }
 
     @Test
@@ -336,11 +390,12 @@ class ClusterFailoverIT {
         }
         assertSameOrders(acknowledged);
         assertTheDatabaseMatchesTheApiAndOnlyTheLeaderWritesIt();
+        assertEveryMembersAuditTrailHoldsEveryCommandOfTheLogOnce(acknowledged.size());
     }
 
     @Test
     @Order(4)
-    void aMemberRestartedAfterAClusterSnapshotLoadsItAndReplaysOnlyTheLogAfterIt() {
+    void aMemberRestartedAfterAClusterSnapshotLoadsItAndReplaysOnlyTheLogAfterIt() throws Exception {
         final int leader = leader();
         final ApiClient api = api(nodes[leader]);
         final ApiClient.Answer before = api.post("/api/v1/orders", ApiClient.limit("snap", "s-1", "BTCUSD", "SELL",
@@ -372,6 +427,8 @@ class ClusterFailoverIT {
         final long afterId = after.json().get("orderId").asLong();
         assertEquals("FILLED", awaitOrder(api(nodes[follower]), afterId, null).get("status").asText());
         assertSameOrders(Map.of("s-1", before.json().get("orderId").asLong(), "s-2", afterId));
+        // its trail neither lacks nor repeats the commands between the snapshot and where it had audited to
+        assertEveryMembersAuditTrailHoldsEveryCommandOfTheLogOnce(2);
     }
 
     @Test
