@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads: {@link #arm} on any thread (the HTTP event loops); the checks on the switch's own daemon thread.
  */
-public final class DeadMansSwitch implements AutoCloseable {
+public final class DeadMansSwitch implements CancelAllAfter, AutoCloseable {
 
     /** How often deadlines are checked. */
     public static final long CHECK_MILLIS = 100;
@@ -93,12 +93,19 @@ public final class DeadMansSwitch implements AutoCloseable {
         return now.plusSeconds(timeoutSeconds);
     }
 
-    /** @return how many accounts have an armed switch */
+    /** Arms at once: the switch lives in this process; the outcome is never a failure. */
+    @Override
+    public void arm(final String accountId, final int timeoutSeconds, final String keyId, final Outcome outcome) {
+        final Instant triggerAt = arm(accountId, timeoutSeconds, keyId);
+        outcome.armed(triggerAt == null ? 0 : triggerAt.getEpochSecond() * 1_000_000L + triggerAt.getNano() / 1_000);
+    }
+
+    @Override
     public int armedCount() {
         return armed.size();
     }
 
-    /** @return how many switches have fired since the start */
+    @Override
     public long firedCount() {
         return fired.get();
     }

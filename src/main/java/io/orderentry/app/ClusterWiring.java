@@ -5,6 +5,7 @@ import io.aeron.cluster.ClusterMember;
 import io.aeron.cluster.service.Cluster;
 import io.orderentry.cluster.ClusterCommands;
 import io.orderentry.cluster.ClusterIngressStage;
+import io.orderentry.cluster.ClusterSwitchClient;
 import io.orderentry.cluster.ClusterNode;
 import io.orderentry.cluster.ClusterConfig;
 import io.orderentry.cluster.ClusterEvents;
@@ -73,13 +74,16 @@ final class ClusterWiring {
     private final Runnable onFailure;
     private volatile EngineService clusterService;
     private ClusterNode clusterNode;
-    private ClusterIngressStage clusterIngress;
+    private volatile ClusterIngressStage clusterIngress;
     private LogRetention logRetention;
     private LogPurger logPurger;
     private final ClusterSnapshotRequests snapshotRequests;
     private volatile String clusterFailure;
     /** Set when this member cannot catch up because the log it lacks was purged; shown by /ready. */
     private volatile String catchUpFailure;
+    /** A random number per start: a restarted member answers nothing it sent before. */
+    private final long incarnation = new SecureRandom().nextLong();
+    private final ClusterSwitchClient switches;
 
     /** @param onFailure stops the process when the member's Aeron agents stop after READY (as a failed stage does) */
     ClusterWiring(final Config config, final ClusterConfig settings, final ServiceStatus status,
@@ -98,6 +102,15 @@ final class ClusterWiring {
         this.symbolIndex = symbolIndex;
         this.onFailure = onFailure;
         this.snapshotRequests = new ClusterSnapshotRequests(config, settings, status, persistence, this::service);
+        this.switches = new ClusterSwitchClient(message -> clusterIngress != null && clusterIngress.sendSwitch(message),
+                () -> clusterIngress == null ? -1 : clusterIngress.leadershipTermId(),
+                () -> clusterService == null ? 0 : clusterService.switchesArmed(),
+                () -> clusterService == null ? 0 : clusterService.switchesFired(), settings.memberId(), incarnation);
+    }
+
+    /** @return the dead man's switch of cluster mode: one per account for the whole cluster, kept in the log */
+    ClusterSwitchClient switches() {
+        return switches;
     }
 
     /** @return the engine as the cluster's service; null before {@link #join} */
@@ -116,7 +129,6 @@ final class ClusterWiring {
               final Consumer<DirectoryLock> lockTaken,
               final BiFunction<String, RuntimeException, RuntimeException> failStart) {
         final String[] names = symbols.toArray(String[]::new);
-        final long incarnation = new SecureRandom().nextLong();
         final ReentrantLock outputLock = new ReentrantLock();
         final CountDownLatch engineStarted = new CountDownLatch(1);
         final Map<String, String> manifest = JournalManifest.entries(config.instruments(), config.engine());
@@ -132,6 +144,7 @@ final class ClusterWiring {
         clusterService = new EngineService(matcherStage, outputLock, codec.get(), settings.memberId(), incarnation,
                 engineStarted::countDown, snapshots, () -> outputRing.remainingCapacity() == outputRing.getBufferSize(),
                 logRetention);
+        clusterService.answerSwitchesWith(switches);
         // PostgreSQL: every member spools the same events; the leader's writer writes them, the others follow its mark
         clusterService.onRole(role -> persistence.lead(role == Cluster.Role.LEADER));
         LOG.info("cluster: starting member {} of {} in {}", settings.memberId(), settings.members(),
@@ -331,6 +344,7 @@ final class ClusterWiring {
 
     /** Stops taking part in the cluster: the ingress, then the node (after the answers were written). */
     void leave() {
+        switches.close();
         clusterIngress.close();
         clusterNode.close();
         LOG.info("cluster: member left the cluster");

@@ -1,6 +1,7 @@
 package io.orderentry.app;
 
 import io.orderentry.account.AccountFeedStage;
+import io.orderentry.account.CancelAllAfter;
 import io.orderentry.account.DeadMansSwitch;
 import io.orderentry.config.SettingNames;
 import io.orderentry.engine.RejectReason;
@@ -73,7 +74,7 @@ final class HttpWiring {
      */
     void start(final OrderStateView view, final ReplyStage replies, final InputGateway gateway,
                final MarketDataStage marketData, final StreamFanOut streamFanOut, final AccountFeedStage orderFeeds,
-               final SnapshotTrigger snapshotNow) {
+               final SnapshotTrigger snapshotNow, final CancelAllAfter clusterSwitches) {
         auth = AuthWiring.open(config.auth(), config.http().host(), status, metrics);
         vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(config.http().instances()));
         // the refusals answered beyond the audit trail's per-second budget, recorded as one summary record a second;
@@ -83,13 +84,21 @@ final class HttpWiring {
             gateway.tick();
         });
         final Json json = new Json(config.instruments(), config.tradingRules().priceBandBasisPoints());
-        // a switch that fires publishes a cancel-all like a client's, nobody waiting for its answer
-        deadMansSwitch = new DeadMansSwitch((account, keyId) -> gateway.tryCancelAll(account, -1,
-                RejectReason.CANCEL_ALL_AFTER, 0, -1, null, null, keyId));
-        metrics.gauge("orders_dead_mans_switch_armed", "Accounts whose cancel-all-after switch is armed",
-                deadMansSwitch::armedCount);
+        // a single node's switch that fires publishes a cancel-all like a client's, nobody waiting for its answer; a
+        // cluster's switches are the log's, one per account for the whole cluster
+        final CancelAllAfter switches;
+        if (clusterSwitches != null) {
+            switches = clusterSwitches;
+        } else {
+            deadMansSwitch = new DeadMansSwitch((account, keyId) -> gateway.tryCancelAll(account, -1,
+                    RejectReason.CANCEL_ALL_AFTER, 0, -1, null, null, keyId));
+            switches = deadMansSwitch;
+        }
+        metrics.gauge("orders_dead_mans_switch_armed", "Accounts whose cancel-all-after switch is armed (in cluster"
+                + " mode the cluster's, the same on every member)", switches::armedCount);
         metrics.counter("orders_dead_mans_switch_fired_total", "Cancel-all-after switches that fired (a cancel-all of"
-                + " the account published)", deadMansSwitch::firedCount);
+                + " the account published; in cluster mode applied from the log, the same on every member)",
+                switches::firedCount);
         final ClientBounds clients = clientBounds();
         final HttpParts parts = new HttpParts(json,
                 new OrderRequestParser(json.mapper(), config.instrumentsBySymbol(),
@@ -97,7 +106,7 @@ final class HttpWiring {
                 metrics, new HttpMetrics(metrics.registry()), openApi(), LoggerFactory.getLogger(OrderVerticle.class),
                 new MarketDataAccess(config.instruments(), marketData, streamFanOut, config.marketData(),
                         streamMetrics), snapshotNow, config.http(), clients, auth.access(), orderFeeds,
-                deadMansSwitch);
+                switches);
         final AtomicInteger index = new AtomicInteger();
         await(vertx.deployVerticle(() -> new OrderVerticle(index.getAndIncrement(), parts),
                 new DeploymentOptions().setInstances(config.http().instances())).toCompletionStage()

@@ -152,7 +152,8 @@ public final class OrderEntryService {
         http = new HttpWiring(config, status, metrics, streamMetrics);
         // POST /admin/snapshot: the cluster's (every member at one log position) or the single node's writer's
         http.start(stages.view(), stages.replies(), gateway, stages.marketData(), stages.fanOut(), stages.feeds(),
-                () -> cluster != null ? cluster.requestSnapshot() : snapshots.request());
+                () -> cluster != null ? cluster.requestSnapshot() : snapshots.request(),
+                cluster != null ? cluster.switches() : null);
     }
 
     /** Steps 6-8 in cluster mode: join the cluster (it starts the input ring), then persistence and the price bands. */

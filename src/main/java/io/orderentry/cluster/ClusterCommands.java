@@ -32,6 +32,16 @@ import java.nio.charset.StandardCharsets;
  *  5  long   the log position from which that member keeps its log: the position of its second newest snapshot
  * </pre>
  *
+ * A third kind arms, refreshes or disarms an account's dead man's switch ({@link ClusterSwitches}); it is no command
+ * either (it takes no command sequence and reaches no stage):
+ *
+ * <pre>
+ *  0  byte   3
+ *  1  int    the member that sent it, 5 long its incarnation, 13 long requestId (the request waiting for the answer)
+ * 21  int    timeoutSeconds (0: disarm)
+ * 25  two strings as above: the account, the key id
+ * </pre>
+ *
  * Little-endian, as the journal. Not thread-safe: one instance per thread.
  */
 public final class ClusterCommands {
@@ -40,6 +50,8 @@ public final class ClusterCommands {
     /** The first byte of a member's {@code keepFrom} message. */
     static final byte KEEP_FROM = 2;
     static final int KEEP_FROM_LENGTH = 13;
+    /** The first byte of a dead man's switch message. */
+    static final byte SWITCH = 3;
     private static final int NONE = 0xFFFF;
     /** What error messages name as the file of a bad message. */
     private static final java.nio.file.Path LOG = java.nio.file.Path.of("cluster log");
@@ -100,6 +112,72 @@ public final class ClusterCommands {
     /** @return the position of the {@code keepFrom} in {@code bytes} */
     public static long keepFromPosition(final ByteBuffer bytes) {
         return bytes.order(ByteOrder.LITTLE_ENDIAN).getLong(5);
+    }
+
+    /** A decoded dead man's switch message: member {@code member}'s request {@code requestId} arms the account's. */
+    public record SwitchMessage(int member, long incarnation, long requestId, String account, int timeoutSeconds,
+                                String keyId) {
+    }
+
+    /**
+     * @return the message arming (0: disarming) {@code account}'s switch for {@code timeoutSeconds}, in a new buffer
+     *         of its own (a refresh comes every few seconds per account, not per order)
+     * @throws IllegalArgumentException when the account or key id is longer than 256 bytes
+     */
+    public static ByteBuffer encodeSwitch(final int member, final long incarnation, final long requestId,
+                                          final String account, final int timeoutSeconds, final String keyId) {
+        final byte[] accountBytes = utf8(account);
+        final byte[] keyBytes = keyId == null ? null : utf8(keyId);
+        final ByteBuffer message = ByteBuffer.allocate(HEADER + 4 + accountBytes.length
+                + (keyBytes == null ? 0 : keyBytes.length)).order(ByteOrder.LITTLE_ENDIAN);
+        message.put(SWITCH).putInt(member).putLong(incarnation).putLong(requestId).putInt(timeoutSeconds);
+        message.putShort((short) accountBytes.length).put(accountBytes);
+        if (keyBytes == null) {
+            message.putShort((short) NONE);
+        } else {
+            message.putShort((short) keyBytes.length).put(keyBytes);
+        }
+        return message.flip();
+    }
+
+    /** @return whether the message in {@code bytes[0, length)} is a dead man's switch message, not a command */
+    public static boolean isSwitch(final ByteBuffer bytes, final int length) {
+        return length > 0 && bytes.get(0) == SWITCH;
+    }
+
+    /**
+     * @param position the message's position in the log, for error messages
+     * @throws JournalCorruptedException when the message is cut short or has no account
+     */
+    public static SwitchMessage decodeSwitch(final ByteBuffer bytes, final int length, final long position)
+            throws JournalCorruptedException {
+        bytes.order(ByteOrder.LITTLE_ENDIAN);
+        if (length < HEADER + 4 || bytes.get(0) != SWITCH) {
+            throw new JournalCorruptedException(LOG, position, "a dead man's switch message of " + length + " bytes");
+        }
+        final int accountLength = bytes.getShort(HEADER) & 0xFFFF;
+        if (accountLength == NONE || accountLength == 0 || HEADER + 2 + accountLength + 2 > length) {
+            throw new JournalCorruptedException(LOG, position, "a dead man's switch message without its account");
+        }
+        final String account = new String(bytes.array(), HEADER + 2, accountLength, StandardCharsets.UTF_8);
+        final int keyAt = HEADER + 2 + accountLength;
+        final int keyLength = bytes.getShort(keyAt) & 0xFFFF;
+        if (keyLength != NONE && keyAt + 2 + keyLength > length) {
+            throw new JournalCorruptedException(LOG, position, "a dead man's switch message whose key id runs past"
+                    + " its end");
+        }
+        final String keyId = keyLength == NONE ? null
+                : new String(bytes.array(), keyAt + 2, keyLength, StandardCharsets.UTF_8);
+        return new SwitchMessage(bytes.getInt(1), bytes.getLong(5), bytes.getLong(13), account, bytes.getInt(21),
+                keyId);
+    }
+
+    private static byte[] utf8(final String value) {
+        final byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length > 256) {
+            throw new IllegalArgumentException("an account or key id of " + bytes.length + " bytes");
+        }
+        return bytes;
     }
 
     /** Who sent a decoded message. */

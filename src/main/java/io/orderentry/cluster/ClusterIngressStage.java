@@ -163,6 +163,39 @@ public final class ClusterIngressStage implements EventHandler<OrderCommand>, Au
         }
     }
 
+    /**
+     * Sends an arming of a dead man's switch ({@link ClusterSwitchClient}) into the log, waiting up to
+     * {@link #OFFER_MILLIS} ms while the leader pushes back.
+     *
+     * @return whether it went (false: not connected, or pushed back too long; the caller answers 503)
+     */
+    public boolean sendSwitch(final ByteBuffer message) {
+        final UnsafeBuffer bytes = new UnsafeBuffer(message);
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OFFER_MILLIS);
+        synchronized (clientLock) {
+            while (client != null && !client.isClosed()) {
+                final long result = client.offer(bytes, 0, message.limit());
+                if (result > 0) {
+                    return true;
+                }
+                if (result != Publication.BACK_PRESSURED && result != Publication.ADMIN_ACTION
+                        || System.nanoTime() - deadline > 0) {
+                    return false;
+                }
+                client.pollEgress();
+                Thread.onSpinWait();
+            }
+            return false;
+        }
+    }
+
+    /** @return the leadership term this member's client knows, or -1 while it is not connected; any thread */
+    public long leadershipTermId() {
+        synchronized (clientLock) {
+            return client == null || client.isClosed() ? -1 : client.leadershipTermId();
+        }
+    }
+
     /** The keeper thread: connect, poll, and connect again when the client is closed. */
     private void keep() {
         long lastLog = System.nanoTime() - RECONNECT_LOG_EVERY_NANOS;

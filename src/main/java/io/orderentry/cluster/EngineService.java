@@ -9,6 +9,8 @@ import io.aeron.cluster.service.ClusteredService;
 import io.aeron.logbuffer.Header;
 import io.orderentry.journal.JournalCorruptedException;
 import io.orderentry.journal.UnknownSymbolException;
+import io.orderentry.engine.RejectReason;
+import io.orderentry.pipeline.CommandType;
 import io.orderentry.pipeline.MatcherStage;
 import io.orderentry.pipeline.OrderCommand;
 import io.aeron.logbuffer.FragmentHandler;
@@ -78,6 +80,9 @@ public final class EngineService implements ClusteredService {
     private volatile long appliedPosition;
     private Cluster cluster;
     private volatile Consumer<Cluster.Role> roleListener = role -> { };
+    private final ClusterSwitches switches = new ClusterSwitches();
+    private final OrderCommand fired = new OrderCommand();
+    private volatile ClusterSwitchClient switchAnswers;
 
     /**
      * @param onStarted     called on the service's thread once it has started (the log replay, if any, follows)
@@ -105,6 +110,11 @@ public final class EngineService implements ClusteredService {
      */
     public void onRole(final Consumer<Cluster.Role> listener) {
         this.roleListener = listener;
+    }
+
+    /** @param answers told of this member's switch armings as the log applies them; set before the member is launched */
+    public void answerSwitchesWith(final ClusterSwitchClient answers) {
+        this.switchAnswers = answers;
     }
 
     @Override
@@ -136,7 +146,9 @@ public final class EngineService implements ClusteredService {
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot make a file for the cluster's snapshot", e);
         }
-        try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+        final byte[] switchSection;
+        try (OutputStream fileOut = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
+            final SwitchSectionSplitter out = new SwitchSectionSplitter(fileOut);
             final byte[] chunk = new byte[image.termBufferLength()];
             final IOException[] failed = new IOException[1];
             final FragmentHandler copy = (buffer, offset, length, header) -> {
@@ -157,11 +169,15 @@ public final class EngineService implements ClusteredService {
                     throw failed[0];
                 }
             }
+            switchSection = out.finish();
         } catch (final IOException e) {
             throw new UncheckedIOException("cannot write the cluster's snapshot to " + file, e);
         }
         try {
             final long[] position = snapshots.restore(file);
+            if (switchSection != null) {
+                switches.restore(switchSection);
+            }
             commandSequence = position[0];
             lastTimestampMicros = position[1];
             snapshotCommand = commandSequence;
@@ -206,6 +222,10 @@ public final class EngineService implements ClusteredService {
         if (ClusterCommands.isKeepFrom(scratch, length)) {
             onKeepFrom(session, header.position());
             return;   // no command: no sequence, nothing published
+        }
+        if (ClusterCommands.isSwitch(scratch, length)) {
+            onSwitch(length, header.position(), timestamp);
+            return;   // no command either: the switch's timer may make one later
         }
         try {
             codec.decode(scratch, length, command, origin, header.position());
@@ -268,9 +288,93 @@ public final class EngineService implements ClusteredService {
         LOG.error("cluster: skipped the log's message at position {}, which cannot be decoded: {}", position, reason);
     }
 
+    /**
+     * Arms, refreshes or disarms an account's dead man's switch as of the message's time in the log, on every member
+     * alike; the member that sent it answers its request.
+     */
+    private void onSwitch(final int length, final long position, final long timestamp) {
+        final ClusterCommands.SwitchMessage message;
+        try {
+            message = ClusterCommands.decodeSwitch(scratch, length, position);
+        } catch (final JournalCorruptedException e) {
+            undecodable(position, e.getMessage());
+            return;
+        }
+        lastTimestampMicros = Math.max(lastTimestampMicros, timestamp);
+        final boolean mine = message.member() == member && message.incarnation() == incarnation;
+        final long triggerAt;
+        try {
+            triggerAt = switches.arm(message.account(), message.timeoutSeconds(), message.keyId(),
+                    lastTimestampMicros, timers);
+        } catch (final IllegalArgumentException e) {
+            undecodable(position, e.getMessage());
+            if (mine && switchAnswers != null) {
+                switchAnswers.refused(message.requestId(), e.getMessage());
+            }
+            return;
+        }
+        if (mine && switchAnswers != null) {
+            switchAnswers.applied(message.requestId(), triggerAt);
+        }
+    }
+
+    /** The consensus module's timers, scheduled from the service's thread; offers are retried while pushed back. */
+    private final ClusterSwitches.Timers timers = new ClusterSwitches.Timers() {
+        @Override
+        public void schedule(final long correlationId, final long deadlineMicros) {
+            while (!cluster.scheduleTimer(correlationId, deadlineMicros)) {
+                cluster.idleStrategy().idle();
+            }
+        }
+
+        @Override
+        public void cancel(final long correlationId) {
+            cluster.cancelTimer(correlationId);
+        }
+    };
+
+    /**
+     * A switch's timer, fired by the leader and applied by every member at the same log position: the account's
+     * open orders are canceled by a cancel-all with cause {@code CANCEL_ALL_AFTER}, which takes the next command
+     * sequence here as in every member's audit trail. Nobody waits for its answer. A timer whose switch was refreshed
+     * or disarmed since does nothing.
+     */
     @Override
     public void onTimerEvent(final long correlationId, final long timestamp) {
-        // the service schedules no timers
+        appliedPosition = cluster.logPosition();
+        final ClusterSwitches.Fired switchOf = switches.fire(correlationId);
+        if (switchOf == null) {
+            return;
+        }
+        fired.reset();
+        fired.type = CommandType.CANCEL_ALL;
+        fired.accountId = switchOf.account();
+        fired.symbol = -1;
+        fired.cancelAllCause = RejectReason.CANCEL_ALL_AFTER;
+        fired.keyId = switchOf.keyId();
+        fired.replyTo = -1;
+        fired.sequence = ++commandSequence;
+        lastTimestampMicros = Math.max(lastTimestampMicros, timestamp);
+        fired.timestampMicros = lastTimestampMicros;
+        outputLock.lock();
+        try {
+            stage.replay(fired);
+        } finally {
+            fired.releaseReferences();
+            outputLock.unlock();
+        }
+        LOG.info("cluster: the dead man's switch of account {} fired: its open orders are canceled (command {})",
+                switchOf.account(), commandSequence);
+    }
+
+    /** @return the cluster's dead man's switches armed now (the same on every member); any thread */
+    public int switchesArmed() {
+        return switches.armedCount();
+    }
+
+    /** @return switches this member applied as fired since its start (the same count on every member); any thread */
+    public long switchesFired() {
+        return switches.firedCount();
     }
 
     /**
@@ -292,6 +396,7 @@ public final class EngineService implements ClusteredService {
                 // the consumers need the cores this thread would spin on (three members share two here)
                 LockSupport.parkNanos(50_000);
             }
+            out.write(switches.section());
             snapshots.write(commandSequence, lastTimestampMicros, out);
             snapshotCommand = commandSequence;
         } catch (final IOException e) {
@@ -316,6 +421,9 @@ public final class EngineService implements ClusteredService {
             inFlight.newTerm(leadershipTermId, this::notExecuted);
         } finally {
             outputLock.unlock();
+        }
+        if (switchAnswers != null) {
+            switchAnswers.newTerm(leadershipTermId);
         }
         appliedPosition = logPosition;
     }

@@ -25,7 +25,7 @@ public record HttpParts(Json json, OrderRequestParser parser, InputGateway input
                         HttpMetrics httpMetrics, Buffer openApi, Logger log, MarketDataAccess marketData,
                         SnapshotTrigger snapshots, HttpConfig config, ClientBounds clients,
                         AccessControl access, AccountFeedStage orderFeeds,
-                        io.orderentry.account.DeadMansSwitch deadMansSwitch) {
+                        io.orderentry.account.CancelAllAfter deadMansSwitch) {
 
     /** @return the TLS settings when HTTPS is on, else null */
     public io.orderentry.auth.AuthConfig tls() {

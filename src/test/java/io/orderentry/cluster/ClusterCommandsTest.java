@@ -190,4 +190,38 @@ class ClusterCommandsTest {
         noAccount.accountId = null;
         assertThrows(IllegalArgumentException.class, () -> codec.encode(noAccount, 0, 1));
     }
+
+    @Test
+    void aSwitchMessageRoundTripsWithOrWithoutAKeyAndIsTakenForNeitherACommandNorAKeepFrom() throws Exception {
+        final ByteBuffer keyed = ClusterCommands.encodeSwitch(2, 77L, 9L, "acct-ü", 60, "k1");
+        assertEquals(new ClusterCommands.SwitchMessage(2, 77L, 9L, "acct-ü", 60, "k1"),
+                ClusterCommands.decodeSwitch(keyed, keyed.limit(), 0));
+        final ByteBuffer anonymous = ClusterCommands.encodeSwitch(0, 1L, 1L, "acct-1", 0, null);
+        assertEquals(new ClusterCommands.SwitchMessage(0, 1L, 1L, "acct-1", 0, null),
+                ClusterCommands.decodeSwitch(anonymous, anonymous.limit(), 0));
+        assertTrue(ClusterCommands.isSwitch(keyed, keyed.limit()));
+        assertTrue(!ClusterCommands.isKeepFrom(keyed, keyed.limit()));
+        final ByteBuffer keepFrom = ClusterCommands.encodeKeepFrom(1, 5L);
+        assertTrue(!ClusterCommands.isSwitch(keepFrom, keepFrom.limit()));
+        final OrderCommand command = new OrderCommand();
+        command.type = CommandType.CANCEL;
+        command.orderId = 5;
+        final ByteBuffer encoded = codec.encode(command, 1, 2L);
+        assertTrue(!ClusterCommands.isSwitch(encoded, encoded.limit()));
+    }
+
+    @Test
+    void aSwitchMessageCutShortOrWithoutAnAccountIsRefused() {
+        final ByteBuffer message = ClusterCommands.encodeSwitch(2, 77L, 9L, "acct-1", 60, "k1");
+        for (int length = 0; length < message.limit(); length++) {
+            final int cut = length;
+            assertThrows(JournalCorruptedException.class, () -> ClusterCommands.decodeSwitch(message, cut, 0),
+                    "cut to " + cut);
+        }
+        final ByteBuffer noAccount = ClusterCommands.encodeSwitch(2, 77L, 9L, "", 60, "k1");
+        assertThrows(JournalCorruptedException.class,
+                () -> ClusterCommands.decodeSwitch(noAccount, noAccount.limit(), 0));
+        assertThrows(IllegalArgumentException.class,
+                () -> ClusterCommands.encodeSwitch(2, 77L, 9L, "a".repeat(257), 60, "k1"));
+    }
 }

@@ -65,6 +65,8 @@ class EngineServiceTest {
             copy.timestampMicros = slot.timestampMicros;
             copy.keyId = slot.keyId;
             copy.journalFailed = slot.journalFailed;
+            copy.rejectReason = slot.rejectReason;
+            copy.accountId = slot.accountId;
             events.add(copy);
         }
 
@@ -248,5 +250,103 @@ class EngineServiceTest {
         assertEquals(2_000, retention.ownKeepFrom(), "this is member 1");
         deliver(order("a", 1), 1, MINE, 2);
         assertEquals(1, output.completions().get(0).commandSequence, "the first command is still the first");
+    }
+
+    /** A follower's cluster that records the timers the service asks its consensus module for. */
+    private static io.aeron.cluster.service.Cluster recordingTimers(final List<String> timers) {
+        return (io.aeron.cluster.service.Cluster) java.lang.reflect.Proxy.newProxyInstance(
+                EngineServiceTest.class.getClassLoader(), new Class<?>[] {io.aeron.cluster.service.Cluster.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "role" -> io.aeron.cluster.service.Cluster.Role.FOLLOWER;
+                    case "logPosition" -> 0L;
+                    case "scheduleTimer" -> timers.add("schedule " + args[0] + " at " + args[1]);
+                    case "cancelTimer" -> timers.add("cancel " + args[0]);
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+    }
+
+    private void armSwitch(final int member, final long requestId, final String account, final int timeoutSeconds,
+                           final long timestamp) {
+        final ByteBuffer message = ClusterCommands.encodeSwitch(member, MINE, requestId, account, timeoutSeconds, "k1");
+        service.onSessionMessage(null, timestamp, new UnsafeBuffer(message.array(), 0, message.limit()), 0,
+                message.limit(), header);
+    }
+
+    @Test
+    void anArmingThisMemberSentIsAnsweredWithTheDeadlineWhenTheLogAppliesItAndAnotherMembersIsNot() throws Exception {
+        service.onStart(recordingTimers(new ArrayList<>()), null);
+        final java.util.concurrent.LinkedBlockingQueue<ByteBuffer> log = new java.util.concurrent.LinkedBlockingQueue<>();
+        final java.util.concurrent.LinkedBlockingQueue<String> answers = new java.util.concurrent.LinkedBlockingQueue<>();
+        try (ClusterSwitchClient client = new ClusterSwitchClient(log::add, () -> 0, service::switchesArmed,
+                service::switchesFired, 1, MINE)) {
+            service.answerSwitchesWith(client);
+            client.arm("acct", 30, "k1", new io.orderentry.account.CancelAllAfter.Outcome() {
+                @Override
+                public void armed(final long triggerAtMicros) {
+                    answers.add("armed " + triggerAtMicros);
+                }
+
+                @Override
+                public void failed(final String code, final String message) {
+                    answers.add(code);
+                }
+            });
+            final ByteBuffer sent = log.poll(10, java.util.concurrent.TimeUnit.SECONDS);
+            armSwitch(2, 1, "acct", 60, 1_000L);   // another member's request 1: not this member's to answer
+            assertTrue(answers.isEmpty());
+            service.onSessionMessage(null, 5_000_000L, new UnsafeBuffer(sent.array(), 0, sent.limit()), 0,
+                    sent.limit(), header);
+            assertEquals("armed 35000000", answers.poll(10, java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals(1, client.armedCount());
+        }
+    }
+
+    @Test
+    void aSwitchArmedThroughTheLogTakesNoCommandSequenceAndSchedulesATimerAtTheLogsTimePlusItsTimeout() {
+        final List<String> timers = new ArrayList<>();
+        service.onStart(recordingTimers(timers), null);
+        final int before = output.events.size();
+        armSwitch(2, 5, "acct", 10, 1_000_000L);
+        assertEquals(List.of("schedule 1 at 11000000"), timers);
+        assertEquals(before, output.events.size(), "nothing published");
+        assertEquals(1, service.switchesArmed());
+        deliver(order("a", 1), 1, MINE, 2_000_000L);
+        assertEquals(1, output.completions().get(0).commandSequence, "the first command is still the first");
+    }
+
+    @Test
+    void aFiredSwitchCancelsTheAccountsOrdersOnceAsTheNextCommandWithItsCause() {
+        final List<String> timers = new ArrayList<>();
+        service.onStart(recordingTimers(timers), null);
+        deliver(order("a", 1), 2, MINE, 1_000L);
+        armSwitch(2, 5, "acct", 10, 2_000L);
+        service.onTimerEvent(1, 10_002_000L);
+        final List<EngineEvent> done = output.completions();
+        assertEquals(2, done.size());
+        final EngineEvent cancelAll = done.get(1);
+        assertEquals(CommandResult.CANCELED_ALL, cancelAll.result);
+        assertEquals(2, cancelAll.commandSequence, "the next command sequence, on every member alike");
+        assertTrue(cancelAll.replay, "nobody waits for its answer");
+        assertTrue(output.events.stream().anyMatch(e -> e.type == EventType.ORDER_UPDATED
+                && e.rejectReason == io.orderentry.engine.RejectReason.CANCEL_ALL_AFTER), "the order canceled");
+        assertEquals(1, service.switchesFired());
+        assertEquals(0, service.switchesArmed());
+        service.onTimerEvent(1, 10_003_000L);
+        assertEquals(2, output.completions().size(), "it fires once");
+        assertEquals(2, service.appliedCommands());
+    }
+
+    @Test
+    void aTimerOfASwitchRefreshedSinceItFiredInTheLeadersClockDoesNothing() {
+        final List<String> timers = new ArrayList<>();
+        service.onStart(recordingTimers(timers), null);
+        deliver(order("a", 1), 2, MINE, 1_000L);
+        armSwitch(2, 5, "acct", 1, 2_000L);
+        armSwitch(0, 6, "acct", 1, 900_000L);   // a refresh on another member, in the log before the timer's event
+        service.onTimerEvent(1, 1_002_000L);
+        assertEquals(List.of("schedule 1 at 1002000", "cancel 1", "schedule 2 at 1900000"), timers);
+        assertEquals(1, output.completions().size(), "the order stays");
+        assertEquals(1, service.switchesArmed());
+        assertEquals(0, service.switchesFired());
     }
 }

@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -103,7 +104,12 @@ class HostileConnectionsIT {
                 }
                 final Socket last = held.get(held.size() - 1);
                 assertEquals(200, status(exchange(last, get("/health"))), "the 20th connection of the address fits");
-                awaitTrue(() -> closedUnanswered(service, attacker), "the 21st connection of the address is closed");
+                final String[] got = new String[1];
+                final ApiClient probe = service.client();
+                awaitTrue(() -> (got[0] = closedUnanswered(service, attacker)) == null,
+                        () -> "the 21st connection of the address is closed, but it got " + got[0] + "; the service"
+                                + " counts " + openConnections(probe) + " open connections and refused "
+                                + probe.metric("orders_http_connections_refused_address_total") + " for their address");
                 try (Socket elsewhere = connect(service, other)) {
                     assertEquals(200, status(exchange(elsewhere, get("/health"))), "another address is still served");
                 }
@@ -205,6 +211,11 @@ class HostileConnectionsIT {
     }
 
     private static void awaitTrue(final BooleanSupplier condition, final String what) throws InterruptedException {
+        awaitTrue(condition, () -> what);
+    }
+
+    private static void awaitTrue(final BooleanSupplier condition, final Supplier<String> what)
+            throws InterruptedException {
         for (int attempt = 0; attempt < 200; attempt++) {
             if (condition.getAsBoolean()) {
                 return;
@@ -241,15 +252,18 @@ class HostileConnectionsIT {
         return frame;
     }
 
-    private static boolean closedUnanswered(final ServiceProcess service, final InetAddress from) {
+    /** @return null when a connection from {@code from} is closed unanswered, else what it got instead */
+    private static String closedUnanswered(final ServiceProcess service, final InetAddress from) {
         try (Socket socket = connect(service, from)) {
             socket.setSoTimeout(5_000);
             socket.getOutputStream().write(get("/health").getBytes(StandardCharsets.US_ASCII));
-            return socket.getInputStream().read() == -1;
+            final byte[] answer = new byte[64];
+            final int read = socket.getInputStream().read(answer);
+            return read == -1 ? null : "an answer: " + new String(answer, 0, read, StandardCharsets.US_ASCII);
         } catch (final SocketException reset) {
-            return true;
+            return null;
         } catch (final IOException other) {
-            return false;
+            return other.toString();
         }
     }
 

@@ -1,5 +1,6 @@
 package io.orderentry.http.rest;
 
+import io.orderentry.account.CancelAllAfter;
 import io.orderentry.auth.ApiKey;
 import io.orderentry.engine.RejectReason;
 import io.orderentry.http.AccessCheck;
@@ -15,6 +16,8 @@ import io.orderentry.http.json.Json;
 import io.orderentry.instrument.Instrument;
 import io.orderentry.pipeline.CommandType;
 import io.orderentry.query.OrderState;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
@@ -176,11 +179,31 @@ public final class OrderCommands {
         if (accountId == null) {
             return;
         }
-        final java.time.Instant triggerAt = settings.deadMansSwitch().arm(accountId, parsed.timeoutSeconds(),
-                key.keyId());
-        Responses.respond(request, 200, Buffer.buffer(triggerAt == null ? "{\"triggerAt\":null,\"timeoutSeconds\":0}"
-                : "{\"triggerAt\":\"" + Json.timestamp(triggerAt.getEpochSecond() * 1_000_000L
-                + triggerAt.getNano() / 1_000) + "\",\"timeoutSeconds\":" + parsed.timeoutSeconds() + "}"));
+        final int timeoutSeconds = parsed.timeoutSeconds();
+        final Context context = Vertx.currentContext();
+        settings.deadMansSwitch().arm(accountId, timeoutSeconds, key.keyId(), new CancelAllAfter.Outcome() {
+            @Override
+            public void armed(final long triggerAtMicros) {
+                onContext(context, () -> Responses.respond(request, 200, Buffer.buffer(triggerAtMicros == 0
+                        ? "{\"triggerAt\":null,\"timeoutSeconds\":0}"
+                        : "{\"triggerAt\":\"" + Json.timestamp(triggerAtMicros) + "\",\"timeoutSeconds\":"
+                        + timeoutSeconds + "}")));
+            }
+
+            @Override
+            public void failed(final String code, final String message) {
+                onContext(context, () -> responses.unavailable(request, code, message));
+            }
+        });
+    }
+
+    /** Runs {@code answer} on the request's event loop: a cluster's switch answers from the cluster's threads. */
+    private static void onContext(final Context context, final Runnable answer) {
+        if (context == null || context == Vertx.currentContext()) {
+            answer.run();
+        } else {
+            context.runOnContext(ignored -> answer.run());
+        }
     }
 
     /** Answers a refusal of the edge and hands it to the audit trail. */

@@ -1,0 +1,134 @@
+package io.orderentry.cluster;
+
+import io.orderentry.account.CancelAllAfter;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The HTTP side of the cluster's switch: each arming answered once, from the log or as not confirmed. */
+class ClusterSwitchClientTest {
+
+    /** What one arming was answered. */
+    private static final class Answer implements CancelAllAfter.Outcome {
+        final LinkedBlockingQueue<String> answers = new LinkedBlockingQueue<>();
+
+        @Override
+        public void armed(final long triggerAtMicros) {
+            answers.add("armed " + triggerAtMicros);
+        }
+
+        @Override
+        public void failed(final String code, final String message) {
+            answers.add(code);
+        }
+
+        String await() throws InterruptedException {
+            final String answer = answers.poll(10, TimeUnit.SECONDS);
+            assertNotNull(answer, "answered");
+            return answer;
+        }
+    }
+
+    private final LinkedBlockingQueue<ByteBuffer> sent = new LinkedBlockingQueue<>();
+    private final AtomicLong term = new AtomicLong(3);
+    private volatile boolean leader = true;
+    private final ClusterSwitchClient client = new ClusterSwitchClient(message -> leader && sent.add(message),
+            term::get, () -> 0, () -> 0, 1, 42);
+
+    /** @return the request id of the next message sent into the log, checking what it says */
+    private long nextSent(final String account, final int timeout) throws InterruptedException {
+        final ByteBuffer message = sent.poll(10, TimeUnit.SECONDS);
+        assertNotNull(message, "sent into the log");
+        final ClusterCommands.SwitchMessage decoded;
+        try {
+            decoded = ClusterCommands.decodeSwitch(message, message.limit(), 0);
+        } catch (final io.orderentry.journal.JournalCorruptedException e) {
+            throw new AssertionError(e);
+        }
+        assertEquals(1, decoded.member());
+        assertEquals(42, decoded.incarnation());
+        assertEquals(account, decoded.account());
+        assertEquals(timeout, decoded.timeoutSeconds());
+        return decoded.requestId();
+    }
+
+    @Test
+    void anArmingIsAnsweredWithTheDeadlineOnceTheLogAppliedItAndOnlyOnce() throws Exception {
+        final Answer answer = new Answer();
+        client.arm("acct-1", 30, "k1", answer);
+        final long requestId = nextSent("acct-1", 30);
+        assertTrue(answer.answers.isEmpty(), "not answered before the log has it");
+        client.applied(requestId, 123_000_000L);
+        assertEquals("armed 123000000", answer.await());
+        client.applied(requestId, 456L);
+        client.newTerm(9);
+        assertTrue(answer.answers.isEmpty(), "answered once");
+        assertEquals(0, client.waiting());
+    }
+
+    @Test
+    void anArmingNoLeaderTookIsAnswered503AtOnce() throws Exception {
+        leader = false;
+        final Answer answer = new Answer();
+        client.arm("acct-1", 30, "k1", answer);
+        assertEquals("JOURNAL_UNAVAILABLE", answer.await());
+        assertEquals(0, client.waiting());
+    }
+
+    @Test
+    void aNewTermAnswersTheArmingsSentInEarlierTermsAndKeepsWaitingForTheOthers() throws Exception {
+        final Answer early = new Answer();
+        client.arm("acct-1", 30, "k1", early);
+        nextSent("acct-1", 30);
+        term.set(4);
+        final Answer late = new Answer();
+        client.arm("acct-2", 30, "k2", late);
+        final long lateId = nextSent("acct-2", 30);
+        client.newTerm(4);
+        assertEquals("JOURNAL_UNAVAILABLE", early.await());
+        assertTrue(late.answers.isEmpty());
+        client.applied(lateId, 5L);
+        assertEquals("armed 5", late.await());
+    }
+
+    @Test
+    void anArmingTheLogRefusedIsAnswered503() throws Exception {
+        final Answer answer = new Answer();
+        client.arm("acct-1", 30, "k1", answer);
+        client.refused(nextSent("acct-1", 30), "a timeout of 4000 s");
+        assertEquals("JOURNAL_UNAVAILABLE", answer.await());
+    }
+
+    @Test
+    void armingsBeyondTheBoundAreAnsweredOverloadedAndAStopAnswersEveryWaitingOne() throws Exception {
+        final List<String> answers = new CopyOnWriteArrayList<>();
+        final CancelAllAfter.Outcome collect = new CancelAllAfter.Outcome() {
+            @Override
+            public void armed(final long triggerAtMicros) {
+                answers.add("armed");
+            }
+
+            @Override
+            public void failed(final String code, final String message) {
+                answers.add(code);
+            }
+        };
+        for (int i = 0; i < ClusterSwitchClient.MAX_WAITING + 5; i++) {
+            client.arm("acct-" + i, 30, null, collect);
+        }
+        assertEquals(5, answers.size());
+        assertTrue(answers.stream().allMatch("OVERLOADED"::equals));
+        client.close();
+        assertEquals(ClusterSwitchClient.MAX_WAITING + 5, answers.size(), "every waiting arming answered");
+        assertEquals(0, client.waiting());
+    }
+}
