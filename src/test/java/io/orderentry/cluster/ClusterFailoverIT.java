@@ -525,6 +525,92 @@ class ClusterFailoverIT {
         assertSameOrders(after);
     }
 
+    @Test
+    @Order(7)
+    void aSwitchArmedOnOneMemberAndRefreshedOnTheOthersHoldsAndFiresOnceClusterWideWhenTheRefreshesStop() {
+        final int leader = leader();
+        final int armedOn = (leader + 1) % MEMBERS;
+        final long resting = placeResting(armedOn, "dms-1");
+        final long kept = placeResting(armedOn, "dms-2");
+        final double firedBefore = api(nodes[0]).metric("orders_dead_mans_switch_fired_total");
+        arm(armedOn, "dms", 2);
+        // 4 s of refreshes, every 0.5 s, on the two other members: a per-member switch would fire on armedOn at 2 s
+        for (int i = 0; i < 8; i++) {
+            arm((armedOn + 1 + i % 2) % MEMBERS, "dms", 2);
+            sleep(500);
+        }
+        for (int id = 0; id < MEMBERS; id++) {
+            assertEquals("NEW", awaitOrder(api(nodes[id]), resting, null).get("status").asText(), "member " + id);
+            assertEquals(1, api(nodes[id]).metric("orders_dead_mans_switch_armed"), "member " + id);
+        }
+        // the refreshes stop: the switch fires once, and every member cancels the account's orders
+        for (int id = 0; id < MEMBERS; id++) {
+            awaitOrder(api(nodes[id]), resting, "CANCELED");
+            awaitOrder(api(nodes[id]), kept, "CANCELED");
+        }
+        sleep(1000);
+        for (int id = 0; id < MEMBERS; id++) {
+            assertEquals(firedBefore + 1, api(nodes[id]).metric("orders_dead_mans_switch_fired_total"),
+                    "member " + id + ": one cancel-all for the whole cluster");
+            assertEquals(0, api(nodes[id]).metric("orders_dead_mans_switch_armed"), "member " + id);
+        }
+        // a disarm on another member disarms the cluster's switch
+        final long survivor = placeResting(armedOn, "dms-3");
+        arm(armedOn, "dms", 1);
+        arm((armedOn + 2) % MEMBERS, "dms", 0);
+        sleep(2500);
+        for (int id = 0; id < MEMBERS; id++) {
+            assertEquals("NEW", awaitOrder(api(nodes[id]), survivor, null).get("status").asText(), "member " + id);
+            assertEquals(firedBefore + 1, api(nodes[id]).metric("orders_dead_mans_switch_fired_total"));
+        }
+    }
+
+    @Test
+    @Order(8)
+    void aSwitchArmedBeforeTheLeaderDiesFiresFromTheNewLeaderAndEveryMembersAuditHoldsItsCancelAll() throws Exception {
+        final int leader = leader();
+        final int armedOn = (leader + 1) % MEMBERS;
+        final long resting = placeResting(armedOn, "dms-4");
+        arm(armedOn, "dms", 3);
+        nodes[leader].kill9();
+        // nobody refreshes it: the timer the dead leader held is the new leader's, and it fires there
+        for (int id = 0; id < MEMBERS; id++) {
+            if (id != leader) {
+                awaitOrder(api(nodes[id]), resting, "CANCELED");
+            }
+        }
+        final int newLeader = leader();
+        assertTrue(newLeader != leader, "a survivor leads");
+        nodes[leader] = launch(leader);
+        nodes[leader].awaitReady(START);
+        assertEquals("CANCELED", awaitOrder(api(nodes[leader]), resting, "CANCELED").get("status").asText(),
+                "the restarted member replays the cancel-all the timer made");
+        assertEveryMembersAuditTrailHoldsEveryCommandOfTheLogOnce(1);
+    }
+
+    /** @return the id of a resting order of account {@code dms} placed on member {@code member} */
+    private long placeResting(final int member, final String clientOrderId) {
+        final ApiClient.Answer placed = api(nodes[member]).post("/api/v1/orders", ApiClient.limit("dms",
+                clientOrderId, "ETHUSD", "BUY", "2900.00", "0.100", null));
+        assertEquals(201, placed.status(), placed.body());
+        return placed.json().get("orderId").asLong();
+    }
+
+    /** Arms (0: disarms) the account's switch on {@code member}, retrying a 503 (arming twice is the same). */
+    private void arm(final int member, final String account, final int timeoutSeconds) {
+        ApiClient.Answer answer = null;
+        for (int attempt = 0; attempt < 20; attempt++) {
+            answer = api(nodes[member]).post("/api/v1/cancel-all-after", "{\"accountId\":\"" + account
+                    + "\",\"timeoutSeconds\":" + timeoutSeconds + "}");
+            if (answer.status() != 503) {
+                break;
+            }
+            sleep(100);
+        }
+        assertEquals(200, answer.status(), answer.body());
+        assertEquals(timeoutSeconds == 0, answer.json().get("triggerAt").isNull(), answer.body());
+    }
+
     /** Places {@code count} resting orders on {@code node} from four threads; returns clientOrderId to orderId. */
     private Map<String, Long> place(final ServiceProcess node, final String prefix, final int count)
             throws InterruptedException {
