@@ -17,6 +17,9 @@ import org.slf4j.LoggerFactory;
  * through the input ring like a client's (journaled, executed by the matcher, recorded in the audit trail with cause
  * CANCEL_ALL_AFTER). The engine has no clock or timer; this is the only place that decides when.
  *
+ * <p>This is the single node's switch; a cluster's is kept in the replicated log instead, one per account for the
+ * whole cluster ({@code io.orderentry.cluster.ClusterSwitches}).
+ *
  * <p>The deadlines are held in memory only: a restart disarms every switch (README, "Order operations"), as the
  * clients' refreshes re-arm them. A deadline is checked every {@value #CHECK_MILLIS} ms, so a switch fires at most
  * that late. When the input ring is full the cancel-all is retried at the next check.
