@@ -40,6 +40,23 @@ public record ClusterConfig(String members, int memberId, Path directory, long l
         return Math.min(segmentBytes, MAX_LOG_TERM_LENGTH);
     }
 
+    /**
+     * @return how often the leader sends its heartbeat when it has nothing else to send: a tenth of the leader timeout
+     *         (at least 10 ms), so that a follower misses ten before it calls an election
+     */
+    public long heartbeatIntervalMillis() {
+        return Math.max(10, leaderTimeoutMillis / 10);
+    }
+
+    /**
+     * @return Aeron's election timeout: how long an election's canvass waits for every member's vote before it goes on
+     *         with a majority (it always waits this long when a member is dead), how long a ballot waits, and twice the
+     *         longest random delay before a member nominates itself; a quarter of the leader timeout (at least 50 ms)
+     */
+    public long electionTimeoutMillis() {
+        return Math.max(50, leaderTimeoutMillis / 4);
+    }
+
     /** @return the parsed member list; throws IllegalArgumentException naming what is wrong */
     public ClusterMember[] parsedMembers() {
         final ClusterMember[] parsed;

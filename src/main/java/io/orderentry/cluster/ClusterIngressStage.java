@@ -297,12 +297,29 @@ public final class ClusterIngressStage implements EventHandler<OrderCommand>, Au
         }
     }
 
-    /** Ignores what the cluster sends this client: answers come through this member's own engine. */
+    /**
+     * Ignores what the cluster sends this client (answers come through this member's own engine), but logs the news of
+     * a new leader, which the client follows by itself: the moment this member's orders can reach the log again after a
+     * failover (bench/cluster.sh failover reads it for its breakdown).
+     */
     public static final class IgnoreEgress implements EgressListener {
+        private final int member;
+
+        public IgnoreEgress(final int member) {
+            this.member = member;
+        }
+
         @Override
         public void onMessage(final long clusterSessionId, final long timestamp, final DirectBuffer buffer,
                               final int offset, final int length, final Header header) {
             // the service sends nothing on egress
+        }
+
+        @Override
+        public void onNewLeader(final long clusterSessionId, final long leadershipTermId, final int leaderMemberId,
+                                final String ingressEndpoints) {
+            LOG.info("cluster: member {}'s client follows the new leader, member {} (term {})", member, leaderMemberId,
+                    leadershipTermId);
         }
     }
 }

@@ -144,7 +144,12 @@ public final class ClusterNode implements AutoCloseable {
                 .replicationChannel("aeron:udp?endpoint=" + host + ":0")
                 .clusterClock(new MicrosecondClock())
                 .fileSyncLevel(settings.fsync() ? 1 : 0)
+                // a failover's time is the leader timeout (detection), then the election's canvass, which waits the
+                // election timeout for the dead member's vote, and a random nomination delay of up to half of it:
+                // both are scaled to the leader timeout (docs/cluster.md, "Failover time")
                 .leaderHeartbeatTimeoutNs(TimeUnit.MILLISECONDS.toNanos(settings.leaderTimeoutMillis()))
+                .leaderHeartbeatIntervalNs(TimeUnit.MILLISECONDS.toNanos(settings.heartbeatIntervalMillis()))
+                .electionTimeoutNs(TimeUnit.MILLISECONDS.toNanos(settings.electionTimeoutMillis()))
                 .idleStrategySupplier(idle)
                 .errorHandler(errors);
         ClusteredMediaDriver driver = null;
@@ -210,7 +215,7 @@ public final class ClusterNode implements AutoCloseable {
                 .ingressChannel("aeron:udp")
                 .ingressEndpoints(ingressEndpoints)
                 .egressChannel("aeron:udp?endpoint=" + egressHost + ":0")
-                .egressListener(new ClusterIngressStage.IgnoreEgress())
+                .egressListener(new ClusterIngressStage.IgnoreEgress(memberId))
                 .credentialsSupplier(new MemberCredentials(secret, ClusterSecret.Purpose.INGRESS, memberId))
                 .messageTimeoutNs(TimeUnit.SECONDS.toNanos(2));
     }

@@ -426,6 +426,8 @@ public final class EngineService implements ClusteredService {
             switchAnswers.newTerm(leadershipTermId);
         }
         appliedPosition = logPosition;
+        LOG.info("cluster: member {} applies leadership term {} of leader member {}", member, leadershipTermId,
+                leaderMemberId);
     }
 
     /** Answers a request whose command did not reach the log: not executed. Under the output lock. */

@@ -115,8 +115,7 @@ class ClusterFailoverIT {
         env.put("ORDERS_CLUSTER_MEMBER_ID", Integer.toString(id));
         env.put("ORDERS_CLUSTER_SECRET_FILE", secretFile.toString());
         env.put("ORDERS_CLUSTER_DIR", dir.resolve("cluster").toString());
-        env.put("ORDERS_CLUSTER_LEADER_TIMEOUT_MILLIS", "2000");
-        env.put("ORDERS_CLUSTER_ANSWER_TIMEOUT_MILLIS", "5000");
+        // the service's own leader and answer timeouts: the failover below is timed with the defaults users get
         env.put("ORDERS_JOURNAL_DIR", dir.resolve("journal").toString());
         env.put("ORDERS_AUDIT_DIR", dir.resolve("audit").toString());
         env.put("ORDERS_HTTP_INSTANCES", "1");
@@ -184,6 +183,7 @@ class ClusterFailoverIT {
         final Map<String, Long> acknowledged = new ConcurrentHashMap<>();   // clientOrderId -> orderId
         final ConcurrentLinkedQueue<long[]> answers = new ConcurrentLinkedQueue<>();   // {sent, answered, orderId}
         final AtomicInteger unavailable = new AtomicInteger();
+        final AtomicInteger outcomeUnknown = new AtomicInteger();
         final AtomicInteger wrong = new AtomicInteger();
         final List<Thread> clients = new ArrayList<>();
         for (int t = 0; t < MEMBERS; t++) {
@@ -209,6 +209,9 @@ class ClusterFailoverIT {
                         } else if (answer.status() == 503) {
                             if (answer.header("Retry-After") == null) {
                                 wrong.incrementAndGet();
+                            }
+                            if (answer.body().contains("OUTCOME_UNKNOWN")) {
+                                outcomeUnknown.incrementAndGet();
                             }
                             unavailable.incrementAndGet();
                             sleep(50);
@@ -247,6 +250,10 @@ class ClusterFailoverIT {
         assertTrue(firstAfter > 0, "no order sent after the leader's kill was answered within 60 s");
         System.out.printf("cluster failover: leader %d killed; the first order sent after it was answered 201 %d ms"
                 + " after the kill%n", leader, (firstAfter - killedAt) / 1_000_000);
+        // issue 34: under 2 s by default on this machine (bench/cluster.sh failover, median of 5); the bound here is
+        // generous, for a loaded CI machine, but far below the 4.5 s the former defaults took
+        assertTrue(firstAfter - killedAt < Duration.ofSeconds(4).toNanos(), "the first 201 after the kill came "
+                + (firstAfter - killedAt) / 1_000_000 + " ms after it");
         for (final long[] answer : answers) {
             if (answer[0] > killedAt) {
                 assertTrue(answer[2] > beforeKill, "ids keep increasing across the failover: " + answer[2]
@@ -259,6 +266,8 @@ class ClusterFailoverIT {
             client.join();
         }
         assertEquals(0, wrong.get(), "answers other than 201 and 503 with Retry-After");
+        assertEquals(0, outcomeUnknown.get(), "a failover answers only 503s that say the order was not executed, never"
+                + " one that leaves the client unsure whether it may resend");
         assertFalse(acknowledged.isEmpty());
         assertTheFailoverWasLoggedAsAnExpectedEventNotAsAnError(leader);
 
