@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -42,7 +43,16 @@ public final class ClusterSwitchClient implements CancelAllAfter, AutoCloseable 
         boolean offer(ByteBuffer message);
     }
 
-    private record Waiting(Outcome outcome, long term) {
+    /** An arming waiting for the log; {@code timeout} is cancelled when it is answered otherwise. */
+    private static final class Waiting {
+        final Outcome outcome;
+        final long term;
+        volatile ScheduledFuture<?> timeout;
+
+        Waiting(final Outcome outcome, final long term) {
+            this.outcome = outcome;
+            this.term = term;
+        }
     }
 
     private final Sender sender;
@@ -91,7 +101,8 @@ public final class ClusterSwitchClient implements CancelAllAfter, AutoCloseable 
             outcome.failed("JOURNAL_UNAVAILABLE", "the switch could not be sent: " + e.getMessage());
             return;
         }
-        waiting.put(requestId, new Waiting(outcome, term.getAsLong()));
+        final Waiting request = new Waiting(outcome, term.getAsLong());
+        waiting.put(requestId, request);
         try {
             thread.execute(() -> {
                 if (!sender.offer(message)) {
@@ -99,8 +110,8 @@ public final class ClusterSwitchClient implements CancelAllAfter, AutoCloseable 
                             + " down); it is unchanged; retry shortly");
                 }
             });
-            thread.schedule(() -> answerFailed(requestId, "the cluster's log did not confirm the switch within "
-                    + ANSWER_MILLIS + " ms; it may or may not be armed; sending it again is safe"),
+            request.timeout = thread.schedule(() -> answerFailed(requestId, "the cluster's log did not confirm the"
+                    + " switch within " + ANSWER_MILLIS + " ms; it may or may not be armed; sending it again is safe"),
                     ANSWER_MILLIS, TimeUnit.MILLISECONDS);
         } catch (final java.util.concurrent.RejectedExecutionException e) {
             answerFailed(requestId, "the service is stopping");
@@ -111,7 +122,8 @@ public final class ClusterSwitchClient implements CancelAllAfter, AutoCloseable 
     void applied(final long requestId, final long triggerAtMicros) {
         final Waiting request = waiting.remove(requestId);
         if (request != null) {
-            request.outcome().armed(triggerAtMicros);
+            cancelTimeout(request);
+            request.outcome.armed(triggerAtMicros);
         }
     }
 
@@ -127,7 +139,7 @@ public final class ClusterSwitchClient implements CancelAllAfter, AutoCloseable 
     void newTerm(final long leadershipTermId) {
         for (final Iterator<Map.Entry<Long, Waiting>> it = waiting.entrySet().iterator(); it.hasNext(); ) {
             final Map.Entry<Long, Waiting> entry = it.next();
-            if (entry.getValue().term() < leadershipTermId) {
+            if (entry.getValue().term < leadershipTermId) {
                 answerFailed(entry.getKey(), "a new leader took over before the switch reached the log; it may or may"
                         + " not be armed; sending it again is safe");
             }
@@ -137,8 +149,22 @@ public final class ClusterSwitchClient implements CancelAllAfter, AutoCloseable 
     private void answerFailed(final long requestId, final String message) {
         final Waiting request = waiting.remove(requestId);
         if (request != null) {
-            request.outcome().failed("JOURNAL_UNAVAILABLE", message);
+            cancelTimeout(request);
+            request.outcome.failed("JOURNAL_UNAVAILABLE", message);
         }
+    }
+
+    /** Drops an answered arming's timeout from the queue, which so holds at most one per waiting arming. */
+    private static void cancelTimeout(final Waiting request) {
+        final ScheduledFuture<?> timeout = request.timeout;
+        if (timeout != null) {
+            timeout.cancel(false);
+        }
+    }
+
+    /** @return tasks queued on this client's thread (sends and timeouts); at most two per waiting arming */
+    int queued() {
+        return thread.getQueue().size();
     }
 
     /** @return armings waiting for the log now */

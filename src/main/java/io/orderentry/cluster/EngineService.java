@@ -9,8 +9,6 @@ import io.aeron.cluster.service.ClusteredService;
 import io.aeron.logbuffer.Header;
 import io.orderentry.journal.JournalCorruptedException;
 import io.orderentry.journal.UnknownSymbolException;
-import io.orderentry.engine.RejectReason;
-import io.orderentry.pipeline.CommandType;
 import io.orderentry.pipeline.MatcherStage;
 import io.orderentry.pipeline.OrderCommand;
 import io.aeron.logbuffer.FragmentHandler;
@@ -80,9 +78,7 @@ public final class EngineService implements ClusteredService {
     private volatile long appliedPosition;
     private Cluster cluster;
     private volatile Consumer<Cluster.Role> roleListener = role -> { };
-    private final ClusterSwitches switches = new ClusterSwitches();
-    private final OrderCommand fired = new OrderCommand();
-    private volatile ClusterSwitchClient switchAnswers;
+    private final SwitchLog switches;
 
     /**
      * @param onStarted     called on the service's thread once it has started (the log replay, if any, follows)
@@ -102,6 +98,7 @@ public final class EngineService implements ClusteredService {
         this.member = member;
         this.incarnation = incarnation;
         this.onStarted = onStarted;
+        this.switches = new SwitchLog(member, incarnation);
     }
 
     /**
@@ -114,12 +111,13 @@ public final class EngineService implements ClusteredService {
 
     /** @param answers told of this member's switch armings as the log applies them; set before the member is launched */
     public void answerSwitchesWith(final ClusterSwitchClient answers) {
-        this.switchAnswers = answers;
+        switches.answerWith(answers);
     }
 
     @Override
     public void onStart(final Cluster cluster, final Image snapshotImage) {
         this.cluster = cluster;
+        switches.start(cluster);
         role = cluster.role();
         roleListener.accept(role);
         if (snapshotImage != null) {
@@ -224,8 +222,13 @@ public final class EngineService implements ClusteredService {
             return;   // no command: no sequence, nothing published
         }
         if (ClusterCommands.isSwitch(scratch, length)) {
-            onSwitch(length, header.position(), timestamp);
-            return;   // no command either: the switch's timer may make one later
+            // no command either (the switch's timer may make one later); the member that sent it answers it
+            lastTimestampMicros = Math.max(lastTimestampMicros, timestamp);
+            final String refused = switches.apply(scratch, length, header.position(), lastTimestampMicros);
+            if (refused != null) {
+                undecodable(header.position(), refused);
+            }
+            return;
         }
         try {
             codec.decode(scratch, length, command, origin, header.position());
@@ -289,51 +292,6 @@ public final class EngineService implements ClusteredService {
     }
 
     /**
-     * Arms, refreshes or disarms an account's dead man's switch as of the message's time in the log, on every member
-     * alike; the member that sent it answers its request.
-     */
-    private void onSwitch(final int length, final long position, final long timestamp) {
-        final ClusterCommands.SwitchMessage message;
-        try {
-            message = ClusterCommands.decodeSwitch(scratch, length, position);
-        } catch (final JournalCorruptedException e) {
-            undecodable(position, e.getMessage());
-            return;
-        }
-        lastTimestampMicros = Math.max(lastTimestampMicros, timestamp);
-        final boolean mine = message.member() == member && message.incarnation() == incarnation;
-        final long triggerAt;
-        try {
-            triggerAt = switches.arm(message.account(), message.timeoutSeconds(), message.keyId(),
-                    lastTimestampMicros, timers);
-        } catch (final IllegalArgumentException e) {
-            undecodable(position, e.getMessage());
-            if (mine && switchAnswers != null) {
-                switchAnswers.refused(message.requestId(), e.getMessage());
-            }
-            return;
-        }
-        if (mine && switchAnswers != null) {
-            switchAnswers.applied(message.requestId(), triggerAt);
-        }
-    }
-
-    /** The consensus module's timers, scheduled from the service's thread; offers are retried while pushed back. */
-    private final ClusterSwitches.Timers timers = new ClusterSwitches.Timers() {
-        @Override
-        public void schedule(final long correlationId, final long deadlineMicros) {
-            while (!cluster.scheduleTimer(correlationId, deadlineMicros)) {
-                cluster.idleStrategy().idle();
-            }
-        }
-
-        @Override
-        public void cancel(final long correlationId) {
-            cluster.cancelTimer(correlationId);
-        }
-    };
-
-    /**
      * A switch's timer, fired by the leader and applied by every member at the same log position: the account's
      * open orders are canceled by a cancel-all with cause {@code CANCEL_ALL_AFTER}, which takes the next command
      * sequence here as in every member's audit trail. Nobody waits for its answer. A timer whose switch was refreshed
@@ -342,20 +300,14 @@ public final class EngineService implements ClusteredService {
     @Override
     public void onTimerEvent(final long correlationId, final long timestamp) {
         appliedPosition = cluster.logPosition();
-        final ClusterSwitches.Fired switchOf = switches.fire(correlationId);
-        if (switchOf == null) {
+        final OrderCommand fired = switches.fire(correlationId);
+        if (fired == null) {
             return;
         }
-        fired.reset();
-        fired.type = CommandType.CANCEL_ALL;
-        fired.accountId = switchOf.account();
-        fired.symbol = -1;
-        fired.cancelAllCause = RejectReason.CANCEL_ALL_AFTER;
-        fired.keyId = switchOf.keyId();
-        fired.replyTo = -1;
         fired.sequence = ++commandSequence;
         lastTimestampMicros = Math.max(lastTimestampMicros, timestamp);
         fired.timestampMicros = lastTimestampMicros;
+        final String account = fired.accountId;
         outputLock.lock();
         try {
             stage.replay(fired);
@@ -364,7 +316,7 @@ public final class EngineService implements ClusteredService {
             outputLock.unlock();
         }
         LOG.info("cluster: the dead man's switch of account {} fired: its open orders are canceled (command {})",
-                switchOf.account(), commandSequence);
+                account, commandSequence);
     }
 
     /** @return the cluster's dead man's switches armed now (the same on every member); any thread */
@@ -422,9 +374,7 @@ public final class EngineService implements ClusteredService {
         } finally {
             outputLock.unlock();
         }
-        if (switchAnswers != null) {
-            switchAnswers.newTerm(leadershipTermId);
-        }
+        switches.newTerm(leadershipTermId);
         appliedPosition = logPosition;
         LOG.info("cluster: member {} applies leadership term {} of leader member {}", member, leadershipTermId,
                 leaderMemberId);

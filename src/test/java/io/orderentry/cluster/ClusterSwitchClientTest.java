@@ -76,6 +76,18 @@ class ClusterSwitchClientTest {
     }
 
     @Test
+    void manyShortLivedArmingsLeaveNothingQueuedOnceAnswered() throws Exception {
+        for (int i = 0; i < 2_000; i++) {
+            final Answer answer = new Answer();
+            client.arm("acct-" + i, 30, null, answer);
+            client.applied(nextSent("acct-" + i, 30), 1L);
+            assertEquals("armed 1", answer.await());
+        }
+        assertEquals(0, client.waiting());
+        assertEquals(0, client.queued(), "no answered arming's timeout stays queued");
+    }
+
+    @Test
     void anArmingNoLeaderTookIsAnswered503AtOnce() throws Exception {
         leader = false;
         final Answer answer = new Answer();
