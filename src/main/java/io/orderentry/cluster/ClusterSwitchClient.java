@@ -104,15 +104,15 @@ public final class ClusterSwitchClient implements CancelAllAfter, AutoCloseable 
         final Waiting request = new Waiting(outcome, term.getAsLong());
         waiting.put(requestId, request);
         try {
+            request.timeout = thread.schedule(() -> answerFailed(requestId, "the cluster's log did not confirm the"
+                    + " switch within " + ANSWER_MILLIS + " ms; it may or may not be armed; sending it again is safe"),
+                    ANSWER_MILLIS, TimeUnit.MILLISECONDS);
             thread.execute(() -> {
                 if (!sender.offer(message)) {
                     answerFailed(requestId, "no leader took the switch (an election, or a majority of the members"
                             + " down); it is unchanged; retry shortly");
                 }
             });
-            request.timeout = thread.schedule(() -> answerFailed(requestId, "the cluster's log did not confirm the"
-                    + " switch within " + ANSWER_MILLIS + " ms; it may or may not be armed; sending it again is safe"),
-                    ANSWER_MILLIS, TimeUnit.MILLISECONDS);
         } catch (final java.util.concurrent.RejectedExecutionException e) {
             answerFailed(requestId, "the service is stopping");
         }

@@ -76,7 +76,19 @@ class ConfigLoaderTest {
         assertEquals(2, cluster.memberId());
         assertEquals("h2:5", cluster.self().archiveEndpoint());
         assertEquals(Path.of("/var/oe/cluster"), cluster.directory());
-        assertEquals(3000, cluster.leaderTimeoutMillis());
+        assertEquals(1000, cluster.leaderTimeoutMillis(), "a failover in about 1.5 s (issue 34)");
+        assertEquals(100, cluster.heartbeatIntervalMillis(), "ten heartbeats missed before an election");
+        assertEquals(250, cluster.electionTimeoutMillis());
+        final io.orderentry.cluster.ClusterConfig patient = ConfigLoader.load(cluster("ORDERS_CLUSTER_MEMBERS",
+                THREE_MEMBERS, "ORDERS_CLUSTER_MEMBER_ID", "2", "ORDERS_DB_URL", "",
+                "ORDERS_CLUSTER_LEADER_TIMEOUT_MILLIS", "8000")).cluster().orElseThrow();
+        assertEquals(800, patient.heartbeatIntervalMillis(), "both follow the one setting");
+        assertEquals(2000, patient.electionTimeoutMillis());
+        final io.orderentry.cluster.ClusterConfig hasty = ConfigLoader.load(cluster("ORDERS_CLUSTER_MEMBERS",
+                THREE_MEMBERS, "ORDERS_CLUSTER_MEMBER_ID", "2", "ORDERS_DB_URL", "",
+                "ORDERS_CLUSTER_LEADER_TIMEOUT_MILLIS", "200")).cluster().orElseThrow();
+        assertEquals(20, hasty.heartbeatIntervalMillis());
+        assertEquals(50, hasty.electionTimeoutMillis(), "never below 50 ms");
         // with PostgreSQL too: the members share one database, written by the leader
         final Config withDatabase = ConfigLoader.load(cluster("ORDERS_CLUSTER_MEMBERS", THREE_MEMBERS,
                 "ORDERS_CLUSTER_MEMBER_ID", "0", "ORDERS_DB_URL", "jdbc:postgresql://db:5432/orders"));
