@@ -11,19 +11,12 @@ import io.orderentry.journal.JournalCorruptedException;
 import io.orderentry.journal.UnknownSymbolException;
 import io.orderentry.pipeline.MatcherStage;
 import io.orderentry.pipeline.OrderCommand;
-import io.aeron.logbuffer.FragmentHandler;
 import org.agrona.DirectBuffer;
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.IdleStrategy;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.ByteOrder;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
@@ -138,62 +131,12 @@ public final class EngineService implements ClusteredService {
     /** Reads the snapshot's bytes into a file and restores the state from it (the log after it follows). */
     private void loadSnapshot(final Image image) {
         final long started = System.nanoTime();
-        final Path file;
-        try {
-            file = snapshots.receive();
-        } catch (final IOException e) {
-            throw new UncheckedIOException("cannot make a file for the cluster's snapshot", e);
-        }
-        final byte[] switchSection;
-        try (OutputStream fileOut = new BufferedOutputStream(Files.newOutputStream(file), 1 << 16)) {
-            final SwitchSectionSplitter out = new SwitchSectionSplitter(fileOut);
-            final byte[] chunk = new byte[image.termBufferLength()];
-            final IOException[] failed = new IOException[1];
-            final FragmentHandler copy = (buffer, offset, length, header) -> {
-                buffer.getBytes(offset, chunk, 0, length);
-                try {
-                    out.write(chunk, 0, length);
-                } catch (final IOException e) {
-                    failed[0] = e;
-                }
-            };
-            final IdleStrategy idle = new BackoffIdleStrategy();
-            while (!image.isEndOfStream()) {
-                if (image.isClosed()) {
-                    throw new IllegalStateException("the cluster's snapshot ended before its end of stream");
-                }
-                idle.idle(image.poll(copy, 16));
-                if (failed[0] != null) {
-                    throw failed[0];
-                }
-            }
-            switchSection = out.finish();
-        } catch (final IOException e) {
-            throw new UncheckedIOException("cannot write the cluster's snapshot to " + file, e);
-        }
-        try {
-            final long[] position = snapshots.restore(file);
-            if (switchSection != null) {
-                switches.restore(switchSection);
-            }
-            commandSequence = position[0];
-            lastTimestampMicros = position[1];
-            snapshotCommand = commandSequence;
-            LOG.info("cluster: member {} loaded the cluster's snapshot at command {} ({} bytes) in {} ms", member,
-                    commandSequence, Files.size(file), (System.nanoTime() - started) / 1_000_000);
-        } catch (final IOException e) {
-            throw new UncheckedIOException("the cluster's snapshot cannot be restored: " + e.getMessage(), e);
-        } finally {
-            deleteStaging(file);
-        }
-    }
-
-    private static void deleteStaging(final Path file) {
-        try {
-            Files.deleteIfExists(file);
-        } catch (final IOException e) {
-            LOG.warn("cluster: could not delete the snapshot's staging file {}: {}", file, e.toString());
-        }
+        final long[] position = SnapshotReceiver.load(image, snapshots, switches);
+        commandSequence = position[0];
+        lastTimestampMicros = position[1];
+        snapshotCommand = commandSequence;
+        LOG.info("cluster: member {} loaded the cluster's snapshot at command {} ({} bytes) in {} ms", member,
+                commandSequence, position[2], (System.nanoTime() - started) / 1_000_000);
     }
 
     @Override
