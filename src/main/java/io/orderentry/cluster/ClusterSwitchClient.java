@@ -43,15 +43,17 @@ public final class ClusterSwitchClient implements CancelAllAfter, AutoCloseable 
         boolean offer(ByteBuffer message);
     }
 
-    /** An arming waiting for the log; {@code timeout} is cancelled when it is answered otherwise. */
+    /**
+     * An arming waiting for the log: the leadership term it was sent in ({@link Long#MAX_VALUE} until it is sent), and
+     * its timeout, cancelled when it is answered otherwise.
+     */
     private static final class Waiting {
         final Outcome outcome;
-        final long term;
+        volatile long term = Long.MAX_VALUE;
         volatile ScheduledFuture<?> timeout;
 
-        Waiting(final Outcome outcome, final long term) {
+        Waiting(final Outcome outcome) {
             this.outcome = outcome;
-            this.term = term;
         }
     }
 
@@ -66,8 +68,8 @@ public final class ClusterSwitchClient implements CancelAllAfter, AutoCloseable 
     private final ScheduledThreadPoolExecutor thread;
 
     /**
-     * @param term  the leadership term this member's cluster client knows now (armings sent in an earlier term than a
-     *              new one's are answered as lost)
+     * @param term  the leadership term this member's cluster client knows now, asked on this client's own thread
+     *              just before each send (armings sent in an earlier term than a new one's are answered as lost)
      * @param armed the switches armed now, and {@code fired} those fired, as this member's engine counts them
      */
     public ClusterSwitchClient(final Sender sender, final LongSupplier term, final IntSupplier armed,
@@ -101,13 +103,14 @@ public final class ClusterSwitchClient implements CancelAllAfter, AutoCloseable 
             outcome.failed("JOURNAL_UNAVAILABLE", "the switch could not be sent: " + e.getMessage());
             return;
         }
-        final Waiting request = new Waiting(outcome, term.getAsLong());
+        final Waiting request = new Waiting(outcome);
         waiting.put(requestId, request);
         try {
             request.timeout = thread.schedule(() -> answerFailed(requestId, "the cluster's log did not confirm the"
                     + " switch within " + ANSWER_MILLIS + " ms; it may or may not be armed; sending it again is safe"),
                     ANSWER_MILLIS, TimeUnit.MILLISECONDS);
             thread.execute(() -> {
+                request.term = term.getAsLong();   // here, not on the event loop: the client's lock may be held
                 if (!sender.offer(message)) {
                     answerFailed(requestId, "no leader took the switch (an election, or a majority of the members"
                             + " down); it is unchanged; retry shortly");

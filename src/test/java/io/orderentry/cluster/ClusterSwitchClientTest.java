@@ -113,6 +113,38 @@ class ClusterSwitchClientTest {
     }
 
     @Test
+    void anArmingStillQueuedWhenANewTermBeginsIsSentInItAndNotAnsweredAsLost() throws Exception {
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch sending = new java.util.concurrent.CountDownLatch(1);
+        final LinkedBlockingQueue<ByteBuffer> log = new LinkedBlockingQueue<>();
+        try (ClusterSwitchClient slow = new ClusterSwitchClient(message -> {
+            sending.countDown();
+            try {
+                release.await();
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return log.add(message);
+        }, term::get, () -> 0, () -> 0, 1, 42)) {
+            final Answer first = new Answer();
+            final Answer queued = new Answer();
+            slow.arm("acct-1", 30, null, first);
+            assertTrue(sending.await(10, TimeUnit.SECONDS));
+            slow.arm("acct-2", 30, null, queued);   // behind the first, whose send is held up
+            slow.newTerm(9);
+            assertEquals("JOURNAL_UNAVAILABLE", first.await(), "sent in term 3");
+            assertTrue(queued.answers.isEmpty(), "not sent yet: it goes in the new term");
+            term.set(9);
+            release.countDown();
+            log.poll(10, TimeUnit.SECONDS);
+            final ByteBuffer second = log.poll(10, TimeUnit.SECONDS);
+            assertNotNull(second);
+            slow.applied(ClusterCommands.decodeSwitch(second, second.limit(), 0).requestId(), 7L);
+            assertEquals("armed 7", queued.await());
+        }
+    }
+
+    @Test
     void anArmingTheLogRefusedIsAnswered503() throws Exception {
         final Answer answer = new Answer();
         client.arm("acct-1", 30, "k1", answer);
