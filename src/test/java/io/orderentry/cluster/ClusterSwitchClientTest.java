@@ -1,11 +1,8 @@
 package io.orderentry.cluster;
 
-import io.orderentry.account.CancelAllAfter;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,27 +13,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The HTTP side of the cluster's switch: each arming answered once, from the log or as not confirmed. */
 class ClusterSwitchClientTest {
-
-    /** What one arming was answered. */
-    private static final class Answer implements CancelAllAfter.Outcome {
-        final LinkedBlockingQueue<String> answers = new LinkedBlockingQueue<>();
-
-        @Override
-        public void armed(final long triggerAtMicros) {
-            answers.add("armed " + triggerAtMicros);
-        }
-
-        @Override
-        public void failed(final String code, final String message) {
-            answers.add(code);
-        }
-
-        String await() throws InterruptedException {
-            final String answer = answers.poll(10, TimeUnit.SECONDS);
-            assertNotNull(answer, "answered");
-            return answer;
-        }
-    }
 
     private final LinkedBlockingQueue<ByteBuffer> sent = new LinkedBlockingQueue<>();
     private final AtomicLong term = new AtomicLong(3);
@@ -63,7 +39,7 @@ class ClusterSwitchClientTest {
 
     @Test
     void anArmingIsAnsweredWithTheDeadlineOnceTheLogAppliedItAndOnlyOnce() throws Exception {
-        final Answer answer = new Answer();
+        final SwitchAnswer answer = new SwitchAnswer();
         client.arm("acct-1", 30, "k1", answer);
         final long requestId = nextSent("acct-1", 30);
         assertTrue(answer.answers.isEmpty(), "not answered before the log has it");
@@ -78,7 +54,7 @@ class ClusterSwitchClientTest {
     @Test
     void manyShortLivedArmingsLeaveNothingQueuedOnceAnswered() throws Exception {
         for (int i = 0; i < 2_000; i++) {
-            final Answer answer = new Answer();
+            final SwitchAnswer answer = new SwitchAnswer();
             client.arm("acct-" + i, 30, null, answer);
             client.applied(nextSent("acct-" + i, 30), 1L);
             assertEquals("armed 1", answer.await());
@@ -90,7 +66,7 @@ class ClusterSwitchClientTest {
     @Test
     void anArmingNoLeaderTookIsAnswered503AtOnce() throws Exception {
         leader = false;
-        final Answer answer = new Answer();
+        final SwitchAnswer answer = new SwitchAnswer();
         client.arm("acct-1", 30, "k1", answer);
         assertEquals("JOURNAL_UNAVAILABLE", answer.await());
         assertEquals(0, client.waiting());
@@ -98,11 +74,11 @@ class ClusterSwitchClientTest {
 
     @Test
     void aNewTermAnswersTheArmingsSentInEarlierTermsAndKeepsWaitingForTheOthers() throws Exception {
-        final Answer early = new Answer();
+        final SwitchAnswer early = new SwitchAnswer();
         client.arm("acct-1", 30, "k1", early);
         nextSent("acct-1", 30);
         term.set(4);
-        final Answer late = new Answer();
+        final SwitchAnswer late = new SwitchAnswer();
         client.arm("acct-2", 30, "k2", late);
         final long lateId = nextSent("acct-2", 30);
         client.newTerm(4);
@@ -126,8 +102,8 @@ class ClusterSwitchClientTest {
             }
             return log.add(message);
         }, term::get, () -> 0, () -> 0, 1, 42)) {
-            final Answer first = new Answer();
-            final Answer queued = new Answer();
+            final SwitchAnswer first = new SwitchAnswer();
+            final SwitchAnswer queued = new SwitchAnswer();
             slow.arm("acct-1", 30, null, first);
             assertTrue(sending.await(10, TimeUnit.SECONDS));
             slow.arm("acct-2", 30, null, queued);   // behind the first, whose send is held up
@@ -146,7 +122,7 @@ class ClusterSwitchClientTest {
 
     @Test
     void anArmingTheLogRefusedIsAnswered503() throws Exception {
-        final Answer answer = new Answer();
+        final SwitchAnswer answer = new SwitchAnswer();
         client.arm("acct-1", 30, "k1", answer);
         client.refused(nextSent("acct-1", 30), "a timeout of 4000 s");
         assertEquals("JOURNAL_UNAVAILABLE", answer.await());
@@ -154,25 +130,14 @@ class ClusterSwitchClientTest {
 
     @Test
     void armingsBeyondTheBoundAreAnsweredOverloadedAndAStopAnswersEveryWaitingOne() throws Exception {
-        final List<String> answers = new CopyOnWriteArrayList<>();
-        final CancelAllAfter.Outcome collect = new CancelAllAfter.Outcome() {
-            @Override
-            public void armed(final long triggerAtMicros) {
-                answers.add("armed");
-            }
-
-            @Override
-            public void failed(final String code, final String message) {
-                answers.add(code);
-            }
-        };
+        final SwitchAnswer collect = new SwitchAnswer();
         for (int i = 0; i < ClusterSwitchClient.MAX_WAITING + 5; i++) {
             client.arm("acct-" + i, 30, null, collect);
         }
-        assertEquals(5, answers.size());
-        assertTrue(answers.stream().allMatch("OVERLOADED"::equals));
+        assertEquals(5, collect.answers.size());
+        assertTrue(collect.answers.stream().allMatch("OVERLOADED"::equals));
         client.close();
-        assertEquals(ClusterSwitchClient.MAX_WAITING + 5, answers.size(), "every waiting arming answered");
+        assertEquals(ClusterSwitchClient.MAX_WAITING + 5, collect.answers.size(), "every waiting arming answered");
         assertEquals(0, client.waiting());
     }
 }

@@ -276,27 +276,17 @@ class EngineServiceTest {
     void anArmingThisMemberSentIsAnsweredWithTheDeadlineWhenTheLogAppliesItAndAnotherMembersIsNot() throws Exception {
         service.onStart(recordingTimers(new ArrayList<>()), null);
         final java.util.concurrent.LinkedBlockingQueue<ByteBuffer> log = new java.util.concurrent.LinkedBlockingQueue<>();
-        final java.util.concurrent.LinkedBlockingQueue<String> answers = new java.util.concurrent.LinkedBlockingQueue<>();
+        final SwitchAnswer answer = new SwitchAnswer();
         try (ClusterSwitchClient client = new ClusterSwitchClient(log::add, () -> 0, service::switchesArmed,
                 service::switchesFired, 1, MINE)) {
             service.answerSwitchesWith(client);
-            client.arm("acct", 30, "k1", new io.orderentry.account.CancelAllAfter.Outcome() {
-                @Override
-                public void armed(final long triggerAtMicros) {
-                    answers.add("armed " + triggerAtMicros);
-                }
-
-                @Override
-                public void failed(final String code, final String message) {
-                    answers.add(code);
-                }
-            });
+            client.arm("acct", 30, "k1", answer);
             final ByteBuffer sent = log.poll(10, java.util.concurrent.TimeUnit.SECONDS);
             armSwitch(2, 1, "acct", 60, 1_000L);   // another member's request 1: not this member's to answer
-            assertTrue(answers.isEmpty());
+            assertTrue(answer.answers.isEmpty());
             service.onSessionMessage(null, 5_000_000L, new UnsafeBuffer(sent.array(), 0, sent.limit()), 0,
                     sent.limit(), header);
-            assertEquals("armed 35000000", answers.poll(10, java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals("armed 35000000", answer.await());
             assertEquals(1, client.armedCount());
         }
     }
