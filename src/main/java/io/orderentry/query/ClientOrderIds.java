@@ -124,6 +124,51 @@ final class ClientOrderIds {
         return null;
     }
 
+    /**
+     * @return the {@link ClientIdIndex} key of the slot's id with {@code account}, or 0 when the slot has no id; writer
+     *     only
+     */
+    long key(final int slot, final String account) {
+        final int c = slot >>> SHIFT;
+        final int i = slot & MASK;
+        final byte length = lengths[c][i];
+        if (length >= 0) {
+            return ClientIdIndex.key(account, bytes[slot >>> PART_SHIFT], (slot & PART_MASK) * WIDTH, length);
+        }
+        if (length == OVERSIZED) {
+            return ClientIdIndex.key(account, oversized[c][i]);
+        }
+        return 0;
+    }
+
+    /**
+     * @return whether the slot's id is {@code id}, without making a String; a reader on another thread checks the
+     *     slot's version after the call and discards what it got if the version moved
+     */
+    boolean matches(final int slot, final String id) {
+        final int c = slot >>> SHIFT;
+        final int i = slot & MASK;
+        final byte length = lengths[c][i];
+        if (length >= 0) {
+            if (length != id.length()) {
+                return false;
+            }
+            final byte[] part = bytes[slot >>> PART_SHIFT];
+            final int at = (slot & PART_MASK) * WIDTH;
+            for (int k = 0; k < length; k++) {
+                if ((part[at + k] & 0xff) != id.charAt(k)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (length == OVERSIZED) {
+            final String[] side = oversized[c];
+            return side != null && id.equals(side[i]);
+        }
+        return false;
+    }
+
     private void keepOversized(final int c, final int i, final String id) {
         if (oversized[c] == null) {
             oversized[c] = new String[CHUNK];

@@ -114,6 +114,8 @@ public final class OrderStateView {
     int fillsUsed;
 
     final SlotIndex index = new SlotIndex();
+    /** (account, clientOrderId) to slot, changed under the same index version as {@link #index}. */
+    final ClientIdIndex clientIds = new ClientIdIndex();
     @SuppressWarnings("unused") // through INDEX_VERSION
     private volatile long indexVersion;
 
@@ -218,6 +220,33 @@ public final class OrderStateView {
         return reads.openOrders(accountId, afterOrderId, limit);
     }
 
+    /**
+     * The order an account placed with a clientOrderId, for the routes that name an order by it. The view holds every
+     * order the engine's dedup window remembers, so the answer is certain while the window remembers the pair; when
+     * the view still holds an older final order whose pair the window forgot and a newer order reused, the newer one
+     * (the larger id) is answered.
+     *
+     * @return the order's id, or 0 when the view holds no order of {@code accountId} with that clientOrderId; any
+     *     thread (the index is read under its version, each candidate slot under its own)
+     */
+    public long orderIdOf(final String accountId, final String clientOrderId) {
+        final long key = ClientIdIndex.key(accountId, clientOrderId);
+        final ClientIdMatch match = new ClientIdMatch(this, accountId, clientOrderId);
+        while (true) {
+            final long indexBefore = (long) INDEX_VERSION.getAcquire(this);
+            if ((indexBefore & 1) != 0) {
+                Thread.onSpinWait();
+                continue;
+            }
+            match.orderId = 0;
+            clientIds.candidates(key, match);
+            VarHandle.loadLoadFence();
+            if ((long) INDEX_VERSION.getOpaque(this) == indexBefore) {
+                return match.orderId;
+            }
+        }
+    }
+
     /** @return the slot that holds {@code orderId}, or NONE; any thread (the index is read under its version) */
     int slotOf(final long orderId) {
         while (true) {
@@ -290,8 +319,12 @@ public final class OrderStateView {
         lastFills[c][i] = NONE;
         fillCounts[c][i] = 0;
         endSlot(c, i);
+        final long clientKey = clientOrderIds.key(slot, e.accountId);
         beginIndex();
         index.put(e.orderId, slot);
+        if (clientKey != 0) {
+            clientIds.put(clientKey, slot);
+        }
         endIndex();
         if (!e.clientOrderId.isNull()) {
             retention.placedWithClientOrderId(e.orderId);   // as the engine's dedup window remembers every such order
@@ -381,11 +414,15 @@ public final class OrderStateView {
         if (slot == NONE) {
             return;
         }
-        beginIndex();
-        index.remove(orderId);
-        endIndex();
         final int c = slot >>> SHIFT;
         final int i = slot & MASK;
+        final long clientKey = accounts[c][i] == null ? 0 : clientOrderIds.key(slot, accounts[c][i]);
+        beginIndex();
+        index.remove(orderId);
+        if (clientKey != 0) {
+            clientIds.remove(clientKey, slot);
+        }
+        endIndex();
         beginSlot(c, i);
         for (int fill = lastFills[c][i]; fill != NONE; ) {
             final int link = fillLinks[fill >>> SHIFT][fill & MASK];

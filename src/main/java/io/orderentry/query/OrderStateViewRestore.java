@@ -155,6 +155,11 @@ final class OrderStateViewRestore extends ViewArrays {
                 if (!view.index.putIfAbsent(id, slots[f])) {
                     throw new IOException("order view snapshot: order " + id + " twice");
                 }
+                final String account = accounts[slots[f] >>> SHIFT][slots[f] & MASK];
+                final long clientKey = account == null ? 0 : clientOrderIds.key(slots[f], account);
+                if (clientKey != 0) {
+                    view.clientIds.put(clientKey, slots[f]);
+                }
             }
         } finally {
             view.endIndex();

@@ -80,6 +80,22 @@ public final class TestEngine implements EventOutput {
         return run();
     }
 
+    /** Rests (or trades) a LIMIT GTC order of instrument 0 with a clientOrderId; @return the last order id handed out */
+    public long limitWithClientOrderId(final String account, final String clientOrderId, final Side side,
+                                       final long price, final long quantity) {
+        start(CommandType.PLACE);
+        command.accountId = account;
+        command.clientOrderId = clientOrderId;
+        command.symbol = 0;
+        command.side = side;
+        command.orderType = OrderType.LIMIT;
+        command.timeInForce = TimeInForce.GTC;
+        command.selfTradePrevention = SelfTradePrevention.NONE;
+        command.price = price;
+        command.quantity = quantity;
+        return run();
+    }
+
     /** Places a MARKET order; @return its id */
     public long market(final String account, final int symbol, final Side side, final SelfTradePrevention stp,
                        final long quantity) {

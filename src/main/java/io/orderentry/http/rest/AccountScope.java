@@ -3,6 +3,7 @@ package io.orderentry.http.rest;
 import io.orderentry.auth.ApiKey;
 import io.orderentry.http.AccessControl;
 import io.orderentry.http.ApiError;
+import io.orderentry.http.ApiException;
 import io.orderentry.http.Responses;
 import io.orderentry.query.OrderState;
 import io.vertx.core.http.HttpServerRequest;
@@ -29,21 +30,32 @@ final class AccountScope {
      *         authentication off the named one (required); null when the request was answered with an error
      */
     String accountOf(final HttpServerRequest request, final ApiKey key, final String named) {
+        try {
+            return accountFor(key, named);
+        } catch (final ApiException e) {
+            responses.fail(request, e.error());
+            return null;
+        }
+    }
+
+    /**
+     * @return the account a request acts for, as {@link #accountOf}
+     * @throws ApiException with the answer when it names another account than the key's, or names none (or an invalid
+     *     one) with authentication off
+     */
+    String accountFor(final ApiKey key, final String named) throws ApiException {
         if (key != AccessControl.OPEN) {
             if (named == null || named.equals(key.account())) {
                 return key.account();
             }
-            responses.fail(request, mismatch(named, key));
-            return null;
+            throw mismatch(named, key).toException();
         }
         if (named == null) {
-            responses.fail(request, ApiError.badRequest("MISSING_PARAMETER", "accountId is required", "accountId"));
-            return null;
+            throw ApiError.badRequest("MISSING_PARAMETER", "accountId is required", "accountId").toException();
         }
         if (!OrderRequestParser.ACCOUNT_ID.matcher(named).matches()) {
-            responses.fail(request, ApiError.badRequest("INVALID_ACCOUNT_ID",
-                    "accountId must be 1-64 of [A-Za-z0-9_-]", "accountId"));
-            return null;
+            throw ApiError.badRequest("INVALID_ACCOUNT_ID", "accountId must be 1-64 of [A-Za-z0-9_-]", "accountId")
+                    .toException();
         }
         return named;
     }

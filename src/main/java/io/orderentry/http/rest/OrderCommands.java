@@ -52,8 +52,8 @@ public final class OrderCommands {
         this.responses = responses;
         this.refusals = refusals;
         this.clients = clients;
-        this.params = new RouteParams(responses);
         this.scope = new AccountScope(settings.access(), responses);
+        this.params = new RouteParams(responses, settings.view(), scope);
     }
 
     /** The router's route for the path spellings the fast path ({@link PlaceFastPath}) leaves to it. */
@@ -89,9 +89,11 @@ public final class OrderCommands {
         final HttpServerRequest request = ctx.request();
         final String tag = ctx.get(RequestAdmission.TAG);
         final ApiKey key = ctx.get(AccessCheck.KEY);
-        final long orderId = params.orderId(ctx);
-        if (orderId <= 0) {
-            audit(request, tag, CommandType.CANCEL, RouteParams.INVALID_ORDER_ID, null, 0, key, key.account());
+        final long orderId;
+        try {
+            orderId = params.pathOrderId(ctx);
+        } catch (final ApiException e) {
+            refuse(request, tag, CommandType.CANCEL, e.error(), null, 0, key, key.account());
             return;
         }
         if (key != AccessControl.OPEN && !AccountScope.owns(key, settings.view().get(orderId))) {
@@ -111,9 +113,11 @@ public final class OrderCommands {
         final String tag = ctx.get(RequestAdmission.TAG);
         final byte[] body = RequestAdmission.body(ctx);
         final ApiKey key = ctx.get(AccessCheck.KEY);
-        final long orderId = params.orderId(ctx);
-        if (orderId <= 0) {
-            audit(request, tag, CommandType.AMEND, RouteParams.INVALID_ORDER_ID, body, 0, key, key.account());
+        final long orderId;
+        try {
+            orderId = params.pathOrderId(ctx);
+        } catch (final ApiException e) {
+            refuse(request, tag, CommandType.AMEND, e.error(), body, 0, key, key.account());
             return;
         }
         // the view holds every open order, so an order it does not hold cannot be amended; one of another account is

@@ -28,8 +28,8 @@ public final class OrderQueries {
     public OrderQueries(final HttpParts settings, final Responses responses) {
         this.settings = settings;
         this.responses = responses;
-        this.params = new RouteParams(responses);
         this.scope = new AccountScope(settings.access(), responses);
+        this.params = new RouteParams(responses, settings.view(), scope);
     }
 
     /** {@code GET /api/v1/orders/{orderId}}. */
