@@ -158,6 +158,25 @@ public final class AccessControl {
         return key != null && key.active() && key.permission() == Permission.ADMIN;
     }
 
+    /**
+     * Takes one more token of the key's order budget: for each order of a batch after its first, whose token the
+     * request's own admission took ({@link Gate#admit}), so that a batch of twenty counts as twenty orders.
+     *
+     * @return null when the order may go on, else the 429 {@code RATE_LIMITED} to answer it with (counted)
+     */
+    public ApiError takeOrder(final ApiKey key) {
+        if (!config.enabled() || key == OPEN) {
+            return null;
+        }
+        final RateLimits.Verdict verdict = limits.order(key.keyId(), System.nanoTime());
+        if (verdict.allowed()) {
+            return null;
+        }
+        limitedOrders.incrementAndGet();
+        return new ApiError(429, "RATE_LIMITED", "over this key's order rate limit; retry after "
+                + verdict.retryAfterSeconds() + " s", null);
+    }
+
     /** @return a gate for one event loop */
     public Gate gate() {
         return new Gate();

@@ -1,5 +1,6 @@
 package io.orderentry.http;
 
+import io.orderentry.http.rest.BatchCommands;
 import io.orderentry.http.rest.OrderCommands;
 import io.orderentry.http.rest.OrderQueries;
 import io.orderentry.http.rest.PendingReplies;
@@ -53,6 +54,7 @@ public final class OrderVerticle extends VerticleBase {
     public static final String ORDERS_PATH = "/api/v1/orders";
     private static final String ORDER_PATH = "/api/v1/orders/:orderId";
     private static final String STREAM_PATH = "/api/v1/stream";
+    private static final String BATCH_PATH = "/api/v1/orders/batch";
 
     private final int index;
     private final HttpParts settings;
@@ -91,7 +93,8 @@ public final class OrderVerticle extends VerticleBase {
         fastPath = new PlaceFastPath(admission, access, readiness, requestRefusals, commands);
         marketData = new MarketDataRoutes(index, vertx, context, settings);
         marketData.start();
-        router = routes(commands, new OrderQueries(settings, responses), readiness,
+        final BatchCommands batches = new BatchCommands(index, settings, pending, responses, refusals, clients);
+        router = routes(commands, batches, new OrderQueries(settings, responses), readiness,
                 new OpsRoutes(settings, context, responses));
         return vertx.createHttpServer(serverOptions())
                 .connectionHandler(connection -> clients.admit(connection))
@@ -101,8 +104,8 @@ public final class OrderVerticle extends VerticleBase {
     }
 
     /** The route table: each route's access and readiness handlers, then its own. */
-    private Router routes(final OrderCommands commands, final OrderQueries queries, final ReadinessCheck readiness,
-                          final OpsRoutes ops) {
+    private Router routes(final OrderCommands commands, final BatchCommands batches, final OrderQueries queries,
+                          final ReadinessCheck readiness, final OpsRoutes ops) {
         final Router routes = Router.router(vertx);
         routes.route().handler(admission::measure);
         routes.route().handler(admission::tag);
@@ -112,6 +115,12 @@ public final class OrderVerticle extends VerticleBase {
                 .handler(readiness::accepting).handler(commands::place);
         routes.get(ORDERS_PATH).handler(access.need(AccessControl.Need.READ, null, false))
                 .handler(readiness::ready).handler(queries::openOrders);
+        // the batch routes before the order's own, whose {orderId} would take "batch"
+        routes.post(BATCH_PATH).handler(access.need(AccessControl.Need.ORDER, CommandType.PLACE, true))
+                .handler(readiness::accepting).handler(batches::place);
+        routes.delete(BATCH_PATH).handler(access.need(AccessControl.Need.ORDER, CommandType.CANCEL, true))
+                .handler(readiness::accepting).handler(batches::cancel);
+        routes.route(BATCH_PATH).handler(requestRefusals::methodNotAllowed);
         routes.get(ORDER_PATH).handler(access.need(AccessControl.Need.READ, null, false))
                 .handler(readiness::ready).handler(queries::getOrder);
         routes.get(ORDER_PATH + "/fills").handler(access.need(AccessControl.Need.READ, null, false))

@@ -80,6 +80,12 @@ public final class ApiClient {
         return send(HttpRequest.newBuilder(URI.create(base + path)).DELETE());
     }
 
+    public Answer delete(final String path, final String body) {
+        return send(HttpRequest.newBuilder(URI.create(base + path))
+                .header("Content-Type", "application/json")
+                .method("DELETE", HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8)));
+    }
+
     public Answer send(final HttpRequest.Builder request) {
         if (secret != null) {
             request.setHeader("Authorization", "Bearer " + secret);

@@ -103,6 +103,43 @@ public final class Json {
         return out.raw((byte) '}').toBuffer();
     }
 
+    /**
+     * @return one result of a batch, what a single request would have been answered in one object:
+     *     {@code {"status":201,"order":{...}}} for a success, {@code {"status":422,"error":{...}}} (plus
+     *     {@code "order"} when given, as a 409's) for an error
+     * @param error the error, or null for a success, which then needs {@code order}
+     */
+    public Buffer result(final int status, final ApiError error, final OrderState order) {
+        final OrderJson renderer = orderJson.get();
+        final JsonBytes out = renderer.start();
+        out.ascii("{\"status\":").number(status);
+        if (error != null) {
+            out.ascii(",\"error\":{\"code\":").string(error.code()).ascii(",\"message\":")
+                    .string(error.message());
+            if (error.field() != null) {
+                out.ascii(",\"field\":").string(error.field());
+            }
+            out.raw((byte) '}');
+        }
+        if (order != null) {
+            out.ascii(",\"order\":");
+            renderer.write(out, order);
+        }
+        return out.raw((byte) '}').toBuffer();
+    }
+
+    /** @return a batch's answer: {@code {"results":[...]}} with each result as {@link #result} rendered it */
+    public static Buffer results(final Buffer[] results) {
+        final Buffer out = Buffer.buffer(64 + results.length * 512).appendString("{\"results\":[");
+        for (int i = 0; i < results.length; i++) {
+            if (i > 0) {
+                out.appendByte((byte) ',');
+            }
+            out.appendBuffer(results[i]);
+        }
+        return out.appendString("]}");
+    }
+
     /** Writes the {@code "error":{"code","message","field"?}} member of the one documented error shape. */
     static void writeError(final JsonGenerator g, final ApiError error) throws IOException {
         g.writeObjectFieldStart("error");

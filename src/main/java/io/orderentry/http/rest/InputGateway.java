@@ -107,6 +107,72 @@ public final class InputGateway {
         return true;
     }
 
+    /**
+     * Publishes the orders of a batch together, in their order: one claim of {@code orders.size()} consecutive slots and
+     * one publish of them all, so that the journal sees them in one batch and makes them durable with one fsync (the
+     * ring's consumers take whatever is published as one batch).
+     *
+     * @param requestIds the id each order's reply comes back under, in the same order
+     * @param keyId      the API key the request authenticated with, for the audit trail, or null
+     * @return false if the ring had not room for all of them: then none was published
+     */
+    public boolean tryPlaceAll(final java.util.List<PlaceOrder> orders, final long[] requestIds, final int replyTo,
+                               final String requestTag, final String remoteAddress, final String keyId) {
+        final int n = orders.size();
+        final long hi = claimAll(n);
+        if (hi < 0) {
+            return false;
+        }
+        final long lo = hi - n + 1;
+        try {
+            for (int k = 0; k < n; k++) {
+                final PlaceOrder order = orders.get(k);
+                final OrderCommand command = request(lo + k, CommandType.PLACE, requestIds[k], replyTo, requestTag,
+                        remoteAddress, keyId);
+                command.accountId = order.accountId();
+                command.clientOrderId = order.clientOrderId();
+                command.symbol = order.instrument().index();
+                command.side = order.side();
+                command.orderType = order.type();
+                command.timeInForce = order.timeInForce();
+                command.postOnly = order.postOnly();
+                command.selfTradePrevention = order.selfTradePrevention();
+                command.price = order.price();
+                command.quantity = order.quantity();
+            }
+        } finally {
+            releaseAll(lo, hi);
+        }
+        return true;
+    }
+
+    /**
+     * Publishes the cancels of a batch together, in their order, as {@link #tryPlaceAll} publishes orders.
+     *
+     * @param accountIds each order's account (the edge checked the key owns it), for the audit trail
+     * @return false if the ring had not room for all of them: then none was published
+     */
+    public boolean tryCancelEach(final long[] orderIds, final String[] accountIds, final long[] requestIds,
+                                 final int count, final int replyTo, final String requestTag,
+                                 final String remoteAddress, final String keyId) {
+        final long hi = claimAll(count);
+        if (hi < 0) {
+            return false;
+        }
+        final long lo = hi - count + 1;
+        try {
+            for (int k = 0; k < count; k++) {
+                final OrderCommand command = request(lo + k, CommandType.CANCEL, requestIds[k], replyTo, requestTag,
+                        remoteAddress, keyId);
+                command.accountId = accountIds[k];
+                command.orderId = orderIds[k];
+            }
+        } finally {
+            releaseAll(lo, hi);
+        }
+        return true;
+    }
+
     /** @return false if the ring is full and nothing was published */
     public boolean tryCancel(final long orderId, final long requestId, final int replyTo, final String requestTag,
                              final String remoteAddress) {
@@ -361,6 +427,34 @@ public final class InputGateway {
         }
         publishing.decrementAndGet();
         return -1;
+    }
+
+    /**
+     * Claims {@code n} consecutive slots while the gateway is open, as {@link #claim} claims one.
+     *
+     * @return the highest of the slots' sequences (the first is {@code n - 1} below it), or -1 when the gateway is
+     *     closed or the ring has fewer than {@code n} free slots
+     */
+    private long claimAll(final int n) {
+        if (n < 1 || n > ring.getBufferSize()) {
+            throw new IllegalArgumentException("cannot claim " + n + " slots of a ring of " + ring.getBufferSize());
+        }
+        publishing.incrementAndGet();
+        if (!closed) {
+            try {
+                return ring.tryNext(n);
+            } catch (final InsufficientCapacityException full) {
+                // answered by the caller as overloaded
+            }
+        }
+        publishing.decrementAndGet();
+        return -1;
+    }
+
+    /** Publishes the slots taken by {@link #claimAll} and ends the publish. */
+    private void releaseAll(final long lo, final long hi) {
+        ring.publish(lo, hi);
+        publishing.decrementAndGet();
     }
 
     /** Publishes a slot taken by {@link #claim} and ends the publish. */

@@ -82,7 +82,17 @@ public final class OrderRequestParser {
 
     /** The full parser alone, with the account optional or not. */
     PlaceOrder parseFully(final byte[] body, final boolean accountRequired) {
-        final JsonNode root = readObject(body);
+        return parse(readObject(body), accountRequired);
+    }
+
+    /**
+     * As {@link #parse(byte[], boolean)} for an order that is one value of a larger document (an order of a batch):
+     * the same rules and the same errors.
+     */
+    public PlaceOrder parse(final JsonNode root, final boolean accountRequired) {
+        if (root == null || !root.isObject()) {
+            throw ApiError.badRequest("INVALID_JSON", "an order must be a JSON object", null).toException();
+        }
         for (final Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
             final String name = names.next();
             if (!FIELDS.contains(name)) {

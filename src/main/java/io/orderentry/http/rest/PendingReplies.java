@@ -9,7 +9,6 @@ import io.orderentry.http.Responses;
 import io.orderentry.ops.ServiceStatus;
 import io.orderentry.ops.StageLatency;
 import io.orderentry.pipeline.Answer;
-import io.orderentry.pipeline.CommandType;
 import io.orderentry.query.OrderState;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -35,7 +34,9 @@ public final class PendingReplies implements ReplyTarget {
     private final HttpParts settings;
     private final Context eventLoop;
     private final Responses responses;
-    private final Map<Long, HttpServerRequest> waiting = new HashMap<>();
+    /** What waits under each request id: an {@link HttpServerRequest}, or one order of a {@link BatchAnswer}. */
+    private final Map<Long, Object> waiting = new HashMap<>();
+    private final ReplyErrors errors;
     /** In cluster mode, the waiting requests in the order they were sent, for the answer timeout; else unused. */
     private final ArrayDeque<Sent> sentOrder = new ArrayDeque<>();
     private long nextRequestId;
@@ -49,6 +50,7 @@ public final class PendingReplies implements ReplyTarget {
         this.settings = settings;
         this.eventLoop = eventLoop;
         this.responses = responses;
+        this.errors = new ReplyErrors(settings.parser());
     }
 
     /** Registers with the reply stage, and checks the answer timeout and the engine's failure periodically. */
@@ -69,7 +71,21 @@ public final class PendingReplies implements ReplyTarget {
 
     /** Makes {@code request} wait for the reply to the command sent under {@code requestId}. */
     void await(final long requestId, final HttpServerRequest request) {
-        waiting.put(requestId, request);
+        hold(requestId, request);
+    }
+
+    /** Makes one order of a batch wait for the reply to the command sent under {@code requestId}. */
+    void await(final long requestId, final BatchAnswer.Entry entry) {
+        hold(requestId, entry);
+    }
+
+    /** @return a new batch answer of {@code size} orders for {@code request} */
+    BatchAnswer batch(final HttpServerRequest request, final int size) {
+        return new BatchAnswer(request, size, settings.json(), errors);
+    }
+
+    private void hold(final long requestId, final Object waiter) {
+        waiting.put(requestId, waiter);
         settings.status().requestWaiting();
         if (settings.config().answerTimeoutMillis() > 0) {
             sentOrder.addLast(new Sent(requestId, System.nanoTime()));
@@ -89,8 +105,8 @@ public final class PendingReplies implements ReplyTarget {
     }
 
     private void complete(final Reply reply) {
-        final HttpServerRequest request = waiting.remove(reply.requestId());
-        if (request == null) {
+        final Object waiter = waiting.remove(reply.requestId());
+        if (waiter == null) {
             if (settings.config().answerTimeoutMillis() > 0) {
                 settings.status().lateAnswer();   // answered 503 OUTCOME_UNKNOWN already: the client retries
                 return;
@@ -98,6 +114,11 @@ public final class PendingReplies implements ReplyTarget {
             throw new IllegalStateException("reply for request " + reply.requestId() + " that nobody waits for");
         }
         settings.status().requestAnswered();
+        if (waiter instanceof BatchAnswer.Entry entry) {
+            entry.batch().replied(entry.index(), reply);
+            return;
+        }
+        final HttpServerRequest request = (HttpServerRequest) waiter;
         if (reply.journalFailed()) {
             responses.unavailable(request, Answer.JOURNAL_UNAVAILABLE.code(), Answer.JOURNAL_UNAVAILABLE.message());
             return;
@@ -105,40 +126,28 @@ public final class PendingReplies implements ReplyTarget {
         final CommandResult result = reply.result();
         final OrderState order = reply.order();
         final Answer answer = Answer.of(result, false, order != null);
-        switch (answer.code() == null ? "" : answer.code()) {
-            case "" -> {
-                if (result == CommandResult.CANCELED_ALL) {
-                    Responses.respond(request, answer.status(), settings.json().canceled(reply.canceled()));
-                    return;
-                }
-                if (result == CommandResult.PLACED) {
-                    request.response().putHeader("Location", "/api/v1/orders/" + reply.orderId());
-                }
-                DirectBody.respond(request, answer.status(), Responses.JSON_TYPE,
-                        settings.json().order(order, ByteBufAllocator.DEFAULT));
+        if (answer.success()) {
+            if (result == CommandResult.CANCELED_ALL) {
+                Responses.respond(request, answer.status(), settings.json().canceled(reply.canceled()));
+                return;
             }
-            case "INVALID_QUANTITY" -> responses.fail(request, new ApiError(answer.status(), answer.code(),
-                    "quantity is the new total and must be above what order " + reply.orderId() + " has filled"
-                    + (order == null ? "" : " (" + settings.parser().instrument(order.symbol())
-                    .quantity(order.filledQuantity()).toPlainString() + ")"), "quantity"), order);
-            case "PRICE_OUTSIDE_BAND" -> responses.fail(request, new ApiError(answer.status(), answer.code(),
-                    "the new price is outside the instrument's price band around its reference price; the order is"
-                    + " unchanged", "price"), order);
-            case "TOO_MANY_PRICE_LEVELS" -> responses.fail(request, new ApiError(answer.status(), answer.code(),
-                    "the new price would open a price level beyond the book's maximum; the order is unchanged",
-                    "price"), order);
-            case "ORDER_NOT_RETAINED" -> responses.fail(request, new ApiError(answer.status(), answer.code(), "order "
-                    + reply.orderId() + " is older than the retained window; its state is no longer held in memory",
-                    null));
-            case "DUPLICATE_CLIENT_ORDER_ID" -> responses.fail(request, new ApiError(answer.status(), answer.code(),
-                    "clientOrderId was already used by order " + reply.orderId() + " with other fields",
-                    "clientOrderId"), order);
-            case "ORDER_NOT_FOUND" -> responses.fail(request, RouteParams.notFound(reply.orderId()));
-            case "ORDER_NOT_OPEN" -> responses.fail(request, new ApiError(answer.status(), answer.code(), "order "
-                    + reply.orderId() + " is " + (order == null ? "final" : order.status().name())
-                    + (reply.commandType() == CommandType.AMEND ? " and cannot be amended" : " and cannot be canceled"),
-                    null), order);
-            default -> throw new IllegalStateException("unhandled answer " + answer);
+            if (result == CommandResult.PLACED) {
+                request.response().putHeader("Location", "/api/v1/orders/" + reply.orderId());
+            }
+            DirectBody.respond(request, answer.status(), Responses.JSON_TYPE,
+                    settings.json().order(order, ByteBufAllocator.DEFAULT));
+            return;
+        }
+        final ApiError error = errors.errorOf(answer, reply);
+        responses.fail(request, error, ReplyErrors.carriesOrder(error) ? order : null);
+    }
+
+    /** Answers a waiter that will get no reply with a 503: a single request whole, one order of a batch as its result. */
+    private void unavailable(final Object waiter, final String code, final String message) {
+        if (waiter instanceof BatchAnswer.Entry entry) {
+            entry.batch().unavailable(entry.index(), code, message);
+        } else {
+            responses.unavailable((HttpServerRequest) waiter, code, message);
         }
     }
 
@@ -146,11 +155,11 @@ public final class PendingReplies implements ReplyTarget {
         if (settings.status().phase() != ServiceStatus.Phase.FAILED || waiting.isEmpty()) {
             return;
         }
-        final List<HttpServerRequest> stuck = new ArrayList<>(waiting.values());
+        final List<Object> stuck = new ArrayList<>(waiting.values());
         waiting.clear();
-        for (final HttpServerRequest request : stuck) {
+        for (final Object waiter : stuck) {
             settings.status().requestAnswered();
-            responses.unavailable(request, "ENGINE_FAILED", "the engine stopped; the outcome of this request is"
+            unavailable(waiter, "ENGINE_FAILED", "the engine stopped; the outcome of this request is"
                     + " unknown, look the order up by clientOrderId after restart");
         }
     }
@@ -168,11 +177,11 @@ public final class PendingReplies implements ReplyTarget {
     private void timeOutUnanswered(final long timeoutMillis) {
         final long now = System.nanoTime();
         while (!sentOrder.isEmpty() && now - sentOrder.peekFirst().nanos() > timeoutMillis * 1_000_000L) {
-            final HttpServerRequest request = waiting.remove(sentOrder.pollFirst().requestId());
-            if (request != null) {
+            final Object waiter = waiting.remove(sentOrder.pollFirst().requestId());
+            if (waiter != null) {
                 settings.status().requestAnswered();
                 settings.status().answerTimedOut();
-                responses.unavailable(request, "OUTCOME_UNKNOWN", "the cluster did not confirm this command within "
+                unavailable(waiter, "OUTCOME_UNKNOWN", "the cluster did not confirm this command within "
                         + timeoutMillis + " ms (a leader change); it may or may not have been executed: retry with the"
                         + " same clientOrderId, or look the order up");
             }
