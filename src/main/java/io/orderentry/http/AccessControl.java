@@ -233,6 +233,31 @@ public final class AccessControl {
         }
 
         /**
+         * Checks, for one more request, a key a stream session logged in with: that it is still valid (not revoked or
+         * removed since), then its budgets and permission exactly as {@link #admit(HttpServerRequest, Need)} checks a
+         * header's, without response headers.
+         *
+         * @return the key as the keys file now has it ({@link #OPEN} while authentication is off), or null: see
+         *     {@link #refusal()}
+         */
+        public ApiKey admitKey(final ApiKey loggedIn, final SocketAddress remote, final Need need) {
+            refusal = null;
+            refusedKey = null;
+            if (!config.enabled()) {
+                return OPEN;
+            }
+            final ApiKey current = keys.byId(loggedIn.keyId());
+            if (current == null || !current.active()) {
+                invalidKey.incrementAndGet();
+                refusedKey = current;
+                refusal = new ApiError(401, "INVALID_API_KEY", "the API key this connection logged in with was revoked",
+                        null);
+                return null;
+            }
+            return admit(null, current, "", remote, null, need);
+        }
+
+        /**
          * @param secret the secret to check in full, or null (none sent, or {@code valid} is already known)
          * @param valid  the key {@link #authenticate} found for the request's header, or null
          */

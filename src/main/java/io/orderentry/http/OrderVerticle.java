@@ -91,7 +91,7 @@ public final class OrderVerticle extends VerticleBase {
         pending.start(vertx);
         final OrderCommands commands = new OrderCommands(index, settings, pending, responses, refusals, clients);
         fastPath = new PlaceFastPath(admission, access, readiness, requestRefusals, commands);
-        marketData = new MarketDataRoutes(index, vertx, context, settings);
+        marketData = new MarketDataRoutes(index, vertx, context, settings, pending);
         marketData.start();
         final BatchCommands batches = new BatchCommands(index, settings, pending, responses, refusals, clients);
         router = routes(commands, batches, new OrderQueries(settings, responses), readiness,

@@ -39,25 +39,40 @@ public final class ReadinessCheck {
 
     /** Answers 503 unless the service is ready and the audit trail can write; @return true if it answered */
     public boolean refuseUnlessAccepting(final HttpServerRequest request) {
-        if (refuseUnlessReady(request)) {
-            return true;
-        }
-        if (status.auditFailure() == null) {
+        final ApiError refusal = unlessAccepting();
+        if (refusal == null) {
             return false;
         }
-        responses.unavailable(request, "AUDIT_UNAVAILABLE",
-                "the audit trail cannot be written; orders are not accepted");
+        responses.unavailable(request, refusal.code(), refusal.message());
         return true;
+    }
+
+    /** @return null while the service is ready and the audit trail can write, else the 503 to answer an order with */
+    public ApiError unlessAccepting() {
+        final ApiError notReady = unlessReady();
+        if (notReady != null) {
+            return notReady;
+        }
+        return status.auditFailure() == null ? null : new ApiError(503, "AUDIT_UNAVAILABLE",
+                "the audit trail cannot be written; orders are not accepted", null);
     }
 
     /** Answers 503 unless the service is ready; @return true if it answered */
     private boolean refuseUnlessReady(final HttpServerRequest request) {
-        final ServiceStatus.Phase phase = status.phase();
-        if (phase == ServiceStatus.Phase.READY) {
+        final ApiError notReady = unlessReady();
+        if (notReady == null) {
             return false;
         }
-        responses.unavailable(request, phase == ServiceStatus.Phase.RECOVERING ? "RECOVERING" : "NOT_ACCEPTING",
-                "the service is " + phase.name().toLowerCase(Locale.ROOT) + " and not accepting orders");
+        responses.unavailable(request, notReady.code(), notReady.message());
         return true;
+    }
+
+    private ApiError unlessReady() {
+        final ServiceStatus.Phase phase = status.phase();
+        if (phase == ServiceStatus.Phase.READY) {
+            return null;
+        }
+        return new ApiError(503, phase == ServiceStatus.Phase.RECOVERING ? "RECOVERING" : "NOT_ACCEPTING",
+                "the service is " + phase.name().toLowerCase(Locale.ROOT) + " and not accepting orders", null);
     }
 }

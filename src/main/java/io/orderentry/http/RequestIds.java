@@ -28,6 +28,15 @@ public final class RequestIds {
         return PREFIX + "-" + verticle + "-" + counter;
     }
 
+    /**
+     * @param verticle the verticle's index
+     * @param counter  the verticle's own counter of stream commands
+     * @return the id of one command a stream session sent (never equal to a request's of {@link #of})
+     */
+    public static String ofStream(final int verticle, final long counter) {
+        return PREFIX + "-" + verticle + "-s" + counter;
+    }
+
     /** @return the client's address as {@code host:port} ({@code [v6]:port}), or null if unknown */
     public static String remoteAddress(final HttpServerRequest request) {
         return remoteAddress(request.remoteAddress());

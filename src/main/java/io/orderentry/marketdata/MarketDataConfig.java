@@ -43,17 +43,22 @@ public record MarketDataConfig(int tradesHistory, long snapshotMillis, int maxCo
      * second on average with bursts of {@code burst} (a token bucket per connection, charged before a message is
      * inflated or parsed), each frame and message at most {@code maxMessageBytes}, also once inflated.
      */
-    public record StreamInput(int perSecond, int burst, int maxMessageBytes) {
+    public record StreamInput(int perSecond, int burst, int maxMessageBytes, int maxPendingOrders) {
 
         /** The defaults of order-entry.properties. */
-        public static final StreamInput DEFAULT = new StreamInput(20, 40, 4096);
+        public static final StreamInput DEFAULT = new StreamInput(20, 40, 4096, 256);
+
+        /** With the default bound of order commands waiting for their answers per connection. */
+        public StreamInput(final int perSecond, final int burst, final int maxMessageBytes) {
+            this(perSecond, burst, maxMessageBytes, DEFAULT.maxPendingOrders());
+        }
         /** The smallest {@code maxMessageBytes}: a subscribe with an API key fits in far less. */
         public static final int MIN_MESSAGE_BYTES = 512;
 
         public StreamInput {
-            if (perSecond <= 0 || burst < 1 || maxMessageBytes < MIN_MESSAGE_BYTES) {
+            if (perSecond <= 0 || burst < 1 || maxMessageBytes < MIN_MESSAGE_BYTES || maxPendingOrders < 1) {
                 throw new IllegalArgumentException("stream input: messages a second and burst must be > 0, the"
-                        + " largest message at least " + MIN_MESSAGE_BYTES + " bytes");
+                        + " largest message at least " + MIN_MESSAGE_BYTES + " bytes, the pending orders at least 1");
             }
         }
     }
@@ -88,6 +93,11 @@ public record MarketDataConfig(int tradesHistory, long snapshotMillis, int maxCo
         }
     }
 
+    /** @return the most order commands of one stream connection that may wait for their answers */
+    public int maxPendingOrders() {
+        return input.maxPendingOrders();
+    }
+
     /** @return the market data views' and the stream's settings ({@code marketdata.*}, {@code ws.*}) */
     public static MarketDataConfig from(final ConfigReader settings) {
         final int subscriptions = settings.intValue("ws.max.subscriptions", 1, 10_000);
@@ -114,6 +124,7 @@ public record MarketDataConfig(int tradesHistory, long snapshotMillis, int maxCo
                 settings.bool("ws.deflate"),
                 new StreamInput(settings.intValue("ws.max.requests.per.second", 1, 100_000),
                         settings.intValue("ws.max.requests.burst", 1, 1_000_000),
-                        settings.intValue("ws.max.message.bytes", StreamInput.MIN_MESSAGE_BYTES, 1 << 20)));
+                        settings.intValue("ws.max.message.bytes", StreamInput.MIN_MESSAGE_BYTES, 1 << 20),
+                        settings.intValue("ws.max.pending.orders", 1, 100_000)));
     }
 }

@@ -196,6 +196,43 @@ public final class StreamClient implements AutoCloseable {
         }
     }
 
+    /**
+     * @return the order-entry result echoing {@code id} ({@code {"op":"result","id":...}}), whenever it came: answers
+     *     may come in another order than their requests, and other messages between them
+     */
+    public synchronized JsonNode awaitResult(final String id) {
+        final long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (true) {
+            for (final JsonNode message : messages) {
+                if ("result".equals(message.path("op").asText()) && id.equals(message.path("id").asText())) {
+                    return message;
+                }
+            }
+            final long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new AssertionError("no result for " + id + " in " + PATIENCE + "; last: "
+                        + (messages.isEmpty() ? "none" : messages.get(messages.size() - 1)));
+            }
+            try {
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            } catch (final InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /** @return how many order-entry results echoing {@code id} arrived so far */
+    public synchronized int results(final String id) {
+        int count = 0;
+        for (final JsonNode message : messages) {
+            if ("result".equals(message.path("op").asText()) && id.equals(message.path("id").asText())) {
+                count++;
+            }
+        }
+        return count;
+    }
+
     /** @return the next message of a type, e.g. "error" */
     public JsonNode awaitType(final String type) {
         return await(m -> type.equals(m.path("type").asText()));

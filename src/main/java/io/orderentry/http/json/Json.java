@@ -104,15 +104,23 @@ public final class Json {
     }
 
     /**
-     * @return one result of a batch, what a single request would have been answered in one object:
-     *     {@code {"status":201,"order":{...}}} for a success, {@code {"status":422,"error":{...}}} (plus
-     *     {@code "order"} when given, as a 409's) for an error
-     * @param error the error, or null for a success, which then needs {@code order}
+     * @return one command's result, what a single request would have been answered in one object:
+     *     {@code {"status":201,"order":{...}}} for a success, {@code {"status":200,"canceled":[...]}} for a cancel-all,
+     *     {@code {"status":422,"error":{...}}} (plus {@code "order"} when given, as a 409's) for an error; with an
+     *     {@code id}, a stream message: {@code {"op":"result","id":"r-1","status":...}}
+     * @param id       the JSON text of the request's id (a quoted string or a number, ASCII), or null for none
+     * @param error    the error, or null for a success, which then has {@code order} or {@code canceled}
+     * @param canceled a cancel-all's orders, or null
      */
-    public Buffer result(final int status, final ApiError error, final OrderState order) {
+    public Buffer result(final String id, final int status, final ApiError error, final OrderState order,
+                         final List<OrderState> canceled) {
         final OrderJson renderer = orderJson.get();
         final JsonBytes out = renderer.start();
-        out.ascii("{\"status\":").number(status);
+        if (id != null) {
+            out.ascii("{\"op\":\"result\",\"id\":").ascii(id).ascii(",\"status\":").number(status);
+        } else {
+            out.ascii("{\"status\":").number(status);
+        }
         if (error != null) {
             out.ascii(",\"error\":{\"code\":").string(error.code()).ascii(",\"message\":")
                     .string(error.message());
@@ -125,6 +133,30 @@ public final class Json {
             out.ascii(",\"order\":");
             renderer.write(out, order);
         }
+        if (canceled != null) {
+            out.ascii(",\"canceled\":[");
+            for (int i = 0; i < canceled.size(); i++) {
+                if (i > 0) {
+                    out.raw((byte) ',');
+                }
+                renderer.write(out, canceled.get(i));
+            }
+            out.raw((byte) ']');
+        }
+        return out.raw((byte) '}').toBuffer();
+    }
+
+    /**
+     * @return the answer to a stream login: {@code {"op":"result","id":...,"status":200,"accountId":...,"keyId":...,
+     *     "cancelOnDisconnect":...}} (account and key null with authentication off)
+     * @param id the JSON text of the request's id, as {@link #result} takes it
+     */
+    public Buffer loggedIn(final String id, final String accountId, final String keyId,
+                           final boolean cancelOnDisconnect) {
+        final JsonBytes out = orderJson.get().start();
+        out.ascii("{\"op\":\"result\",\"id\":").ascii(id).ascii(",\"status\":200,\"accountId\":")
+                .string(accountId).ascii(",\"keyId\":").string(keyId).ascii(",\"cancelOnDisconnect\":")
+                .ascii(cancelOnDisconnect ? "true" : "false");
         return out.raw((byte) '}').toBuffer();
     }
 

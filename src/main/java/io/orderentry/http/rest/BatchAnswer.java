@@ -3,8 +3,6 @@ package io.orderentry.http.rest;
 import io.orderentry.http.ApiError;
 import io.orderentry.http.Responses;
 import io.orderentry.http.json.Json;
-import io.orderentry.pipeline.Answer;
-import io.orderentry.query.OrderState;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 
@@ -19,20 +17,27 @@ import io.vertx.core.http.HttpServerRequest;
 final class BatchAnswer {
 
     /** One order of a batch that waits in {@link PendingReplies} for the engine. */
-    record Entry(BatchAnswer batch, int index) {
+    record Entry(BatchAnswer batch, int index) implements ReplyWaiter {
+        @Override
+        public void replied(final Reply reply) {
+            batch.set(index, batch.results.replied(null, reply));
+        }
+
+        @Override
+        public void unavailable(final String code, final String message) {
+            batch.set(index, batch.results.unavailable(null, code, message));
+        }
     }
 
     private final HttpServerRequest request;
-    private final Json json;
-    private final ReplyErrors errors;
-    private final Buffer[] results;
+    private final ReplyResults results;
+    private final Buffer[] answers;
     private int missing;
 
-    BatchAnswer(final HttpServerRequest request, final int size, final Json json, final ReplyErrors errors) {
+    BatchAnswer(final HttpServerRequest request, final int size, final ReplyResults results) {
         this.request = request;
-        this.json = json;
-        this.errors = errors;
-        this.results = new Buffer[size];
+        this.results = results;
+        this.answers = new Buffer[size];
         this.missing = size;
     }
 
@@ -43,37 +48,16 @@ final class BatchAnswer {
 
     /** Order {@code index} was refused before it reached the engine (at the edge, or by its rate limit). */
     void refused(final int index, final ApiError error) {
-        set(index, json.result(error.status(), error, null));
-    }
-
-    /** Order {@code index} has the engine's reply. */
-    void replied(final int index, final Reply reply) {
-        if (reply.journalFailed()) {
-            unavailable(index, Answer.JOURNAL_UNAVAILABLE.code(), Answer.JOURNAL_UNAVAILABLE.message());
-            return;
-        }
-        final OrderState order = reply.order();
-        final Answer answer = Answer.of(reply.result(), false, order != null);
-        if (answer.success()) {
-            set(index, json.result(answer.status(), null, order));
-        } else {
-            final ApiError error = errors.errorOf(answer, reply);
-            set(index, json.result(answer.status(), error, ReplyErrors.carriesOrder(error) ? order : null));
-        }
-    }
-
-    /** Order {@code index} has no reply and will get none: answered 503 with {@code code} (safe to resend or not). */
-    void unavailable(final int index, final String code, final String message) {
-        set(index, json.result(503, new ApiError(503, code, message, null), null));
+        set(index, results.refused(null, error));
     }
 
     private void set(final int index, final Buffer result) {
-        if (results[index] != null) {
+        if (answers[index] != null) {
             throw new IllegalStateException("order " + index + " of a batch answered twice");
         }
-        results[index] = result;
+        answers[index] = result;
         if (--missing == 0) {
-            Responses.respond(request, 200, Json.results(results));
+            Responses.respond(request, 200, Json.results(answers));
         }
     }
 }

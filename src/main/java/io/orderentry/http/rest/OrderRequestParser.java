@@ -150,10 +150,17 @@ public final class OrderRequestParser {
      * the new quantity is above what the order has filled is the engine's to say (it alone knows at that moment).
      */
     public AmendOrder parseAmend(final byte[] body, final Instrument instrument) {
-        final JsonNode root = readObject(body);
+        return parseAmend(readObject(body), instrument, Set.of());
+    }
+
+    /**
+     * As {@link #parseAmend(byte[], Instrument)} for an amend that is part of a larger message (the stream's
+     * {@code amend} op), whose own members {@code others} are not the amend's.
+     */
+    public AmendOrder parseAmend(final JsonNode root, final Instrument instrument, final Set<String> others) {
         for (final Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
             final String name = names.next();
-            if (!AMEND_FIELDS.contains(name)) {
+            if (!AMEND_FIELDS.contains(name) && !others.contains(name)) {
                 throw ApiError.badRequest("UNKNOWN_FIELD", "unknown field '" + name + "'"
                         + (FIELDS.contains(name) ? ": an amend changes only quantity and price" : ""), name)
                         .toException();

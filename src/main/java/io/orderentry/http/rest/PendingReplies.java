@@ -34,9 +34,10 @@ public final class PendingReplies implements ReplyTarget {
     private final HttpParts settings;
     private final Context eventLoop;
     private final Responses responses;
-    /** What waits under each request id: an {@link HttpServerRequest}, or one order of a {@link BatchAnswer}. */
+    /** What waits under each request id: an {@link HttpServerRequest}, or a {@link ReplyWaiter}. */
     private final Map<Long, Object> waiting = new HashMap<>();
     private final ReplyErrors errors;
+    private final ReplyResults results;
     /** In cluster mode, the waiting requests in the order they were sent, for the answer timeout; else unused. */
     private final ArrayDeque<Sent> sentOrder = new ArrayDeque<>();
     private long nextRequestId;
@@ -51,6 +52,7 @@ public final class PendingReplies implements ReplyTarget {
         this.eventLoop = eventLoop;
         this.responses = responses;
         this.errors = new ReplyErrors(settings.parser());
+        this.results = new ReplyResults(settings.json(), settings.parser());
     }
 
     /** Registers with the reply stage, and checks the answer timeout and the engine's failure periodically. */
@@ -65,7 +67,7 @@ public final class PendingReplies implements ReplyTarget {
     }
 
     /** @return the id the next command sent into the input ring waits under */
-    long nextRequestId() {
+    public long nextRequestId() {
         return ++nextRequestId;
     }
 
@@ -74,14 +76,19 @@ public final class PendingReplies implements ReplyTarget {
         hold(requestId, request);
     }
 
-    /** Makes one order of a batch wait for the reply to the command sent under {@code requestId}. */
-    void await(final long requestId, final BatchAnswer.Entry entry) {
-        hold(requestId, entry);
+    /** Makes {@code waiter} wait for the reply to the command sent under {@code requestId}. */
+    public void await(final long requestId, final ReplyWaiter waiter) {
+        hold(requestId, waiter);
     }
 
     /** @return a new batch answer of {@code size} orders for {@code request} */
     BatchAnswer batch(final HttpServerRequest request, final int size) {
-        return new BatchAnswer(request, size, settings.json(), errors);
+        return new BatchAnswer(request, size, results);
+    }
+
+    /** @return how results are rendered for the waiters that are not whole HTTP requests */
+    public ReplyResults results() {
+        return results;
     }
 
     private void hold(final long requestId, final Object waiter) {
@@ -114,8 +121,8 @@ public final class PendingReplies implements ReplyTarget {
             throw new IllegalStateException("reply for request " + reply.requestId() + " that nobody waits for");
         }
         settings.status().requestAnswered();
-        if (waiter instanceof BatchAnswer.Entry entry) {
-            entry.batch().replied(entry.index(), reply);
+        if (waiter instanceof ReplyWaiter other) {
+            other.replied(reply);
             return;
         }
         final HttpServerRequest request = (HttpServerRequest) waiter;
@@ -142,10 +149,10 @@ public final class PendingReplies implements ReplyTarget {
         responses.fail(request, error, ReplyErrors.carriesOrder(error) ? order : null);
     }
 
-    /** Answers a waiter that will get no reply with a 503: a single request whole, one order of a batch as its result. */
+    /** Answers a waiter that will get no reply with a 503: a request whole, any other waiter by its own means. */
     private void unavailable(final Object waiter, final String code, final String message) {
-        if (waiter instanceof BatchAnswer.Entry entry) {
-            entry.batch().unavailable(entry.index(), code, message);
+        if (waiter instanceof ReplyWaiter other) {
+            other.unavailable(code, message);
         } else {
             responses.unavailable((HttpServerRequest) waiter, code, message);
         }

@@ -3,6 +3,7 @@ package io.orderentry.http.stream;
 import io.orderentry.http.ApiError;
 import io.orderentry.http.ClientConnection;
 import io.orderentry.http.HttpParts;
+import io.orderentry.http.rest.PendingReplies;
 import io.orderentry.http.OrderVerticle;
 import io.orderentry.http.json.MarketDataJson;
 import io.orderentry.instrument.Instrument;
@@ -45,7 +46,8 @@ public final class MarketDataRoutes {
     /**
      * @param loop the verticle's index; the consumer hands stream updates to this loop by it
      */
-    public MarketDataRoutes(final int loop, final Vertx vertx, final Context context, final HttpParts settings) {
+    public MarketDataRoutes(final int loop, final Vertx vertx, final Context context, final HttpParts settings,
+                            final PendingReplies pending) {
         this.settings = settings;
         this.access = settings.marketData();
         this.view = access.stage().view();
@@ -56,7 +58,7 @@ public final class MarketDataRoutes {
         }
         this.instruments = Map.copyOf(bySymbol);
         this.hub = new StreamHub(loop, vertx, context, access, json, new OrderChannel(settings, context, json),
-                settings.json().mapper(), instruments, settings.log());
+                new StreamOrderEntry(loop, settings, pending), settings.json().mapper(), instruments, settings.log());
     }
 
     /** Registers the stream with the consumer and starts its timer; called from the verticle's start. */

@@ -77,6 +77,7 @@ final class StreamHub {
     private final SubscriberCounts counts;
     private final MarketDataJson json;
     private final OrderChannel orders;
+    private final StreamOrderEntry orderEntry;
     private final ObjectMapper mapper;
     private final Map<String, Instrument> instruments;
     private final Logger log;
@@ -107,8 +108,8 @@ final class StreamHub {
     private long chainStartNanos;
 
     StreamHub(final int loop, final Vertx vertx, final Context context, final MarketDataAccess access,
-              final MarketDataJson json, final OrderChannel orders, final ObjectMapper mapper,
-              final Map<String, Instrument> instruments, final Logger log) {
+              final MarketDataJson json, final OrderChannel orders, final StreamOrderEntry orderEntry,
+              final ObjectMapper mapper, final Map<String, Instrument> instruments, final Logger log) {
         this.loop = loop;
         this.vertx = vertx;
         this.context = context;
@@ -117,6 +118,7 @@ final class StreamHub {
         this.counts = access.stage().subscribers();
         this.json = json;
         this.orders = orders;
+        this.orderEntry = orderEntry;
         this.mapper = mapper;
         this.instruments = instruments;
         this.log = log;
@@ -194,11 +196,17 @@ final class StreamHub {
         }
     }
 
-    /** Handles one client message. */
+    /** Handles one client message: order entry ({@link StreamOrderEntry}), or a subscription's. */
     void request(final StreamSession session, final String text) {
         final StreamRequest request;
         try {
-            request = StreamRequest.parse(mapper, instruments, text);
+            final com.fasterxml.jackson.databind.JsonNode root = StreamRequest.read(mapper, text);
+            final com.fasterxml.jackson.databind.JsonNode op = root.get("op");
+            if (op != null && op.isTextual() && StreamOrderEntry.OPS.contains(op.textValue())) {
+                orderEntry.request(session, root, op.textValue());
+                return;
+            }
+            request = StreamRequest.parse(root, instruments);
         } catch (final ApiException e) {
             session.send(StreamFrames.text(json.error(e.error())));
             return;
@@ -280,6 +288,7 @@ final class StreamHub {
             }
         }
         orders.closed(session);
+        orderEntry.closed(session);
         access.metrics().closed();
     }
 

@@ -61,7 +61,7 @@ final class StreamInbound extends ChannelInboundHandlerAdapter {
     private static final int RSV1 = 0x4;
 
     private final Owner owner;
-    private final TokenBucket budget;
+    private TokenBucket budget;
     private final int maxMessageBytes;
     /** Scratch space for one inflate call, shared by the sessions of one event loop. */
     private final byte[] scratch;
@@ -83,6 +83,11 @@ final class StreamInbound extends ChannelInboundHandlerAdapter {
         this.budget = budget;
         this.maxMessageBytes = maxMessageBytes;
         this.scratch = scratch;
+    }
+
+    /** Charges the connection's next messages to {@code budget} instead (it logged in for order entry). */
+    void budget(final TokenBucket budget) {
+        this.budget = budget;
     }
 
     /**

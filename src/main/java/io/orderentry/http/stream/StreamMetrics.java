@@ -36,6 +36,10 @@ public final class StreamMetrics {
     private final LongAdder ordersResyncs = new LongAdder();
     private final LongAdder refusedMessages = new LongAdder();
     private final LongAdder policyCloses = new LongAdder();
+    private final LongAdder orderEntryAnswers = new LongAdder();
+    private final LongAdder tooManyPending = new LongAdder();
+    private final LongAdder answerCloses = new LongAdder();
+    private final LongAdder cancelsOnDisconnect = new LongAdder();
     private long deliverySwappedNanos;
 
     /** Registers the stream's and the market data consumer's figures, and those of the private orders channel. */
@@ -49,6 +53,14 @@ public final class StreamMetrics {
         metrics.counter("orders_ws_orders_resyncs_total", "Fresh orders snapshots asked for because a connection fell"
                 + " behind (conflated, or too many updates waiting for its event loop)", ordersResyncs::sum);
         metrics.gauge("orders_ws_clients", "Open WebSocket stream connections", clients::get);
+        metrics.counter("orders_ws_order_entry_answers_total", "Answers to order-entry messages (login, place,"
+                + " cancel, amend, cancelAll) sent on stream connections since start", orderEntryAnswers::sum);
+        metrics.counter("orders_ws_too_many_pending_total", "Order-entry messages answered 429 TOO_MANY_PENDING:"
+                + " their connection had ORDERS_WS_MAX_PENDING_ORDERS commands waiting", tooManyPending::sum);
+        metrics.counter("orders_ws_answer_closes_total", "Stream connections closed because they did not read their"
+                + " order answers fast enough to stay within their send bounds", answerCloses::sum);
+        metrics.counter("orders_ws_cancels_on_disconnect_total", "Cancels on disconnect sent into the journal (one"
+                + " command per closed connection that had open orders)", cancelsOnDisconnect::sum);
         metrics.counter("orders_ws_refused_messages_total", "Client messages refused unread because their connection"
                 + " was over ORDERS_WS_MAX_REQUESTS_PER_SECOND", refusedMessages::sum);
         metrics.counter("orders_ws_policy_closes_total", "Stream connections closed for what the client sent or"
@@ -128,6 +140,26 @@ public final class StreamMetrics {
 
     void conflated() {
         conflations.increment();
+    }
+
+    /** An order-entry message was answered. */
+    void orderEntryAnswer() {
+        orderEntryAnswers.increment();
+    }
+
+    /** An order-entry message was refused: its connection had its most commands waiting. */
+    void tooManyPending() {
+        tooManyPending.increment();
+    }
+
+    /** A connection was closed: it did not read its order answers. */
+    void answerClose() {
+        answerCloses.increment();
+    }
+
+    /** A closed connection's open orders were sent to be canceled. */
+    void cancelOnDisconnect() {
+        cancelsOnDisconnect.increment();
     }
 
     /** A client message was refused for its connection's budget. */

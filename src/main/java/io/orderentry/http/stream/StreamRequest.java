@@ -66,6 +66,14 @@ record StreamRequest(Op op, Channel channel, int symbol, String apiKey, String a
      */
     static StreamRequest parse(final ObjectMapper mapper, final Map<String, Instrument> instruments,
                                final String text) {
+        return parse(read(mapper, text), instruments);
+    }
+
+    /**
+     * @return one text message as a JSON object
+     * @throws ApiException with INVALID_JSON
+     */
+    static JsonNode read(final ObjectMapper mapper, final String text) {
         final JsonNode root;
         try {
             root = mapper.readTree(text);
@@ -76,11 +84,20 @@ record StreamRequest(Op op, Channel channel, int symbol, String apiKey, String a
         if (root == null || !root.isObject()) {
             throw ApiError.badRequest("INVALID_JSON", "the message must be a JSON object", null).toException();
         }
+        return root;
+    }
+
+    /**
+     * Reads a subscription's message, already read as a JSON object.
+     *
+     * @throws ApiException as {@link #parse(ObjectMapper, Map, String)}
+     */
+    static StreamRequest parse(final JsonNode root, final Map<String, Instrument> instruments) {
         final String opName = text(root, "op");
         final Op op = Op.byWireName(opName);
         if (op == null) {
-            throw ApiError.badRequest("UNKNOWN_OP", "op must be subscribe or unsubscribe, was '" + opName + "'",
-                    "op").toException();
+            throw ApiError.badRequest("UNKNOWN_OP", "op must be subscribe, unsubscribe, login, place, cancel, amend or"
+                    + " cancelAll, was '" + opName + "'", "op").toException();
         }
         final String channelName = text(root, "channel");
         if (OrderFeedJson.CHANNEL.equals(channelName)) {

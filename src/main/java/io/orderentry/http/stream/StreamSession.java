@@ -44,8 +44,8 @@ import java.util.List;
  */
 final class StreamSession {
 
-    /** A write waiting behind a full socket: its bytes and how many messages they hold. */
-    private record Queued(ByteBuf bytes, int messages) {
+    /** A write waiting behind a full socket: its bytes, how many messages they hold, whether it is an answer. */
+    private record Queued(ByteBuf bytes, int messages, boolean answer) {
     }
 
     /** WebSocket close status for a policy violation: the client did not keep up. */
@@ -69,6 +69,8 @@ final class StreamSession {
     private final long totalBacklogBytes;
     private int queuedMessages;
     private long queuedBytes;
+    /** Order-entry answers in the backlog: a conflation would drop them, so it closes the connection instead. */
+    private int queuedAnswers;
     private int subscriptions;
     /** The orders subscription, or null. */
     private OrderFeedSubscription orders;
@@ -76,6 +78,9 @@ final class StreamSession {
     private long ordersSequence = -1;
     private boolean conflated;
     private boolean closed;
+    /** Order entry on this connection: its key, its waiting commands, its cancel on disconnect. */
+    private final OrderEntrySession orderEntry = new OrderEntrySession();
+    private StreamInbound inbound;
     private boolean compressionKnown;
     private boolean compressing;
     private long behindSinceNanos;
@@ -101,6 +106,7 @@ final class StreamSession {
      * (the budget and bounded inflating of what the client sends) after the connection's frame decoder.
      */
     void start(final int writeQueueBytes, final StreamInbound inbound) {
+        this.inbound = inbound;
         StreamInbound.install(channel.pipeline(), inbound);
         socket.setWriteQueueMaxSize(writeQueueBytes);
         socket.textMessageHandler(text -> hub.request(this, text));
@@ -179,6 +185,21 @@ final class StreamSession {
     /** @return the upgrade request's header, or null */
     String header(final CharSequence name) {
         return socket.headers().get(name);
+    }
+
+    /** @return the connection's order entry */
+    OrderEntrySession orderEntry() {
+        return orderEntry;
+    }
+
+    /** Charges what the client sends from now on to {@code budget} (it logged in for order entry). */
+    void budget(final io.orderentry.auth.TokenBucket budget) {
+        inbound.budget(budget);
+    }
+
+    /** @return whether the connection has closed (by either side) */
+    boolean isClosed() {
+        return closed;
     }
 
     /** @return the client's address */
@@ -331,6 +352,31 @@ final class StreamSession {
     }
 
     /**
+     * Sends the answer to an order-entry command, already framed. Unlike market data an answer is never conflated or
+     * dropped while the connection is open: when it cannot be sent or queued within the session's bounds (the client
+     * does not read), the connection is closed with 1008 rather than the answer lost, and the client finds the order
+     * by its clientOrderId. On a connection already closed it is dropped: the command stands, durable.
+     */
+    void sendAnswer(final byte[] frame) {
+        if (closed) {
+            return;
+        }
+        if (conflated) {
+            closeUnreadAnswers();
+            return;
+        }
+        write(channel.alloc().directBuffer(frame.length).writeBytes(frame), 1, true);
+    }
+
+    private void closeUnreadAnswers() {
+        closed = true;
+        clearBacklog();
+        metrics.answerClose();
+        hub.closed(this);
+        socket.close(TOO_SLOW, "too slow: order answers could not be delivered");
+    }
+
+    /**
      * Closes the connection with {@code status} (1002, 1007, 1008 or 1009) for what the client did or may no longer
      * do (flooding, a message too large, a revoked key); its backlog is dropped.
      */
@@ -413,6 +459,14 @@ final class StreamSession {
 
     /** Writes to the socket, or queues behind a full one, or conflates when a backlog bound would be passed. */
     private void write(final ByteBuf out, final int messages) {
+        write(out, messages, false);
+    }
+
+    /**
+     * As {@link #write(ByteBuf, int)}; an {@code answer} that would pass a bound closes the connection instead of
+     * conflating it ({@link #sendAnswer}).
+     */
+    private void write(final ByteBuf out, final int messages, final boolean answer) {
         if (socket.isClosed()) {
             out.release();
             return;
@@ -429,12 +483,19 @@ final class StreamSession {
         if (queuedMessages + messages > maxBacklogMessages || queuedBytes + bytes > maxBacklogBytes
                 || !metrics.tryQueue(bytes, totalBacklogBytes)) {
             out.release();
+            if (answer || queuedAnswers > 0) {
+                closeUnreadAnswers();
+                return;
+            }
             clearBacklog();
             conflated = true;
             metrics.conflated();
             return;
         }
-        backlog.add(new Queued(out, messages));
+        backlog.add(new Queued(out, messages, answer));
+        if (answer) {
+            queuedAnswers++;
+        }
         queuedMessages += messages;
         queuedBytes += bytes;
     }
@@ -447,6 +508,9 @@ final class StreamSession {
         while (!backlog.isEmpty() && channel.channel().isWritable()) {
             final Queued next = backlog.poll();
             final int bytes = next.bytes().readableBytes();
+            if (next.answer()) {
+                queuedAnswers--;
+            }
             queuedMessages -= next.messages();
             queuedBytes -= bytes;
             metrics.dequeued(bytes);
@@ -478,5 +542,6 @@ final class StreamSession {
         }
         queuedMessages = 0;
         queuedBytes = 0;
+        queuedAnswers = 0;
     }
 }

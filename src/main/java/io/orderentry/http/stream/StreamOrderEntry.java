@@ -1,0 +1,499 @@
+package io.orderentry.http.stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.orderentry.auth.ApiKey;
+import io.orderentry.auth.RateLimits;
+import io.orderentry.auth.TokenBucket;
+import io.orderentry.engine.RejectReason;
+import io.orderentry.http.AccessControl;
+import io.orderentry.http.ApiError;
+import io.orderentry.http.ApiException;
+import io.orderentry.http.EdgeRefusals;
+import io.orderentry.http.HttpParts;
+import io.orderentry.http.ReadinessCheck;
+import io.orderentry.http.RequestIds;
+import io.orderentry.http.rest.InputGateway;
+import io.orderentry.http.rest.OrderRequestParser;
+import io.orderentry.http.rest.PendingReplies;
+import io.orderentry.http.rest.PlaceOrder;
+import io.orderentry.http.rest.Reply;
+import io.orderentry.http.rest.ReplyResults;
+import io.orderentry.http.rest.ReplyWaiter;
+import io.orderentry.instrument.Instrument;
+import io.orderentry.pipeline.CommandType;
+import io.orderentry.query.OrderState;
+import io.orderentry.query.OrderStateView;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import java.util.Iterator;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Order entry on the stream (API.md, "Order entry on the stream"): {@code login}, {@code place}, {@code cancel},
+ * {@code amend} and {@code cancelAll} messages of one event loop's sessions. Each command is checked exactly as its
+ * REST request is (readiness, the key's permission and budgets, the same parser and the same ownership rules, its
+ * refusals audited the same way), published into the same input ring, and answered once, on its connection, by a
+ * {@code {"op":"result","id":...}} message with exactly the status, order and error the REST call gets, only once it
+ * is durable ({@link ReplyResults}).
+ *
+ * <h2>Logging in</h2>
+ * {@code {"op":"login","apiKey":"<secret>"}} (or the upgrade's {@code Authorization: Bearer} header, taken at the
+ * first command) binds the connection to a key for its life; every command is then admitted against that key as it
+ * stands in the keys file at that moment (a revoked key is refused from the next command on). A command before any
+ * key is answered {@code 401 UNAUTHENTICATED} and the connection stays open. A login with an unknown or revoked key is
+ * answered 401 and audited like a failed REST authentication; it takes a token of the address's budget for requests
+ * without a key, so guessing secrets is as slow here as over REST. With authentication off no login is needed, and
+ * orders and cancel-alls name their {@code accountId} as over REST.
+ *
+ * <h2>Back-pressure</h2>
+ * A logged-in connection's message budget becomes its key's request budget ({@code ORDERS_RATE_LIMIT_REQUESTS_*}),
+ * charged before a message is read ({@link StreamInbound}); every command also takes the key's request and order
+ * tokens as a REST request does. At most {@code ws.max.pending.orders} commands of one connection wait for the engine;
+ * one more is answered {@code 429 TOO_MANY_PENDING} at once. Answers are never conflated or dropped: a connection that
+ * does not read them fast enough to stay within its send bounds is closed (1008), and the client finds its orders by
+ * clientOrderId ({@link StreamSession#sendAnswer}).
+ *
+ * <p>Threads: the event loop of the {@link StreamHub} that owns the sessions.
+ */
+final class StreamOrderEntry {
+
+    /** The ops this class handles. */
+    static final Set<String> OPS = Set.of("login", "place", "cancel", "amend", "cancelAll");
+    /** What a request id may be: a string of 1-64 of {@code [A-Za-z0-9_.:-]}, or an integer. */
+    private static final Pattern REQUEST_ID = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
+    private static final Set<String> LOGIN_FIELDS = Set.of("op", "id", "apiKey", "cancelOnDisconnect");
+    private static final Set<String> PLACE_FIELDS = Set.of("op", "id", "order");
+    private static final Set<String> CANCEL_FIELDS = Set.of("op", "id", "orderId", "clientOrderId");
+    private static final Set<String> AMEND_FIELDS = Set.of("op", "id", "orderId", "clientOrderId");
+    private static final Set<String> CANCEL_ALL_FIELDS = Set.of("op", "id", "symbol", "accountId");
+    /** A logged-in connection's message budget when the keys' request budget is off. */
+    private static final double UNLIMITED_PER_SECOND = 1_000_000;
+
+    private final int loop;
+    private final HttpParts settings;
+    private final PendingReplies pending;
+    private final ReplyResults results;
+    private final InputGateway input;
+    private final OrderStateView view;
+    private final OrderRequestParser parser;
+    private final AccessControl access;
+    private final AccessControl.Gate gate;
+    private final EdgeRefusals refusals;
+    private final ReadinessCheck readiness;
+    private final StreamMetrics metrics;
+    private final int maxPending;
+    private long nextTag;
+
+    /**
+     * @param loop the verticle's index: the reply stage hands its answers back to this loop's {@code pending}
+     */
+    StreamOrderEntry(final int loop, final HttpParts settings, final PendingReplies pending) {
+        this.loop = loop;
+        this.settings = settings;
+        this.pending = pending;
+        this.results = pending.results();
+        this.input = settings.input();
+        this.view = settings.view();
+        this.parser = settings.parser();
+        this.access = settings.access();
+        this.gate = access.gate();
+        this.refusals = new EdgeRefusals(settings.input(), settings.json().mapper(), settings.status());
+        this.readiness = new ReadinessCheck(settings.status(), null);
+        this.metrics = settings.marketData().metrics();
+        this.maxPending = settings.marketData().config().maxPendingOrders();
+    }
+
+    /** Handles one order-entry message ({@code op} one of {@link #OPS}). */
+    void request(final StreamSession session, final JsonNode root, final String op) {
+        final JsonNode idNode = root.get("id");
+        final String id = requestId(idNode);
+        if (id == null) {
+            answer(session, results.refused("null", idNode == null || idNode.isNull()
+                    ? ApiError.badRequest("MISSING_FIELD", "id is required: every answer carries it", "id")
+                    : ApiError.badRequest("INVALID_REQUEST_ID", "id must be 1-64 of [A-Za-z0-9_.:-] or an integer",
+                    "id")));
+            return;
+        }
+        if ("login".equals(op)) {
+            login(session, root, id);
+            return;
+        }
+        final String tag = RequestIds.ofStream(loop, ++nextTag);
+        final CommandType action = switch (op) {
+            case "place" -> CommandType.PLACE;
+            case "cancel" -> CommandType.CANCEL;
+            case "amend" -> CommandType.AMEND;
+            default -> CommandType.CANCEL_ALL;
+        };
+        final ApiError notReady = readiness.unlessAccepting();
+        if (notReady != null) {
+            answer(session, results.refused(id, notReady));
+            return;
+        }
+        final ApiKey key = admit(session, id, tag, action);
+        if (key == null) {
+            return;
+        }
+        final OrderEntrySession entry = session.orderEntry();
+        if (entry.waiting() >= maxPending) {
+            metrics.tooManyPending();
+            answer(session, results.refused(id, new ApiError(429, "TOO_MANY_PENDING", "this connection already has "
+                    + maxPending + " commands waiting for their answers; read them before sending more", null)));
+            return;
+        }
+        try {
+            switch (action) {
+                case PLACE -> place(session, root, id, tag, key);
+                case CANCEL -> cancel(session, root, id, tag, key);
+                case AMEND -> amend(session, root, id, tag, key);
+                default -> cancelAll(session, root, id, tag, key);
+            }
+        } catch (final ApiException e) {
+            refusals.publish(tag, remote(session), action, e.error(), null, 0, key.keyId(), key.account());
+            answer(session, results.refused(id, e.error()));
+        }
+    }
+
+    /** The session ended; its commands still waiting are answered to nobody (their orders stand, durable). */
+    void closed(final StreamSession session) {
+        // nothing is held here for a session: its waiters find it closed when their replies come
+    }
+
+    private void login(final StreamSession session, final JsonNode root, final String id) {
+        try {
+            unknownFields(root, LOGIN_FIELDS);
+        } catch (final ApiException e) {
+            answer(session, results.refused(id, e.error()));
+            return;
+        }
+        final JsonNode cod = root.get("cancelOnDisconnect");
+        if (cod != null && !cod.isNull() && !cod.isBoolean()) {
+            answer(session, results.refused(id, ApiError.badRequest("INVALID_TYPE", "cancelOnDisconnect must be a"
+                    + " boolean", "cancelOnDisconnect")));
+            return;
+        }
+        final JsonNode secretNode = root.get("apiKey");
+        if (secretNode != null && !secretNode.isNull() && !secretNode.isTextual()) {
+            answer(session, results.refused(id, ApiError.badRequest("INVALID_TYPE", "apiKey must be a string",
+                    "apiKey")));
+            return;
+        }
+        final String secret = secretNode == null || secretNode.isNull() ? null : secretNode.textValue();
+        final OrderEntrySession entry = session.orderEntry();
+        final ApiKey key;
+        if (!access.enabled()) {
+            key = AccessControl.OPEN;
+        } else if (secret == null && entry.key() != null) {
+            key = entry.key();      // logged in by the upgrade's header: the login only sets cancelOnDisconnect
+        } else {
+            key = authenticate(session, secret, secret == null
+                    ? "login needs \"apiKey\" (or 'Authorization: Bearer <secret>' with the upgrade)" : null);
+            if (key == null) {
+                answer(session, results.refused(id, gate.refusal()));
+                return;
+            }
+        }
+        if (entry.key() != null && key != entry.key() && !key.keyId().equals(entry.key().keyId())) {
+            answer(session, results.refused(id, ApiError.badRequest("ALREADY_LOGGED_IN", "this connection is logged"
+                    + " in with key " + entry.key().keyId() + " for its life; open another connection for another key",
+                    "apiKey")));
+            return;
+        }
+        final boolean cancelOnDisconnect = cod != null && cod.asBoolean(false);
+        if (entry.key() == null) {
+            session.budget(loggedInBudget());
+        }
+        entry.loggedIn(key, cancelOnDisconnect);
+        answer(session, settings.json().loggedIn(id, key == AccessControl.OPEN ? null : key.account(),
+                key == AccessControl.OPEN ? null : key.keyId(), entry.cancelOnDisconnect()));
+    }
+
+    /**
+     * @return the key a command of the session acts with, admitted for an order command (still valid, within its
+     *     budgets, allowed to trade), or null after answering the refusal
+     */
+    private ApiKey admit(final StreamSession session, final String id, final String tag, final CommandType action) {
+        final OrderEntrySession entry = session.orderEntry();
+        if (!access.enabled()) {
+            return AccessControl.OPEN;
+        }
+        ApiKey key = entry.key();
+        if (key == null) {
+            final String header = session.header(HttpHeaders.AUTHORIZATION);
+            if (header == null) {
+                gate.admitSecret(null, "log in first: {\"op\":\"login\",\"apiKey\":\"<secret>\"}",
+                        session.remoteAddress(), AccessControl.Need.ORDER);
+                final ApiError error = gate.refusal();
+                if (error.status() != 429) {
+                    refusals.publish(tag, remote(session), action, error, null, 0, null, null);
+                }
+                answer(session, results.refused(id, error));
+                return null;
+            }
+            key = authenticate(session, AccessControl.bearer(header), "the upgrade's Authorization header is not"
+                    + " 'Bearer <secret>'");
+            if (key == null) {
+                answer(session, results.refused(id, gate.refusal()));
+                return null;
+            }
+            session.budget(loggedInBudget());
+            entry.loggedIn(key, false);
+        }
+        final ApiKey admitted = gate.admitKey(key, session.remoteAddress(), AccessControl.Need.ORDER);
+        if (admitted == null) {
+            final ApiError error = gate.refusal();
+            if (error.status() != 429) {
+                refusals.publish(tag, remote(session), action, error, null, 0, key.keyId(), key.account());
+            }
+            answer(session, results.refused(id, error));
+            return null;
+        }
+        return admitted;
+    }
+
+    /** @return the key of {@code secret}, or null: {@link AccessControl.Gate#refusal} says why (audited) */
+    private ApiKey authenticate(final StreamSession session, final String secret, final String missing) {
+        final ApiKey key = gate.admitSecret(secret, missing, session.remoteAddress(), AccessControl.Need.READ);
+        if (key == null) {
+            final ApiError error = gate.refusal();
+            if (error.status() == 401) {
+                final ApiKey known = gate.refusedKeyId() == null ? null : access.keys().byId(gate.refusedKeyId());
+                refusals.publish(null, remote(session), null, new ApiError(error.status(), error.code(),
+                        "login on /api/v1/stream: " + error.message(), error.field()), null, 0, gate.refusedKeyId(),
+                        known == null ? null : known.account());
+            }
+        }
+        return key;
+    }
+
+    private void place(final StreamSession session, final JsonNode root, final String id, final String tag,
+                       final ApiKey key) {
+        unknownFields(root, PLACE_FIELDS);
+        final JsonNode node = root.get("order");
+        if (node == null || node.isNull()) {
+            throw ApiError.badRequest("MISSING_FIELD", "order is required", "order").toException();
+        }
+        PlaceOrder order = parser.parse(node, key == AccessControl.OPEN);
+        if (key != AccessControl.OPEN) {
+            if (order.accountId() == null) {
+                order = order.withAccount(key.account());
+            } else if (!order.accountId().equals(key.account())) {
+                access.accountMismatch();
+                throw new ApiError(403, "ACCOUNT_MISMATCH", "accountId '" + order.accountId() + "' is not the account"
+                        + " of this API key (" + key.account() + ")", "accountId").toException();
+            }
+        }
+        final long requestId = pending.nextRequestId();
+        send(session, id, requestId, CommandType.PLACE, input.tryPlace(order, requestId, loop, tag, remote(session),
+                key.keyId()));
+    }
+
+    private void cancel(final StreamSession session, final JsonNode root, final String id, final String tag,
+                        final ApiKey key) {
+        unknownFields(root, CANCEL_FIELDS);
+        final long orderId = orderOf(root, key);
+        final long requestId = pending.nextRequestId();
+        send(session, id, requestId, CommandType.CANCEL, input.tryCancel(orderId, requestId, loop, tag,
+                remote(session), key.keyId(), key.account()));
+    }
+
+    private void amend(final StreamSession session, final JsonNode root, final String id, final String tag,
+                       final ApiKey key) {
+        final long orderId = orderOf(root, key);
+        final OrderState order = view.get(orderId);
+        if (order == null) {
+            throw notFound(orderId).toException();
+        }
+        final OrderRequestParser.AmendOrder amend = parser.parseAmend(root, parser.instrument(order.symbol()),
+                AMEND_FIELDS);
+        final long requestId = pending.nextRequestId();
+        send(session, id, requestId, CommandType.AMEND, input.tryAmend(orderId, amend.price(), amend.quantity(),
+                requestId, loop, tag, remote(session), key.keyId(), order.accountId()));
+    }
+
+    private void cancelAll(final StreamSession session, final JsonNode root, final String id, final String tag,
+                           final ApiKey key) {
+        unknownFields(root, CANCEL_ALL_FIELDS);
+        final String named = optionalText(root, "accountId");
+        final String accountId;
+        if (key != AccessControl.OPEN) {
+            if (named != null && !named.equals(key.account())) {
+                access.accountMismatch();
+                throw new ApiError(403, "ACCOUNT_MISMATCH", "accountId '" + named + "' is not the account of this API"
+                        + " key (" + key.account() + ")", "accountId").toException();
+            }
+            accountId = key.account();
+        } else {
+            if (named == null) {
+                throw ApiError.badRequest("MISSING_FIELD", "accountId is required: authentication is off"
+                        + " (ORDERS_AUTH=none)", "accountId").toException();
+            }
+            if (!OrderRequestParser.ACCOUNT_ID.matcher(named).matches()) {
+                throw ApiError.badRequest("INVALID_ACCOUNT_ID", "accountId must be 1-64 of [A-Za-z0-9_-]",
+                        "accountId").toException();
+            }
+            accountId = named;
+        }
+        final String symbolName = optionalText(root, "symbol");
+        int symbol = -1;
+        if (symbolName != null) {
+            final Instrument instrument = parser.instrument(symbolName);
+            if (instrument == null) {
+                throw ApiError.unprocessable("UNKNOWN_SYMBOL", "symbol '" + symbolName + "' is not traded here; see"
+                        + " GET /api/v1/symbols", "symbol").toException();
+            }
+            symbol = instrument.index();
+        }
+        final long requestId = pending.nextRequestId();
+        send(session, id, requestId, CommandType.CANCEL_ALL, input.tryCancelAll(accountId, symbol,
+                RejectReason.CANCEL_ALL, requestId, loop, tag, remote(session), key.keyId()));
+    }
+
+    /**
+     * @return the order a cancel or an amend names by {@code orderId} or {@code clientOrderId} (exactly one), which
+     *     must be the key's account's (another's is answered as unknown, as over REST)
+     */
+    private long orderOf(final JsonNode root, final ApiKey key) {
+        final JsonNode byId = root.get("orderId");
+        final JsonNode byClientId = root.get("clientOrderId");
+        final boolean hasId = byId != null && !byId.isNull();
+        final boolean hasClientId = byClientId != null && !byClientId.isNull();
+        if (hasId == hasClientId) {
+            throw ApiError.badRequest("MISSING_FIELD", "name the order by orderId or by clientOrderId (one of them)",
+                    "orderId").toException();
+        }
+        final long orderId;
+        if (hasId) {
+            if (!byId.isIntegralNumber() || !byId.canConvertToLong() || byId.asLong() <= 0) {
+                throw ApiError.badRequest("INVALID_ORDER_ID", "orderId must be a positive integer", "orderId")
+                        .toException();
+            }
+            orderId = byId.asLong();
+        } else {
+            if (!byClientId.isTextual()
+                    || !OrderRequestParser.CLIENT_ORDER_ID.matcher(byClientId.textValue()).matches()) {
+                throw ApiError.badRequest("INVALID_CLIENT_ORDER_ID", "clientOrderId must be 1-64 of"
+                        + " [A-Za-z0-9_.:-]", "clientOrderId").toException();
+            }
+            if (key == AccessControl.OPEN) {
+                throw ApiError.badRequest("INVALID_CLIENT_ORDER_ID", "with authentication off an order is named by"
+                        + " orderId: a clientOrderId is only unique within an account", "clientOrderId")
+                        .toException();
+            }
+            orderId = view.orderIdOf(key.account(), byClientId.textValue());
+            if (orderId <= 0) {
+                throw new ApiError(404, "ORDER_NOT_FOUND", "no order with clientOrderId '" + byClientId.textValue()
+                        + "'", "clientOrderId").toException();
+            }
+        }
+        if (key != AccessControl.OPEN) {
+            final OrderState order = view.get(orderId);
+            if (order == null || !key.account().equals(order.accountId())) {
+                // another account's order, or one the view no longer holds: as an unknown id, never sent
+                throw notFound(orderId).toException();
+            }
+        }
+        return orderId;
+    }
+
+    /** Makes the command wait for its answer, or answers 503 when the input ring did not take it. */
+    private void send(final StreamSession session, final String id, final long requestId, final CommandType type,
+                      final boolean taken) {
+        if (!taken) {
+            answer(session, input.closed()
+                    ? results.unavailable(id, "NOT_ACCEPTING", "the service is stopping and not accepting orders")
+                    : results.unavailable(id, "OVERLOADED", "the input ring is full; retry shortly"));
+            return;
+        }
+        final OrderEntrySession entry = session.orderEntry();
+        entry.sent();
+        pending.await(requestId, new Waiting(session, entry, id, type));
+    }
+
+    /** One command of a session waiting for the engine. */
+    private final class Waiting implements ReplyWaiter {
+        private final StreamSession session;
+        private final OrderEntrySession entry;
+        private final String id;
+        private final CommandType type;
+
+        Waiting(final StreamSession session, final OrderEntrySession entry, final String id, final CommandType type) {
+            this.session = session;
+            this.entry = entry;
+            this.id = id;
+            this.type = type;
+        }
+
+        @Override
+        public void replied(final Reply reply) {
+            entry.answered();
+            if (type == CommandType.PLACE && !reply.journalFailed() && reply.orderId() > 0
+                    && reply.order() != null && reply.order().status().isOpen()) {
+                entry.placed(reply.orderId(), view);
+            }
+            answer(session, results.replied(id, reply));
+        }
+
+        @Override
+        public void unavailable(final String code, final String message) {
+            entry.answered();
+            answer(session, results.unavailable(id, code, message));
+        }
+    }
+
+    private void answer(final StreamSession session, final Buffer result) {
+        metrics.orderEntryAnswer();
+        session.sendAnswer(StreamFrames.frames(result.getBytes(), false));
+    }
+
+    /** @return the budget of a logged-in connection: its key's request budget (a REST client's), or none */
+    private TokenBucket loggedInBudget() {
+        final RateLimits.Limit requests = access.limits().requests();
+        final long now = System.nanoTime();
+        return requests.enabled() ? new TokenBucket(requests.perSecond(), requests.burst(), now)
+                : new TokenBucket(UNLIMITED_PER_SECOND, (long) UNLIMITED_PER_SECOND, now);
+    }
+
+    private static String remote(final StreamSession session) {
+        return RequestIds.remoteAddress(session.remoteAddress());
+    }
+
+    /** @return the JSON text of a valid request id (a quoted string or an integer), or null */
+    private static String requestId(final JsonNode id) {
+        if (id == null || id.isNull()) {
+            return null;
+        }
+        if (id.isTextual() && REQUEST_ID.matcher(id.textValue()).matches()) {
+            return "\"" + id.textValue() + "\"";
+        }
+        if (id.isIntegralNumber() && id.canConvertToLong()) {
+            return Long.toString(id.asLong());
+        }
+        return null;
+    }
+
+    private static void unknownFields(final JsonNode root, final Set<String> fields) {
+        for (final Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
+            final String name = names.next();
+            if (!fields.contains(name)) {
+                throw ApiError.badRequest("UNKNOWN_FIELD", "unknown field '" + name + "'", name).toException();
+            }
+        }
+    }
+
+    private static String optionalText(final JsonNode root, final String field) {
+        final JsonNode node = root.get(field);
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (!node.isTextual()) {
+            throw ApiError.badRequest("INVALID_TYPE", field + " must be a string", field).toException();
+        }
+        return node.textValue();
+    }
+
+    private static ApiError notFound(final long orderId) {
+        return new ApiError(404, "ORDER_NOT_FOUND", "no order " + orderId, "orderId");
+    }
+}
