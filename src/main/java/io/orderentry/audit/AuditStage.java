@@ -245,7 +245,8 @@ public final class AuditStage implements BatchStage<EngineEvent> {
             }
             case CANCEL_ALL -> {
                 final RejectReason cause = event.rejectReason;
-                if (cause == RejectReason.CANCEL_ALL || cause == RejectReason.CANCEL_ALL_AFTER) {
+                if (cause == RejectReason.CANCEL_ALL || cause == RejectReason.CANCEL_ALL_AFTER
+                        || cause == RejectReason.CANCEL_ON_DISCONNECT) {
                     entry.cause = cause;
                     entry.instrument = Math.max(-1, event.symbol);
                     entry.allInstruments = event.symbol < 0;

@@ -25,6 +25,8 @@ import java.io.IOException;
  *   <li>{@link #cancelAll}: one {@code orderUpdated(CANCELED)} per resting order of the account (of the
  *       instrument, if one is named), lowest id first, each with the cause as its reason
  *       ({@code CANCEL_ALL} or {@code CANCEL_ALL_AFTER}); then {@code commandCompleted(CANCELED_ALL, 0)}.</li>
+ *   <li>{@link #cancelOnDisconnect}: as a cancel-all, of the account's resting orders placed through one stream
+ *       connection, reason {@code CANCEL_ON_DISCONNECT}.</li>
  *   <li>{@link #setPriceBand}: only {@code commandCompleted(PRICE_BAND_SET, 0)}.</li>
  * </ul>
  * Order ids, trade ids and event sequences each count 1, 2, 3, ... without gaps. Every placed order
@@ -207,6 +209,19 @@ public final class Matcher {
     public void place(final long timestampMicros, final String accountId, final String clientOrderId,
                       final int symbol, final Side side, final OrderType type, final TimeInForce timeInForce,
                       final boolean postOnly, final SelfTradePrevention stp, final long price, final long quantity) {
+        place(timestampMicros, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly, stp, price,
+                quantity, 0);
+    }
+
+    /**
+     * Places an order, as {@link #place(long, String, String, int, Side, OrderType, TimeInForce, boolean,
+     * SelfTradePrevention, long, long)}, through a stream connection: {@code session}, when not 0, names the
+     * connection, and {@link #cancelOnDisconnect} with it cancels what of the order still rests.
+     */
+    public void place(final long timestampMicros, final String accountId, final String clientOrderId,
+                      final int symbol, final Side side, final OrderType type, final TimeInForce timeInForce,
+                      final boolean postOnly, final SelfTradePrevention stp, final long price, final long quantity,
+                      final long session) {
         PlaceArguments.check(books.length, accountId, symbol, side, type, timeInForce, postOnly, stp, price, quantity);
         final long orderId;
         if (clientOrderId == null) {
@@ -257,7 +272,7 @@ public final class Matcher {
                 reason = RejectReason.SELF_TRADE_PREVENTED;
             } else if (timeInForce == TimeInForce.GTC) {
                 resting = quantity - filled;
-                final Order order = rest(own, orderId, accountId, price, quantity, filled, postOnly, stp);
+                final Order order = rest(own, orderId, accountId, price, quantity, filled, postOnly, stp, session);
                 accountOrders.add(order);
                 status = filled == 0 ? OrderStatus.NEW : OrderStatus.PARTIALLY_FILLED;
             } else {
@@ -399,6 +414,30 @@ public final class Matcher {
             final Order next = order.accountNext;
             if (symbol < 0 || order.level.side.symbol() == symbol) {
                 cancelResting(timestampMicros, order, cause);
+            }
+            order = next;
+        }
+        sink.commandCompleted(CommandResult.CANCELED_ALL, 0);
+    }
+
+    /**
+     * Cancels every resting order of an account that was placed through stream connection {@code session} (which
+     * closed with cancel on disconnect), oldest (lowest id) first, each with the reason
+     * {@link RejectReason#CANCEL_ON_DISCONNECT}; the account's other orders, and other accounts' orders placed through
+     * a connection with the same number, stay. Then {@code commandCompleted(CANCELED_ALL, 0)}.
+     *
+     * @throws IllegalArgumentException on a null account or a session of 0 (a bug in the caller)
+     */
+    public void cancelOnDisconnect(final long timestampMicros, final String accountId, final long session) {
+        if (accountId == null || session == 0) {
+            throw new IllegalArgumentException("cancelOnDisconnect needs an account and a session: " + accountId + " "
+                    + session);
+        }
+        Order order = accountOrders.first(accountId);
+        while (order != null) {
+            final Order next = order.accountNext;
+            if (order.session == session) {
+                cancelResting(timestampMicros, order, RejectReason.CANCEL_ON_DISCONNECT);
             }
             order = next;
         }
@@ -633,9 +672,10 @@ public final class Matcher {
 
     /** Puts a new order node at the back of its price level (creating the level) and indexes it by id. */
     Order rest(final BookSide own, final long orderId, final String accountId, final long price,
-                       final long quantity, final long filled, final boolean postOnly, final SelfTradePrevention stp) {
+               final long quantity, final long filled, final boolean postOnly, final SelfTradePrevention stp,
+               final long session) {
         final Order order = orderPool.acquire();
-        order.init(orderId, accountId, quantity, filled, postOnly, stp);
+        order.init(orderId, accountId, quantity, filled, postOnly, stp, session);
         joinLevel(own, order, price);
         restingOrders.put(orderId, order);
         return order;

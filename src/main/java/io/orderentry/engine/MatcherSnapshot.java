@@ -20,7 +20,7 @@ import java.util.Map;
  */
 final class MatcherSnapshot {
 
-    private static final int SNAPSHOT_VERSION = 3;
+    private static final int SNAPSHOT_VERSION = 4;
     private static final SelfTradePrevention[] STP_MODES = SelfTradePrevention.values();
 
     private MatcherSnapshot() {
@@ -29,12 +29,14 @@ final class MatcherSnapshot {
     /**
      * Writes the engine's complete state: the ids and the event sequence, every resting order in price-time
      * priority, each instrument's last trade price and the dedup window, oldest entry first. Called on the thread
-     * that owns the matcher, between commands. Format, version 3: {@code int version, int symbols, long lastOrderId,
+     * that owns the matcher, between commands. Format, version 4: {@code int version, int symbols, long lastOrderId,
      * long lastTradeId, long lastEventSequence}; per symbol, bids then asks: {@code int levels}, per level worst first
      * {@code long price, int orders}, per order oldest first {@code long orderId, UTF accountId, long quantity,
-     * long filled, byte flags} (bit 0 postOnly, bits 1-2 the self-trade prevention mode); per symbol {@code long
+     * long filled, byte flags, long session} (flags: bit 0 postOnly, bits 1-2 the self-trade prevention mode; session:
+     * the stream connection it was placed through with cancel on disconnect, 0 for none); per symbol {@code long
      * lastTradePrice} (0: none), {@code int priceBandBasisPoints} and {@code byte} its {@link MarketBandRule#code()};
-     * then the dedup window ({@link DedupWindow#writeSnapshot}). Version 2 had no rule byte (its bands restore with
+     * then the dedup window ({@link DedupWindow#writeSnapshot}). Version 3 had no session (its orders restore with none);
+     * version 2 had no rule byte (its bands restore with
      * {@link MarketBandRule#FAR_EDGE_ONLY}, the rule of the builds that wrote it); version 1 had no flags byte, last
      * trade prices or bands.
      */
@@ -59,6 +61,7 @@ final class MatcherSnapshot {
                         out.writeLong(order.quantity);
                         out.writeLong(order.filled);
                         out.writeByte((order.postOnly ? 1 : 0) | order.stp.ordinal() << 1);
+                        out.writeLong(order.session);
                     }
                 }
             }
@@ -68,7 +71,7 @@ final class MatcherSnapshot {
     }
 
     /**
-     * Restores a state written by {@link #write} (version 3 or 2, or version 1: its orders then have no postOnly
+     * Restores a state written by {@link #write} (version 4, 3 or 2, or version 1: its orders then have no postOnly
      * flag and no self-trade prevention, no instrument has a last trade until its next one, and the bands are the
      * matcher's, which for the service are none: bands did not exist when a version 1 snapshot was written) into
      * {@code matcher}, which must be new (no command executed). A snapshot of fewer instruments than the matcher has
@@ -119,6 +122,7 @@ final class MatcherSnapshot {
                         final long quantity = in.readLong();
                         final long filled = in.readLong();
                         final int flags = version == 1 ? 0 : in.readByte();
+                        final long session = version >= 4 ? in.readLong() : 0;
                         if (orderId <= 0 || orderId > matcher.lastOrderId || filled < 0 || filled >= quantity
                                 || matcher.restingOrders.get(orderId) != null || (flags & ~7) != 0
                                 || (flags >> 1) >= STP_MODES.length) {
@@ -129,7 +133,7 @@ final class MatcherSnapshot {
                                     + matcher.limits.maxRestingOrders());
                         }
                         restored.add(matcher.rest(own, orderId, accountId, price, quantity, filled, (flags & 1) != 0,
-                                STP_MODES[flags >> 1]));
+                                STP_MODES[flags >> 1], session));
                     }
                 }
             }

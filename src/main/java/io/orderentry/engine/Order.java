@@ -2,7 +2,7 @@ package io.orderentry.engine;
 
 /**
  * A resting order: one node of its price level's FIFO list and of its account's list of open orders. Pooled and
- * reused by the {@link Matcher}; only resting orders have a node. Kept lean (three longs, two small fields, six
+ * reused by the {@link Matcher}; only resting orders have a node. Kept lean (four longs, two small fields, six
  * references) so that a million of them fit easily in a small heap: price, side and symbol are those of
  * {@link #level}.
  *
@@ -18,6 +18,8 @@ final class Order {
     /** Kept for amends: a repriced order trades as a taker with its own mode. */
     SelfTradePrevention stp;
     String accountId;
+    /** The stream connection it was placed through with cancel on disconnect, 0 for none. */
+    long session;
     PriceLevel level;
     Order prev;
     Order next;
@@ -26,8 +28,9 @@ final class Order {
     Order accountNext;
 
     void init(final long orderId, final String accountId, final long quantity, final long filled,
-              final boolean postOnly, final SelfTradePrevention stp) {
+              final boolean postOnly, final SelfTradePrevention stp, final long session) {
         this.orderId = orderId;
+        this.session = session;
         this.accountId = accountId;
         this.quantity = quantity;
         this.filled = filled;

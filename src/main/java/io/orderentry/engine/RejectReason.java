@@ -4,7 +4,8 @@ package io.orderentry.engine;
  * Why an order ended as it did when that was not simply the client's own doing. Mostly why the engine refused to
  * place an order that was well formed (it still gets an id and the status {@link OrderStatus#REJECTED}); also why an
  * order was CANCELED or EXPIRED by the engine rather than by a cancel or its time in force ({@link #SELF_TRADE_PREVENTED},
- * {@link #CANCEL_ALL}, {@link #CANCEL_ALL_AFTER}, {@link #PRICE_OUTSIDE_BAND} for a MARKET order's remainder).
+ * {@link #CANCEL_ALL}, {@link #CANCEL_ALL_AFTER}, {@link #CANCEL_ON_DISCONNECT}, {@link #PRICE_OUTSIDE_BAND} for a
+ * MARKET order's remainder).
  * {@link #NONE} is carried by every other order.
  */
 public enum RejectReason {
@@ -27,5 +28,7 @@ public enum RejectReason {
     /** CANCELED by a cancel-all of its account. */
     CANCEL_ALL,
     /** CANCELED by a cancel-all that its account's dead man's switch fired. */
-    CANCEL_ALL_AFTER
+    CANCEL_ALL_AFTER,
+    /** CANCELED because the stream connection it was placed through, with cancel on disconnect, closed. */
+    CANCEL_ON_DISCONNECT
 }

@@ -32,11 +32,13 @@ import java.nio.ByteOrder;
  *                  byte side (0 BUY, 1 SELL), byte orderType (0 LIMIT, 1 MARKET),
  *                  byte timeInForce (0 GTC, 1 IOC, 2 FOK),
  *                  byte flags (bit 0 postOnly; bits 1-2 selfTradePrevention: 0 NONE, 1 EXPIRE_TAKER,
- *                  2 EXPIRE_MAKER, 3 EXPIRE_BOTH), long price (ticks), long quantity (lots)
+ *                  2 EXPIRE_MAKER, 3 EXPIRE_BOTH; bit 3 placed through a stream connection with cancel on
+ *                  disconnect), long price (ticks), long quantity (lots), with bit 3: long session (the connection)
  *      CANCEL:     long orderId
  *      AMEND:      long orderId, long price (ticks, 0 = unchanged), long quantity (new total in lots, 0 = unchanged)
  *      CANCEL_ALL: string accountId, nullable string symbol (null = every instrument),
- *                  byte cause (0 a client's cancel-all, 1 the account's dead man's switch)
+ *                  byte cause (0 a client's cancel-all, 1 the account's dead man's switch, 2 a stream connection with
+ *                  cancel on disconnect closed: then long session follows, and only that connection's orders go)
  *      SET_PRICE_BAND (5): string symbol, int basisPoints (0 = no band)
  *      SET_PRICE_BAND (6): string symbol, int basisPoints (0 = no band), byte marketBandRule (1 FAR_EDGE_ONLY,
  *                  2 BOTH_EDGES: how the band bounds MARKET orders, see MarketBandRule)
@@ -54,6 +56,8 @@ import java.nio.ByteOrder;
  * Types 3 to 5 and the self-trade prevention bits came with issue 15 without a version change: a PLACE written
  * before them has flags 0 or 1, which read as they always did (self-trade prevention NONE). A build from before
  * them refuses a journal holding them as corrupted rather than misreading it.
+ * The session bit and cause 2 came with issue 35 without a version change: a build from before them refuses a journal
+ * holding them as corrupted (flags of 8 or more, an unknown cause) rather than misreading it.
  * Type 6 came with issue 31, also without a version change: this build writes only 6, reads a 5 as a band under the
  * rule of the builds that wrote it (FAR_EDGE_ONLY), so that their MARKET orders replay as they were matched, and a
  * build from before it refuses a journal holding a 6 as corrupted rather than replaying it under its older rule.
@@ -93,7 +97,7 @@ public final class JournalFormat {
     /** Largest UTF-8 encoding of a symbol name. */
     public static final int MAX_SYMBOL_BYTES = 64;
     /**
-     * Largest string of the origin block. With ids and symbols of at most 64 bytes the largest record (a PLACE, 243
+     * Largest string of the origin block. With ids and symbols of at most 64 bytes the largest record (a PLACE, 251
      * bytes) and its origin block (198 bytes) stay within {@link #MAX_RECORD_SIZE}.
      */
     public static final int MAX_ORIGIN_BYTES = 64;

@@ -25,7 +25,8 @@ final class RecordDecoder {
     private static final TimeInForce[] TIME_IN_FORCES = {TimeInForce.GTC, TimeInForce.IOC, TimeInForce.FOK};
     private static final SelfTradePrevention[] STP_MODES = {SelfTradePrevention.NONE, SelfTradePrevention.EXPIRE_TAKER,
         SelfTradePrevention.EXPIRE_MAKER, SelfTradePrevention.EXPIRE_BOTH};
-    private static final RejectReason[] CANCEL_ALL_CAUSES = {RejectReason.CANCEL_ALL, RejectReason.CANCEL_ALL_AFTER};
+    private static final RejectReason[] CANCEL_ALL_CAUSES = {RejectReason.CANCEL_ALL, RejectReason.CANCEL_ALL_AFTER,
+        RejectReason.CANCEL_ON_DISCONNECT};
 
     private final SymbolLookup symbols;
     private final byte[] scratch = new byte[JournalFormat.MAX_RECORD_SIZE];
@@ -119,11 +120,17 @@ final class RecordDecoder {
         command.side = SIDES[getCode(SIDES.length, "side")];
         command.orderType = ORDER_TYPES[getCode(ORDER_TYPES.length, "orderType")];
         command.timeInForce = TIME_IN_FORCES[getCode(TIME_IN_FORCES.length, "timeInForce")];
-        final int flags = getCode(8, "flags");
+        final int flags = getCode(16, "flags");
         command.postOnly = (flags & 1) == 1;
-        command.selfTradePrevention = STP_MODES[flags >> 1];
+        command.selfTradePrevention = STP_MODES[(flags >> 1) & 3];
         command.price = getLong();
         command.quantity = getLong();
+        if ((flags & 8) != 0) {
+            command.session = getLong();
+            if (command.session == 0) {
+                throw corrupted("a PLACE flagged with a session of 0");
+            }
+        }
     }
 
     /** A band change; one without a rule (type 5, written before issue 31) is under the rule of those builds. */
@@ -160,6 +167,12 @@ final class RecordDecoder {
             command.symbol = symbol();
         }
         command.cancelAllCause = CANCEL_ALL_CAUSES[getCode(CANCEL_ALL_CAUSES.length, "cause")];
+        if (command.cancelAllCause == RejectReason.CANCEL_ON_DISCONNECT) {
+            command.session = getLong();
+            if (command.session == 0 || command.symbol != -1) {
+                throw corrupted("a cancel on disconnect of session 0 or of one instrument");
+            }
+        }
     }
 
     /** Reads a symbol name and returns its index. */

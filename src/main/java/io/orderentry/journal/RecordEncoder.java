@@ -109,14 +109,18 @@ final class RecordEncoder {
                     + (symbolNames.length - 1));
         }
         final byte[] symbol = symbolNames[command.symbol];
-        requireRoom(buffer, 2 + symbol.length + 4 + 16, limit, "symbol");
+        final boolean session = command.session != 0;
+        requireRoom(buffer, 2 + symbol.length + 4 + 16 + (session ? 8 : 0), limit, "symbol");
         buffer.putShort((short) symbol.length).put(symbol);
         buffer.put(sideCode(command))
                 .put(orderTypeCode(command))
                 .put(timeInForceCode(command))
-                .put((byte) ((command.postOnly ? 1 : 0) | stpCode(command) << 1))
+                .put((byte) ((command.postOnly ? 1 : 0) | stpCode(command) << 1 | (session ? 8 : 0)))
                 .putLong(command.price)
                 .putLong(command.quantity);
+        if (session) {
+            buffer.putLong(command.session);
+        }
     }
 
     private void encodeCancelAll(final OrderCommand command, final ByteBuffer buffer, final int limit) {
@@ -137,11 +141,14 @@ final class RecordEncoder {
             requireRoom(buffer, 2 + symbol.length, limit, "symbol");
             buffer.putShort((short) symbol.length).put(symbol);
         }
-        requireRoom(buffer, 1, limit, "cause");
+        requireRoom(buffer, 1 + 8, limit, "cause");
         if (command.cancelAllCause == RejectReason.CANCEL_ALL) {
             buffer.put((byte) 0);
         } else if (command.cancelAllCause == RejectReason.CANCEL_ALL_AFTER) {
             buffer.put((byte) 1);
+        } else if (command.cancelAllCause == RejectReason.CANCEL_ON_DISCONNECT && command.session != 0
+                && command.symbol == -1) {
+            buffer.put((byte) 2).putLong(command.session);
         } else {
             throw new IllegalArgumentException("CANCEL_ALL with cause " + command.cancelAllCause);
         }

@@ -118,11 +118,17 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             case PLACE -> matcher.place(command.timestampMicros, command.accountId, command.clientOrderId,
                     command.symbol, command.side, command.orderType, command.timeInForce, command.postOnly,
                     command.selfTradePrevention == null ? SelfTradePrevention.NONE : command.selfTradePrevention,
-                    command.price, command.quantity);
+                    command.price, command.quantity, command.session);
             case CANCEL -> matcher.cancel(command.timestampMicros, command.orderId);
             case AMEND -> matcher.amend(command.timestampMicros, command.orderId, command.price, command.quantity);
-            case CANCEL_ALL -> matcher.cancelAll(command.timestampMicros, command.accountId, command.symbol,
-                    command.cancelAllCause);
+            case CANCEL_ALL -> {
+                if (command.cancelAllCause == RejectReason.CANCEL_ON_DISCONNECT) {
+                    matcher.cancelOnDisconnect(command.timestampMicros, command.accountId, command.session);
+                } else {
+                    matcher.cancelAll(command.timestampMicros, command.accountId, command.symbol,
+                            command.cancelAllCause);
+                }
+            }
             case SET_PRICE_BAND -> matcher.setPriceBand(command.timestampMicros, command.symbol,
                     command.priceBandBasisPoints, command.priceBandRule);
             default -> throw new IllegalStateException("unknown command type " + command.type);

@@ -74,8 +74,17 @@ public final class OrderCommand {
 
     /** CANCEL and AMEND: the order. REJECTED: the order named in the refused request, or 0. */
     public long orderId;
-    /** CANCEL_ALL: {@link RejectReason#CANCEL_ALL} from a client, {@link RejectReason#CANCEL_ALL_AFTER} from a dead man's switch. */
+    /**
+     * CANCEL_ALL: {@link RejectReason#CANCEL_ALL} from a client, {@link RejectReason#CANCEL_ALL_AFTER} from a dead man's
+     * switch, {@link RejectReason#CANCEL_ON_DISCONNECT} when a stream connection with cancel on disconnect closed (then
+     * of that connection's orders only, see {@link #session}).
+     */
     public RejectReason cancelAllCause;
+    /**
+     * PLACE: the stream connection with cancel on disconnect it came through, or 0. CANCEL_ALL with cause
+     * CANCEL_ON_DISCONNECT: the connection that closed. A random number per connection, never 0.
+     */
+    public long session;
     /** SET_PRICE_BAND: the band of instrument {@link #symbol} in basis points, 0 for none. */
     public int priceBandBasisPoints;
     /** SET_PRICE_BAND: how the band bounds MARKET orders ({@link MarketBandRule#CURRENT} unless replayed from older records). */
@@ -122,6 +131,7 @@ public final class OrderCommand {
         postOnly = false;
         selfTradePrevention = null;
         cancelAllCause = null;
+        session = 0;
         priceBandBasisPoints = 0;
         priceBandRule = null;
         price = 0;

@@ -26,7 +26,7 @@ class AccountOrdersTest {
             final List<Order> own = model.get(account);
             if (random.nextBoolean() || own == null) {
                 final Order order = new Order();
-                order.init(nextId++, new String(account), 10, 0, false, SelfTradePrevention.NONE);
+                order.init(nextId++, new String(account), 10, 0, false, SelfTradePrevention.NONE, 0);
                 orders.add(order);
                 model.computeIfAbsent(account, a -> new ArrayList<>()).add(order);
                 live.put(order.orderId, order);
@@ -54,7 +54,7 @@ class AccountOrdersTest {
     void removingAnOrderOfAnAccountWithoutOpenOrdersIsABug() {
         final AccountOrders orders = new AccountOrders(8);
         final Order order = new Order();
-        order.init(1, "nobody", 1, 0, false, SelfTradePrevention.NONE);
+        order.init(1, "nobody", 1, 0, false, SelfTradePrevention.NONE, 0);
         assertThrows(IllegalStateException.class, () -> orders.remove(order));
     }
 }

@@ -9,12 +9,34 @@ package io.orderentry.engine;
  * @param price               a place's price; an amend's new price (0 = keep)
  * @param quantity            a place's quantity; an amend's new total quantity (0 = keep)
  * @param cause               a cancel-all's reason, CANCEL_ALL or CANCEL_ALL_AFTER
+ * @param session             a place's stream connection (0: none); the connection a cancel on disconnect names
  */
 record Command(Kind kind, long orderId, String accountId, String clientOrderId, int symbol, Side side,
                OrderType type, TimeInForce timeInForce, boolean postOnly, SelfTradePrevention selfTradePrevention,
-               long price, long quantity, RejectReason cause) {
+               long price, long quantity, RejectReason cause, long session) {
 
-    enum Kind { PLACE, CANCEL, AMEND, CANCEL_ALL, SET_PRICE_BAND }
+    enum Kind { PLACE, CANCEL, AMEND, CANCEL_ALL, SET_PRICE_BAND, CANCEL_ON_DISCONNECT }
+
+    /** A command of no stream connection. */
+    Command(final Kind kind, final long orderId, final String accountId, final String clientOrderId, final int symbol,
+            final Side side, final OrderType type, final TimeInForce timeInForce, final boolean postOnly,
+            final SelfTradePrevention selfTradePrevention, final long price, final long quantity,
+            final RejectReason cause) {
+        this(kind, orderId, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly, selfTradePrevention,
+                price, quantity, cause, 0);
+    }
+
+    /** A cancel of the account's orders placed through stream connection {@code session}, which closed. */
+    static Command cancelOnDisconnect(final String accountId, final long session) {
+        return new Command(Kind.CANCEL_ON_DISCONNECT, 0, accountId, null, -1, null, null, null, false, null, 0, 0,
+                RejectReason.CANCEL_ON_DISCONNECT, session);
+    }
+
+    /** @return this command (a place) through stream connection {@code connection} */
+    Command through(final long connection) {
+        return new Command(kind, orderId, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly,
+                selfTradePrevention, price, quantity, cause, connection);
+    }
 
     static Command cancelOf(final long orderId) {
         return new Command(Kind.CANCEL, orderId, null, null, 0, null, null, null, false, null, 0, 0, null);
@@ -62,19 +84,20 @@ record Command(Kind kind, long orderId, String accountId, String clientOrderId, 
     /** @return this command with another quantity (a place's) */
     Command withQuantity(final long newQuantity) {
         return new Command(kind, orderId, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly,
-                selfTradePrevention, price, newQuantity, cause);
+                selfTradePrevention, price, newQuantity, cause, session);
     }
 
     /** @return this command with another self-trade prevention mode (a place's) */
     Command withSelfTradePrevention(final SelfTradePrevention mode) {
         return new Command(kind, orderId, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly, mode,
-                price, quantity, cause);
+                price, quantity, cause, session);
     }
 
     void applyTo(final OrderEngine engine, final long timestampMicros) {
         switch (kind) {
             case PLACE -> engine.place(timestampMicros, accountId, clientOrderId, symbol, side, type, timeInForce,
-                    postOnly, selfTradePrevention, price, quantity);
+                    postOnly, selfTradePrevention, price, quantity, session);
+            case CANCEL_ON_DISCONNECT -> engine.cancelOnDisconnect(timestampMicros, accountId, session);
             case CANCEL -> engine.cancel(timestampMicros, orderId);
             case AMEND -> engine.amend(timestampMicros, orderId, price, quantity);
             case CANCEL_ALL -> engine.cancelAll(timestampMicros, accountId, symbol, cause);
@@ -87,7 +110,8 @@ record Command(Kind kind, long orderId, String accountId, String clientOrderId, 
     void applyTo(final Matcher matcher, final long timestampMicros) {
         switch (kind) {
             case PLACE -> matcher.place(timestampMicros, accountId, clientOrderId, symbol, side, type, timeInForce,
-                    postOnly, selfTradePrevention, price, quantity);
+                    postOnly, selfTradePrevention, price, quantity, session);
+            case CANCEL_ON_DISCONNECT -> matcher.cancelOnDisconnect(timestampMicros, accountId, session);
             case CANCEL -> matcher.cancel(timestampMicros, orderId);
             case AMEND -> matcher.amend(timestampMicros, orderId, price, quantity);
             case CANCEL_ALL -> matcher.cancelAll(timestampMicros, accountId, symbol, cause);

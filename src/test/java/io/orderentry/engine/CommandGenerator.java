@@ -26,6 +26,9 @@ import java.util.Random;
  */
 final class CommandGenerator {
 
+    /** Stream connections with cancel on disconnect per account that orders come through (1 to this). */
+    private static final int SESSIONS = 3;
+
     private static final long MID = 1_000;
     private static final int ACCOUNTS = 6;
     private static final int DRIFT_INTERVAL = 500;
@@ -128,6 +131,10 @@ final class CommandGenerator {
             if (rare < 5) {
                 return cancelAll();
             }
+            if (rare < 9) {
+                // a stream connection with cancel on disconnect closed (one of the few each account places through)
+                return Command.cancelOnDisconnect("acct-" + random.nextInt(ACCOUNTS), 1 + random.nextInt(SESSIONS));
+            }
             if (rare < 7 && bandChanges) {
                 final int symbol = random.nextInt(symbolCount);
                 final MarketBandRule rule = random.nextInt(4) == 0 ? MarketBandRule.FAR_EDGE_ONLY : MarketBandRule.CURRENT;
@@ -176,8 +183,10 @@ final class CommandGenerator {
             command = Command.place(account, clientOrderId, symbol, side, OrderType.LIMIT, TimeInForce.FOK, false,
                     stp, centre - sign * random.nextInt(6), 1 + random.nextInt(25));
         }
-        remember(command);
-        return placed(command);
+        // a quarter of the orders come through one of an account's stream connections with cancel on disconnect
+        final Command through = random.nextInt(4) == 0 ? command.through(1 + random.nextInt(SESSIONS)) : command;
+        remember(through);
+        return placed(through);
     }
 
     /**

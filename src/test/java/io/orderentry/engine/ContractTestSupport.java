@@ -75,6 +75,20 @@ abstract class ContractTestSupport {
         engine.cancelAll(++clock, account, symbol, cause);
     }
 
+    /** Places a GTC order of {@code account} on BTC through connection {@code session}. @return its id */
+    long through(final long session, final String account, final Side side, final long price,
+                         final long quantity) {
+        events.clear();
+        engine.place(++clock, account, null, BTC, side, OrderType.LIMIT, TimeInForce.GTC, false,
+                SelfTradePrevention.NONE, price, quantity, session);
+        return engine.lastOrderId();
+    }
+
+    void cancelOnDisconnect(final String account, final long session) {
+        events.clear();
+        engine.cancelOnDisconnect(++clock, account, session);
+    }
+
     /** @return the timestamp the last command was given */
     long now() {
         return clock;

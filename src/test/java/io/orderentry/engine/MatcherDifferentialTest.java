@@ -71,7 +71,9 @@ class MatcherDifferentialTest {
             "cancel-all of every instrument CANCEL_ALL_AFTER canceled orders",
             "cancel-all of one instrument CANCEL_ALL canceled orders",
             "cancel-all of one instrument CANCEL_ALL_AFTER canceled orders",
-            "cancel-all canceled nothing");
+            "cancel-all canceled nothing",
+            "cancel on disconnect canceled orders",
+            "cancel on disconnect canceled nothing");
 
     private static final Set<String> LIMIT_BAND_OUTCOMES = Set.of(
             "LIMIT BUY outside the band REJECTED",
@@ -329,7 +331,8 @@ class MatcherDifferentialTest {
                 if (u.status() == OrderStatus.CANCELED && u.rejectReason() == RejectReason.SELF_TRADE_PREVENTED) {
                     makerCanceled = true;
                 }
-                if (u.rejectReason() == RejectReason.CANCEL_ALL || u.rejectReason() == RejectReason.CANCEL_ALL_AFTER) {
+                if (u.rejectReason() == RejectReason.CANCEL_ALL || u.rejectReason() == RejectReason.CANCEL_ALL_AFTER
+                        || u.rejectReason() == RejectReason.CANCEL_ON_DISCONNECT) {
                     canceledByCancelAll++;
                 }
                 last = u;
@@ -421,6 +424,21 @@ class MatcherDifferentialTest {
                     outcomes.add("cancel-all of " + (command.symbol() == -1 ? "every instrument" : "one instrument")
                             + " " + command.cause() + " canceled orders");
                 }
+            }
+            case CANCEL_ON_DISCONNECT -> {
+                long previous = 0;
+                for (final RecordedEvent event : events) {
+                    if (event instanceof RecordedEvent.Updated u) {
+                        assertTrue(u.accountId().equals(command.accountId()) && u.orderId() > previous
+                                && u.status() == OrderStatus.CANCELED
+                                && u.rejectReason() == RejectReason.CANCEL_ON_DISCONNECT,
+                                "a cancel on disconnect cancels only its account's orders, lowest id first: " + command
+                                        + " " + events);
+                        previous = u.orderId();
+                    }
+                }
+                outcomes.add(canceledByCancelAll == 0 ? "cancel on disconnect canceled nothing"
+                        : "cancel on disconnect canceled orders");
             }
             default -> {
             }

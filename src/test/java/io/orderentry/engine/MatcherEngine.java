@@ -40,9 +40,15 @@ final class MatcherEngine implements OrderEngine {
     @Override
     public void place(final long timestampMicros, final String accountId, final String clientOrderId, final int symbol,
                       final Side side, final OrderType type, final TimeInForce timeInForce, final boolean postOnly,
-                      final SelfTradePrevention selfTradePrevention, final long price, final long quantity) {
+                      final SelfTradePrevention selfTradePrevention, final long price, final long quantity,
+                      final long session) {
         matcher.place(timestampMicros, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly,
-                selfTradePrevention, price, quantity);
+                selfTradePrevention, price, quantity, session);
+    }
+
+    @Override
+    public void cancelOnDisconnect(final long timestampMicros, final String accountId, final long session) {
+        matcher.cancelOnDisconnect(timestampMicros, accountId, session);
     }
 
     @Override

@@ -14,9 +14,22 @@ interface OrderEngine {
     record Level(long price, long totalQuantity, int orderCount) {
     }
 
+    /** Places an order through stream connection {@code session} (0: none), whose cancel on disconnect cancels it. */
     void place(long timestampMicros, String accountId, String clientOrderId, int symbol, Side side, OrderType type,
                TimeInForce timeInForce, boolean postOnly, SelfTradePrevention selfTradePrevention, long price,
-               long quantity);
+               long quantity, long session);
+
+    /** Places an order through no stream connection. */
+    default void place(final long timestampMicros, final String accountId, final String clientOrderId,
+                       final int symbol, final Side side, final OrderType type, final TimeInForce timeInForce,
+                       final boolean postOnly, final SelfTradePrevention selfTradePrevention, final long price,
+                       final long quantity) {
+        place(timestampMicros, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly,
+                selfTradePrevention, price, quantity, 0);
+    }
+
+    /** Cancels the account's resting orders placed through stream connection {@code session}. */
+    void cancelOnDisconnect(long timestampMicros, String accountId, long session);
 
     /** The place without self-trade prevention: the same as {@link SelfTradePrevention#NONE}. */
     default void place(final long timestampMicros, final String accountId, final String clientOrderId,

@@ -589,6 +589,71 @@ abstract class OrderOperationsContractTest extends ContractTestSupport {
         assertOutcome(OrderStatus.NEW, 0, 1);
     }
 
+    // ---- cancel on disconnect ----
+
+    @Test
+    void cancelOnDisconnectCancelsExactlyTheSessionsRestingOrdersOfTheAccountInAscendingIdOrder() {
+        final long a1 = through(7, "alice", Side.BUY, 98, 2);
+        final long other = through(8, "alice", Side.BUY, 97, 1);        // alice's other connection
+        final long rest = buy(96, 1);                                   // alice over REST: no session
+        final long a2 = through(7, "alice", Side.SELL, 105, 3);
+        final long bobs = through(7, "bob", Side.SELL, 106, 1);         // the same number, another account
+        final long s = engine.lastEventSequence();
+        cancelOnDisconnect("alice", 7);
+        assertEquals(List.of(
+                updated(s + 1, a1, "alice", Side.BUY, 98, 2, 0, 0, OrderStatus.CANCELED,
+                        RejectReason.CANCEL_ON_DISCONNECT),
+                updated(s + 2, a2, "alice", Side.SELL, 105, 3, 0, 0, OrderStatus.CANCELED,
+                        RejectReason.CANCEL_ON_DISCONNECT),
+                completed(CommandResult.CANCELED_ALL, 0)), events.events());
+        assertEquals(List.of(level(97, 1, 1), level(96, 1, 1)), bids());
+        assertEquals(List.of(level(106, 1, 1)), asks());
+        cancel(other);
+        assertEquals(CommandResult.CANCELED, events.completion().result());
+        cancel(rest);
+        assertEquals(CommandResult.CANCELED, events.completion().result());
+        cancel(bobs);
+        assertEquals(CommandResult.CANCELED, events.completion().result());
+    }
+
+    @Test
+    void cancelOnDisconnectLeavesWhatTheSessionsOrdersFilledAndCancelsWhatRestsOfThem() {
+        final long partly = through(3, "alice", Side.SELL, 101, 5);
+        through(3, "alice", Side.SELL, 100, 1);                          // filled whole below
+        gtc("carol", Side.BUY, 101, 3);                                  // 1 at 100, then 2 of partly at 101
+        final long s = engine.lastEventSequence();
+        cancelOnDisconnect("alice", 3);
+        assertEquals(List.of(
+                updated(s + 1, partly, "alice", Side.SELL, 101, 5, 2, 0, OrderStatus.CANCELED,
+                        RejectReason.CANCEL_ON_DISCONNECT),
+                completed(CommandResult.CANCELED_ALL, 0)), events.events());
+        assertEquals(List.of(), asks());
+    }
+
+    @Test
+    void anAmendedOrderKeepsItsSessionAndIsCanceledOnDisconnect() {
+        final long order = through(5, "alice", Side.BUY, 90, 1);
+        amend(order, 91, 2);                                             // back of a new level, same node
+        final long s = engine.lastEventSequence();
+        cancelOnDisconnect("alice", 5);
+        assertEquals(List.of(
+                updated(s + 1, order, "alice", Side.BUY, 91, 2, 0, 0, OrderStatus.CANCELED,
+                        RejectReason.CANCEL_ON_DISCONNECT),
+                completed(CommandResult.CANCELED_ALL, 0)), events.events());
+    }
+
+    @Test
+    void cancelOnDisconnectWithNothingOfTheSessionRestingOnlyCompletes() {
+        buy(99, 1);
+        through(4, "alice", Side.SELL, 120, 1);
+        final long s = engine.lastEventSequence();
+        cancelOnDisconnect("alice", 9);
+        assertRefused(CommandResult.CANCELED_ALL, 0, s);
+        cancelOnDisconnect("nobody", 4);
+        assertRefused(CommandResult.CANCELED_ALL, 0, s);
+        assertEquals(2, engine.restingOrderCount());
+    }
+
     // ---- self-trade prevention ----
 
     @Test

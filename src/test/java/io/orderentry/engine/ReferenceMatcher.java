@@ -35,6 +35,7 @@ final class ReferenceMatcher implements OrderEngine {
         long price;
         long quantity;
         long filled;
+        long session;
     }
 
     private record Pair(String accountId, String clientOrderId) {
@@ -103,7 +104,7 @@ final class ReferenceMatcher implements OrderEngine {
     @Override
     public void place(final long ts, final String accountId, final String clientOrderId, final int symbol,
                       final Side side, final OrderType type, final TimeInForce tif, final boolean postOnly,
-                      final SelfTradePrevention stp, final long price, final long quantity) {
+                      final SelfTradePrevention stp, final long price, final long quantity, final long session) {
         final boolean valid = accountId != null && side != null && type != null && tif != null && stp != null
                 && symbol >= 0 && symbol < symbolCount && quantity > 0
                 && (type == OrderType.LIMIT ? price > 0 : price == 0 && tif == TimeInForce.IOC)
@@ -185,6 +186,7 @@ final class ReferenceMatcher implements OrderEngine {
                 order.price = price;
                 order.quantity = quantity;
                 order.filled = filled;
+                order.session = session;
                 side(symbol, side).add(order);
                 remaining = quantity - filled;
                 status = filled == 0 ? OrderStatus.NEW : OrderStatus.PARTIALLY_FILLED;
@@ -324,6 +326,26 @@ final class ReferenceMatcher implements OrderEngine {
             side(o.symbol, o.side).remove(o);
             sink.orderUpdated(++lastSequence, ts, o.orderId, o.accountId, o.symbol, o.side, o.price, o.quantity,
                     o.filled, 0, OrderStatus.CANCELED, cause);
+        }
+        sink.commandCompleted(CommandResult.CANCELED_ALL, 0);
+    }
+
+    @Override
+    public void cancelOnDisconnect(final long ts, final String accountId, final long session) {
+        if (accountId == null || session == 0) {
+            throw new IllegalArgumentException("invalid cancel on disconnect");
+        }
+        final List<Resting> victims = new ArrayList<>();
+        for (final Resting o : allResting()) {
+            if (o.accountId.equals(accountId) && o.session == session) {
+                victims.add(o);
+            }
+        }
+        victims.sort(Comparator.comparingLong(o -> o.orderId));
+        for (final Resting o : victims) {
+            side(o.symbol, o.side).remove(o);
+            sink.orderUpdated(++lastSequence, ts, o.orderId, o.accountId, o.symbol, o.side, o.price, o.quantity,
+                    o.filled, 0, OrderStatus.CANCELED, RejectReason.CANCEL_ON_DISCONNECT);
         }
         sink.commandCompleted(CommandResult.CANCELED_ALL, 0);
     }

@@ -89,6 +89,43 @@ class RecordRoundTripTest {
     }
 
     @Test
+    void aPlaceThroughAConnectionWithCancelOnDisconnectAndItsCancelReplayWithTheConnectionsNumber() throws IOException {
+        for (final long session : new long[] {1, -1, Long.MIN_VALUE, 0x5eed_1234_abcd_0042L}) {
+            final OrderCommand place = new OrderCommand();
+            Commands.place(place, "a", "c-" + session, 1, Side.SELL, OrderType.LIMIT, TimeInForce.GTC, true, 9, 2);
+            place.selfTradePrevention = SelfTradePrevention.EXPIRE_BOTH;   // beside bits 0-2 of the flags
+            place.session = session;
+            written.add(place);
+            final OrderCommand cancel = new OrderCommand();
+            Commands.cancelAll(cancel, "a", -1, RejectReason.CANCEL_ON_DISCONNECT);
+            cancel.session = session;
+            written.add(cancel);
+        }
+        final OrderCommand plain = new OrderCommand();
+        Commands.place(plain, "a", null, 0, Side.BUY, OrderType.LIMIT, TimeInForce.GTC, false, 5, 1);
+        written.add(plain);
+        assertReplaysAsWritten();
+    }
+
+    @Test
+    void aCancelOnDisconnectOfOneInstrumentOrWithoutAConnectionIsRefusedNotJournaled() throws IOException {
+        final OrderCommand oneInstrument = new OrderCommand();
+        Commands.cancelAll(oneInstrument, "a", 1, RejectReason.CANCEL_ON_DISCONNECT);
+        oneInstrument.session = 7;
+        final OrderCommand noConnection = new OrderCommand();
+        Commands.cancelAll(noConnection, "a", -1, RejectReason.CANCEL_ON_DISCONNECT);
+        try (JournalWriter writer = TestJournal.reopen(TestJournal.config(dir))) {
+            oneInstrument.sequence = 1;
+            oneInstrument.timestampMicros = 1000;
+            assertThrows(IllegalArgumentException.class, () -> writer.append(oneInstrument));
+            noConnection.sequence = 1;
+            noConnection.timestampMicros = 1000;
+            assertThrows(IllegalArgumentException.class, () -> writer.append(noConnection));
+        }
+        assertEquals(0, TestJournal.replay(dir).records().size());
+    }
+
+    @Test
     void aBandJournaledBeforeIssue31ReplaysUnderTheRuleItWasMatchedWith() throws IOException {
         final ByteBuffer segment = bandSegment();
         final int start = JournalFormat.SEGMENT_HEADER_SIZE;

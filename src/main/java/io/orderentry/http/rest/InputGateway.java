@@ -84,6 +84,16 @@ public final class InputGateway {
      */
     public boolean tryPlace(final PlaceOrder order, final long requestId, final int replyTo, final String requestTag,
                             final String remoteAddress, final String keyId) {
+        return tryPlace(order, requestId, replyTo, requestTag, remoteAddress, keyId, 0);
+    }
+
+    /**
+     * @param keyId   the API key the request authenticated with, for the audit trail, or null
+     * @param session the stream connection with cancel on disconnect the order comes through, or 0
+     * @return false if the ring is full and nothing was published
+     */
+    public boolean tryPlace(final PlaceOrder order, final long requestId, final int replyTo, final String requestTag,
+                            final String remoteAddress, final String keyId, final long session) {
         final long seq = claim(ring.getBufferSize());
         if (seq < 0) {
             return false;
@@ -101,6 +111,7 @@ public final class InputGateway {
             command.selfTradePrevention = order.selfTradePrevention();
             command.price = order.price();
             command.quantity = order.quantity();
+            command.session = session;
         } finally {
             release(seq);
         }
@@ -252,6 +263,36 @@ public final class InputGateway {
             command.accountId = accountId;
             command.symbol = symbol;
             command.cancelAllCause = cause;
+        } finally {
+            release(seq);
+        }
+        return true;
+    }
+
+    /**
+     * Publishes the cancel on disconnect of a stream connection that closed: a cancel-all of the account's resting
+     * orders placed through that connection, cause {@link RejectReason#CANCEL_ON_DISCONNECT}; nobody waits for it.
+     *
+     * @param session    the connection's number, which its orders carry
+     * @param requestTag the id of the cancel, for the audit trail
+     * @param keyId      the API key the connection logged in with, or null
+     * @return false if the ring is full or the gateway closed, and nothing was published
+     */
+    public boolean tryCancelOnDisconnect(final String accountId, final long session, final String requestTag,
+                                         final String remoteAddress, final String keyId) {
+        if (accountId == null || session == 0) {
+            throw new IllegalArgumentException("a cancel on disconnect needs an account and a session");
+        }
+        final long seq = claim(ring.getBufferSize());
+        if (seq < 0) {
+            return false;
+        }
+        try {
+            final OrderCommand command = request(seq, CommandType.CANCEL_ALL, 0, -1, requestTag, remoteAddress, keyId);
+            command.accountId = accountId;
+            command.symbol = -1;
+            command.cancelAllCause = RejectReason.CANCEL_ON_DISCONNECT;
+            command.session = session;
         } finally {
             release(seq);
         }
