@@ -58,7 +58,7 @@ public final class MarketDataRoutes {
         }
         this.instruments = Map.copyOf(bySymbol);
         this.hub = new StreamHub(loop, vertx, context, access, json, new OrderChannel(settings, context, json),
-                new StreamOrderEntry(loop, settings, pending), settings.json().mapper(), instruments, settings.log());
+                new StreamOrderEntry(loop, vertx, settings, pending), settings.json().mapper(), instruments, settings.log());
     }
 
     /** Registers the stream with the consumer and starts its timer; called from the verticle's start. */

@@ -1,44 +1,74 @@
 package io.orderentry.http.stream;
 
 import io.orderentry.auth.ApiKey;
-import io.orderentry.query.OrderState;
-import io.orderentry.query.OrderStateView;
-import java.util.Arrays;
+import java.security.SecureRandom;
 
 /**
- * What one stream connection holds for order entry ({@link StreamOrderEntry}): the key it logged in with, whether its
- * orders are canceled when it closes, how many of its commands wait for the engine, and, with cancel on disconnect, the
- * orders placed through it that may still be open.
+ * What one stream connection holds for order entry ({@link StreamOrderEntry}): the key it logged in with and the
+ * account it acts for, whether its orders are canceled when it closes (and the number its orders carry for that), and
+ * how many of its commands wait for the engine.
  *
- * <p>Bounds: the waiting commands are at most {@code ws.max.pending.orders} (the session refuses more); the placed
- * orders are kept only while open: when the list is full it drops the ones the order view shows final before it
- * grows, so it never holds more than the orders of this connection resting in the books (which the engine bounds)
- * plus those placed since the last sweep.
+ * <p>Cancel on disconnect is the engine's to carry out: every order placed through the connection carries its
+ * {@link #session} number, a random 64-bit number unique to the connection (never 0, never reused in practice, also
+ * across restarts and cluster members), and the one command sent when it closes cancels what of the account's orders
+ * with that number still rests. So the connection holds nothing per order, and orders whose answers had not come back
+ * when it closed are covered as well: their places are ahead of the cancel in the input ring.
  *
  * <p>Threads: the session's event loop.
  */
 final class OrderEntrySession {
 
-    private static final int INITIAL = 64;
+    private static final SecureRandom NUMBERS = new SecureRandom();
 
     private ApiKey key;
-    private boolean cancelOnDisconnect;
+    private String accountId;
+    private long session;
+    private boolean placed;
     private int waiting;
-    private long[] placed = new long[INITIAL];
-    private int placedCount;
 
     /** @return the key the connection logged in with (or that its upgrade's header carried), or null */
     ApiKey key() {
         return key;
     }
 
-    void loggedIn(final ApiKey key, final boolean cancelOnDisconnect) {
+    /** @return the account the connection acts for (its key's, or with authentication off its login's), or null */
+    String accountId() {
+        return accountId;
+    }
+
+    /**
+     * Binds the connection to a key and an account for its life; {@code cancelOnDisconnect} turns it on (once on, a
+     * later login of the same key cannot turn it off: orders already placed carry the number).
+     */
+    void loggedIn(final ApiKey key, final String accountId, final boolean cancelOnDisconnect) {
         this.key = key;
-        this.cancelOnDisconnect = this.cancelOnDisconnect || cancelOnDisconnect;
+        this.accountId = accountId;
+        if (cancelOnDisconnect && session == 0) {
+            long number = 0;
+            while (number == 0) {
+                number = NUMBERS.nextLong();
+            }
+            session = number;
+        }
     }
 
     boolean cancelOnDisconnect() {
-        return cancelOnDisconnect;
+        return session != 0;
+    }
+
+    /** @return the number the connection's orders carry for its cancel on disconnect, 0 when that is off */
+    long session() {
+        return session;
+    }
+
+    /** An order was sent through the connection: its close has something to cancel. */
+    void placedOne() {
+        placed = true;
+    }
+
+    /** @return whether any order was sent through the connection with cancel on disconnect on */
+    boolean placedAny() {
+        return placed && session != 0;
     }
 
     /** @return the commands sent and not yet answered */
@@ -52,46 +82,5 @@ final class OrderEntrySession {
 
     void answered() {
         waiting--;
-    }
-
-    /** Notes an order placed through this connection, for its cancel on disconnect; only while that is on. */
-    void placed(final long orderId, final OrderStateView view) {
-        if (!cancelOnDisconnect) {
-            return;
-        }
-        for (int i = placedCount - 1; i >= 0 && i >= placedCount - 4; i--) {
-            if (placed[i] == orderId) {
-                return;     // a retry answered again: noted already
-            }
-        }
-        if (placedCount == placed.length) {
-            dropFinal(view);
-            if (placedCount * 4 >= placed.length * 3) {
-                placed = Arrays.copyOf(placed, placed.length * 2);
-            }
-        }
-        placed[placedCount++] = orderId;
-    }
-
-    /** @return the orders placed through this connection that the view shows open now, oldest first */
-    long[] openOrders(final OrderStateView view) {
-        dropFinal(view);
-        return Arrays.copyOf(placed, placedCount);
-    }
-
-    /** @return how many placed orders are noted (open, or final since the last sweep) */
-    int noted() {
-        return placedCount;
-    }
-
-    private void dropFinal(final OrderStateView view) {
-        int kept = 0;
-        for (int i = 0; i < placedCount; i++) {
-            final OrderState order = view.get(placed[i]);
-            if (order != null && order.status().isOpen()) {
-                placed[kept++] = placed[i];
-            }
-        }
-        placedCount = kept;
     }
 }

@@ -94,6 +94,8 @@ final class StreamHub {
      */
     private final PacedCloser<StreamSession> tooSlow = new PacedCloser<>(CLOSES_PER_ROUND, this::closeIfStillTooSlow);
     static final int CLOSES_PER_ROUND = 100;
+    /** Heartbeat intervals a connection logged in for order entry may stay silent before it is closed as dead. */
+    static final int SILENT_HEARTBEATS = 3;
     /** How often the orders subscriptions' keys are checked against the keys file's last reload (once a second). */
     static final long REVOCATION_CHECK_MILLIS = 200;
     static final long CLOSE_EVERY_MILLIS = 50;
@@ -479,10 +481,33 @@ final class StreamHub {
         final byte[] heartbeat = StreamFrames.text(json.heartbeat(WallClock.currentTimeMicros()));
         final long now = System.nanoTime();
         for (final StreamSession session : new ArrayList<>(sessions)) {
+            if (session.orderEntry().key() != null && orderEntrySilent(session, now)) {
+                continue;
+            }
             if (session.tick(now, slowClientNanos, heartbeat)) {
                 tooSlow.add(session);
             }
         }
+    }
+
+    /**
+     * The heartbeat of a connection logged in for order entry: it is pinged at every heartbeat, and one from which
+     * nothing at all came (not even a pong) for {@value #SILENT_HEARTBEATS} heartbeat intervals is taken for dead and
+     * closed (1008), so that a connection lost without a close frame is closed, and its cancel on disconnect runs, within
+     * seconds rather than when TCP gives up.
+     *
+     * @return true if it was closed
+     */
+    private boolean orderEntrySilent(final StreamSession session, final long now) {
+        final long silentNanos = now - session.lastReadNanos();
+        final long limitNanos = SILENT_HEARTBEATS * TimeUnit.MILLISECONDS.toNanos(access.config().heartbeatMillis());
+        if (silentNanos > limitNanos) {
+            session.closeForPolicy(StreamSession.REFUSED, "heartbeat timeout: nothing received for "
+                    + TimeUnit.NANOSECONDS.toMillis(silentNanos) + " ms");
+            return true;
+        }
+        session.ping();
+        return false;
     }
 
     private void closeIfStillTooSlow(final StreamSession session) {

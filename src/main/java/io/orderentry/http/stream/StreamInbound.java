@@ -71,6 +71,7 @@ final class StreamInbound extends ChannelInboundHandlerAdapter {
     private int messageBytes;
     private int refusedInARow;
     private boolean stopped;
+    private long lastReadNanos = System.nanoTime();
 
     /**
      * @param scratch at least {@code maxMessageBytes + 1} bytes, used only on this event loop
@@ -105,8 +106,16 @@ final class StreamInbound extends ChannelInboundHandlerAdapter {
         throw new IllegalStateException("no WebSocket frame decoder in the stream connection's pipeline");
     }
 
+    /** @return {@link System#nanoTime()} when the last frame of any kind (a pong too) came from the client */
+    long lastReadNanos() {
+        return lastReadNanos;
+    }
+
     @Override
     public void channelRead(final ChannelHandlerContext ctx, final Object msg) {
+        if (msg instanceof WebSocketFrame) {
+            lastReadNanos = System.nanoTime();
+        }
         if (!(msg instanceof WebSocketFrame frame) || !data(frame)) {
             ctx.fireChannelRead(msg);
             return;

@@ -62,7 +62,7 @@ final class StreamOrderEntry {
     static final Set<String> OPS = Set.of("login", "place", "cancel", "amend", "cancelAll");
     /** What a request id may be: a string of 1-64 of {@code [A-Za-z0-9_.:-]}, or an integer. */
     private static final Pattern REQUEST_ID = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
-    private static final Set<String> LOGIN_FIELDS = Set.of("op", "id", "apiKey", "cancelOnDisconnect");
+    private static final Set<String> LOGIN_FIELDS = Set.of("op", "id", "apiKey", "accountId", "cancelOnDisconnect");
     private static final Set<String> PLACE_FIELDS = Set.of("op", "id", "order");
     private static final Set<String> CANCEL_FIELDS = Set.of("op", "id", "orderId", "clientOrderId");
     private static final Set<String> AMEND_FIELDS = Set.of("op", "id", "orderId", "clientOrderId");
@@ -83,13 +83,18 @@ final class StreamOrderEntry {
     private final ReadinessCheck readiness;
     private final StreamMetrics metrics;
     private final int maxPending;
+    private final io.vertx.core.Vertx vertx;
+    private final org.slf4j.Logger log;
     private long nextTag;
 
     /**
      * @param loop the verticle's index: the reply stage hands its answers back to this loop's {@code pending}
      */
-    StreamOrderEntry(final int loop, final HttpParts settings, final PendingReplies pending) {
+    StreamOrderEntry(final int loop, final io.vertx.core.Vertx vertx, final HttpParts settings,
+                     final PendingReplies pending) {
         this.loop = loop;
+        this.vertx = vertx;
+        this.log = settings.log();
         this.settings = settings;
         this.pending = pending;
         this.results = pending.results();
@@ -155,9 +160,42 @@ final class StreamOrderEntry {
         }
     }
 
-    /** The session ended; its commands still waiting are answered to nobody (their orders stand, durable). */
+    /**
+     * The session ended, for any reason (the client's close, a lost connection, its heartbeat timeout, a policy
+     * close): with cancel on disconnect, the one command that cancels what rests of the orders placed through it goes
+     * into the input ring, unless the service is stopping (a graceful stop never cancels: the orders stay for the next
+     * start). Commands still waiting are answered to nobody; their orders stand, durable.
+     */
     void closed(final StreamSession session) {
-        // nothing is held here for a session: its waiters find it closed when their replies come
+        final OrderEntrySession entry = session.orderEntry();
+        if (!entry.placedAny()) {
+            return;
+        }
+        if (settings.status().phase() != io.orderentry.ops.ServiceStatus.Phase.READY || input.closed()) {
+            log.info("stream: connection {} closed while the service stops; its orders stay (no cancel on disconnect"
+                    + " for a graceful stop)", remote(session));
+            return;
+        }
+        cancelOnDisconnect(entry.accountId(), entry.session(), RequestIds.ofStream(loop, ++nextTag), remote(session),
+                entry.key() == null ? null : entry.key().keyId(), 0);
+    }
+
+    /** Publishes a cancel on disconnect; a full ring is tried again every 100 ms for 30 s, then logged as an error. */
+    private void cancelOnDisconnect(final String accountId, final long number, final String tag, final String remote,
+                                    final String keyId, final int attempt) {
+        if (input.tryCancelOnDisconnect(accountId, number, tag, remote, keyId)) {
+            metrics.cancelOnDisconnect();
+            return;
+        }
+        if (input.closed()) {
+            log.info("stream: the cancel on disconnect of {} ({}) was not sent: the service is stopping", remote,
+                    accountId);
+        } else if (attempt >= 300) {
+            log.error("stream: the cancel on disconnect of {} ({}) found the input ring full for 30 s and was given up;"
+                    + " the orders placed through that connection stay open", remote, accountId);
+        } else {
+            vertx.setTimer(100, ignored -> cancelOnDisconnect(accountId, number, tag, remote, keyId, attempt + 1));
+        }
     }
 
     private void login(final StreamSession session, final JsonNode root, final String id) {
@@ -180,33 +218,67 @@ final class StreamOrderEntry {
             return;
         }
         final String secret = secretNode == null || secretNode.isNull() ? null : secretNode.textValue();
-        final OrderEntrySession entry = session.orderEntry();
-        final ApiKey key;
-        if (!access.enabled()) {
-            key = AccessControl.OPEN;
-        } else if (secret == null && entry.key() != null) {
-            key = entry.key();      // logged in by the upgrade's header: the login only sets cancelOnDisconnect
-        } else {
-            key = authenticate(session, secret, secret == null
-                    ? "login needs \"apiKey\" (or 'Authorization: Bearer <secret>' with the upgrade)" : null);
-            if (key == null) {
-                answer(session, results.refused(id, gate.refusal()));
-                return;
-            }
-        }
-        if (entry.key() != null && key != entry.key() && !key.keyId().equals(entry.key().keyId())) {
-            answer(session, results.refused(id, ApiError.badRequest("ALREADY_LOGGED_IN", "this connection is logged"
-                    + " in with key " + entry.key().keyId() + " for its life; open another connection for another key",
-                    "apiKey")));
+        final String named;
+        try {
+            named = optionalText(root, "accountId");
+        } catch (final ApiException e) {
+            answer(session, results.refused(id, e.error()));
             return;
         }
         final boolean cancelOnDisconnect = cod != null && cod.asBoolean(false);
+        final OrderEntrySession entry = session.orderEntry();
+        final ApiKey key;
+        final String account;
+        if (!access.enabled()) {
+            key = AccessControl.OPEN;
+            if (named != null && !OrderRequestParser.ACCOUNT_ID.matcher(named).matches()) {
+                answer(session, results.refused(id, ApiError.badRequest("INVALID_ACCOUNT_ID", "accountId must be 1-64"
+                        + " of [A-Za-z0-9_-]", "accountId")));
+                return;
+            }
+            if (cancelOnDisconnect && named == null && entry.accountId() == null) {
+                answer(session, results.refused(id, ApiError.badRequest("MISSING_FIELD", "with authentication off"
+                        + " (ORDERS_AUTH=none) cancelOnDisconnect needs the connection's accountId", "accountId")));
+                return;
+            }
+            account = named != null ? named : entry.accountId();
+        } else {
+            if (secret == null && entry.key() != null) {
+                key = entry.key();      // logged in by the upgrade's header: the login only sets cancelOnDisconnect
+            } else {
+                key = authenticate(session, secret, secret == null
+                        ? "login needs \"apiKey\" (or 'Authorization: Bearer <secret>' with the upgrade)" : null);
+                if (key == null) {
+                    answer(session, results.refused(id, gate.refusal()));
+                    return;
+                }
+            }
+            if (named != null && !named.equals(key.account())) {
+                access.accountMismatch();
+                answer(session, results.refused(id, new ApiError(403, "ACCOUNT_MISMATCH", "accountId '" + named
+                        + "' is not the account of this API key (" + key.account() + ")", "accountId")));
+                return;
+            }
+            account = key.account();
+        }
+        if (entry.key() != null && !sameKey(entry.key(), key)
+                || entry.accountId() != null && !entry.accountId().equals(account)) {
+            answer(session, results.refused(id, ApiError.badRequest("ALREADY_LOGGED_IN", "this connection is logged"
+                    + " in for " + (entry.key() != null && entry.key().keyId() != null ? "key " + entry.key().keyId()
+                    : "account " + entry.accountId()) + " for its life; open another connection for another",
+                    "apiKey")));
+            return;
+        }
         if (entry.key() == null) {
             session.budget(loggedInBudget());
         }
-        entry.loggedIn(key, cancelOnDisconnect);
-        answer(session, settings.json().loggedIn(id, key == AccessControl.OPEN ? null : key.account(),
-                key == AccessControl.OPEN ? null : key.keyId(), entry.cancelOnDisconnect()));
+        entry.loggedIn(key, account, cancelOnDisconnect);
+        answer(session, settings.json().loggedIn(id, account, key == AccessControl.OPEN ? null : key.keyId(),
+                entry.cancelOnDisconnect()));
+    }
+
+    private static boolean sameKey(final ApiKey a, final ApiKey b) {
+        return a == b || a.keyId() != null && a.keyId().equals(b.keyId());
     }
 
     /**
@@ -238,7 +310,7 @@ final class StreamOrderEntry {
                 return null;
             }
             session.budget(loggedInBudget());
-            entry.loggedIn(key, false);
+            entry.loggedIn(key, key.account(), false);
         }
         final ApiKey admitted = gate.admitKey(key, session.remoteAddress(), AccessControl.Need.ORDER);
         if (admitted == null) {
@@ -274,25 +346,31 @@ final class StreamOrderEntry {
         if (node == null || node.isNull()) {
             throw ApiError.badRequest("MISSING_FIELD", "order is required", "order").toException();
         }
-        PlaceOrder order = parser.parse(node, key == AccessControl.OPEN);
-        if (key != AccessControl.OPEN) {
+        final OrderEntrySession entry = session.orderEntry();
+        final String bound = entry.accountId();
+        PlaceOrder order = parser.parse(node, bound == null);
+        if (bound != null) {
             if (order.accountId() == null) {
-                order = order.withAccount(key.account());
-            } else if (!order.accountId().equals(key.account())) {
+                order = order.withAccount(bound);
+            } else if (!order.accountId().equals(bound)) {
                 access.accountMismatch();
                 throw new ApiError(403, "ACCOUNT_MISMATCH", "accountId '" + order.accountId() + "' is not the account"
-                        + " of this API key (" + key.account() + ")", "accountId").toException();
+                        + " this connection logged in for (" + bound + ")", "accountId").toException();
             }
         }
         final long requestId = pending.nextRequestId();
-        send(session, id, requestId, CommandType.PLACE, input.tryPlace(order, requestId, loop, tag, remote(session),
-                key.keyId()));
+        final boolean taken = input.tryPlace(order, requestId, loop, tag, remote(session), key.keyId(),
+                entry.session());
+        if (taken) {
+            entry.placedOne();
+        }
+        send(session, id, requestId, CommandType.PLACE, taken);
     }
 
     private void cancel(final StreamSession session, final JsonNode root, final String id, final String tag,
                         final ApiKey key) {
         unknownFields(root, CANCEL_FIELDS);
-        final long orderId = orderOf(root, key);
+        final long orderId = orderOf(root, key, session.orderEntry().accountId());
         final long requestId = pending.nextRequestId();
         send(session, id, requestId, CommandType.CANCEL, input.tryCancel(orderId, requestId, loop, tag,
                 remote(session), key.keyId(), key.account()));
@@ -300,7 +378,7 @@ final class StreamOrderEntry {
 
     private void amend(final StreamSession session, final JsonNode root, final String id, final String tag,
                        final ApiKey key) {
-        final long orderId = orderOf(root, key);
+        final long orderId = orderOf(root, key, session.orderEntry().accountId());
         final OrderState order = view.get(orderId);
         if (order == null) {
             throw notFound(orderId).toException();
@@ -316,14 +394,15 @@ final class StreamOrderEntry {
                            final ApiKey key) {
         unknownFields(root, CANCEL_ALL_FIELDS);
         final String named = optionalText(root, "accountId");
+        final String own = key != AccessControl.OPEN ? key.account() : session.orderEntry().accountId();
         final String accountId;
-        if (key != AccessControl.OPEN) {
-            if (named != null && !named.equals(key.account())) {
+        if (own != null) {
+            if (named != null && !named.equals(own)) {
                 access.accountMismatch();
-                throw new ApiError(403, "ACCOUNT_MISMATCH", "accountId '" + named + "' is not the account of this API"
-                        + " key (" + key.account() + ")", "accountId").toException();
+                throw new ApiError(403, "ACCOUNT_MISMATCH", "accountId '" + named + "' is not the account of this"
+                        + " connection (" + own + ")", "accountId").toException();
             }
-            accountId = key.account();
+            accountId = own;
         } else {
             if (named == null) {
                 throw ApiError.badRequest("MISSING_FIELD", "accountId is required: authentication is off"
@@ -354,7 +433,7 @@ final class StreamOrderEntry {
      * @return the order a cancel or an amend names by {@code orderId} or {@code clientOrderId} (exactly one), which
      *     must be the key's account's (another's is answered as unknown, as over REST)
      */
-    private long orderOf(final JsonNode root, final ApiKey key) {
+    private long orderOf(final JsonNode root, final ApiKey key, final String bound) {
         final JsonNode byId = root.get("orderId");
         final JsonNode byClientId = root.get("clientOrderId");
         final boolean hasId = byId != null && !byId.isNull();
@@ -376,12 +455,13 @@ final class StreamOrderEntry {
                 throw ApiError.badRequest("INVALID_CLIENT_ORDER_ID", "clientOrderId must be 1-64 of"
                         + " [A-Za-z0-9_.:-]", "clientOrderId").toException();
             }
-            if (key == AccessControl.OPEN) {
+            final String account = key != AccessControl.OPEN ? key.account() : bound;
+            if (account == null) {
                 throw ApiError.badRequest("INVALID_CLIENT_ORDER_ID", "with authentication off an order is named by"
-                        + " orderId: a clientOrderId is only unique within an account", "clientOrderId")
+                        + " clientOrderId only on a connection logged in with its accountId", "clientOrderId")
                         .toException();
             }
-            orderId = view.orderIdOf(key.account(), byClientId.textValue());
+            orderId = view.orderIdOf(account, byClientId.textValue());
             if (orderId <= 0) {
                 throw new ApiError(404, "ORDER_NOT_FOUND", "no order with clientOrderId '" + byClientId.textValue()
                         + "'", "clientOrderId").toException();
@@ -428,10 +508,6 @@ final class StreamOrderEntry {
         @Override
         public void replied(final Reply reply) {
             entry.answered();
-            if (type == CommandType.PLACE && !reply.journalFailed() && reply.orderId() > 0
-                    && reply.order() != null && reply.order().status().isOpen()) {
-                entry.placed(reply.orderId(), view);
-            }
             answer(session, results.replied(id, reply));
         }
 

@@ -197,6 +197,18 @@ final class StreamSession {
         inbound.budget(budget);
     }
 
+    /** @return {@link System#nanoTime()} when anything (a data frame, a pong) last came from the client */
+    long lastReadNanos() {
+        return inbound.lastReadNanos();
+    }
+
+    /** Sends a WebSocket ping: a live client answers with a pong, which counts as having heard from it. */
+    void ping() {
+        if (!closed && !socket.isClosed()) {
+            socket.writePing(io.vertx.core.buffer.Buffer.buffer());
+        }
+    }
+
     /** @return whether the connection has closed (by either side) */
     boolean isClosed() {
         return closed;
