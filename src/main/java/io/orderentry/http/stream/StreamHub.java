@@ -266,13 +266,16 @@ final class StreamHub {
         access.metrics().refusedMessage();
         final MarketDataConfig.StreamInput input = access.config().input();
         if (inARow >= input.burst()) {
-            session.closeForPolicy(StreamSession.REFUSED, "too many messages: over " + input.perSecond()
-                    + " a second");
+            session.closeForPolicy(StreamSession.REFUSED, session.orderEntry().key() != null
+                    ? "too many messages: over twice the key's request budget" : "too many messages: over "
+                    + input.perSecond() + " a second");
         } else if (inARow == 1) {
-            session.send(StreamFrames.text(json.error(new ApiError(429, "RATE_LIMITED", "over this connection's "
-                    + input.perSecond() + " messages a second (bursts of " + input.burst() + "); messages are dropped"
-                    + " unread until it slows down, and " + input.burst() + " in a row close the connection",
-                    null))));
+            session.send(StreamFrames.text(json.error(new ApiError(429, "RATE_LIMITED", session.orderEntry().key() != null
+                    ? "over this connection's message budget (twice its key's request budget); messages are dropped"
+                    + " unread, without an answer, until it slows down"
+                    : "over this connection's " + input.perSecond() + " messages a second (bursts of " + input.burst()
+                    + "); messages are dropped unread until it slows down, and " + input.burst() + " in a row close"
+                    + " the connection", null))));
         }
     }
 

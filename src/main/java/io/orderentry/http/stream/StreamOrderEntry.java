@@ -47,9 +47,9 @@ import java.util.regex.Pattern;
  * orders and cancel-alls name their {@code accountId} as over REST.
  *
  * <h2>Back-pressure</h2>
- * A logged-in connection's message budget becomes its key's request budget ({@code ORDERS_RATE_LIMIT_REQUESTS_*}),
+ * A logged-in connection's message budget becomes twice its key's request budget ({@code ORDERS_RATE_LIMIT_REQUESTS_*}),
  * charged before a message is read ({@link StreamInbound}); every command also takes the key's request and order
- * tokens as a REST request does. At most {@code ws.max.pending.orders} commands of one connection wait for the engine;
+ * tokens as a REST request does, so the key's budgets bind first and their refusals are answered with the id. At most {@code ws.max.pending.orders} commands of one connection wait for the engine;
  * one more is answered {@code 429 TOO_MANY_PENDING} at once. Answers are never conflated or dropped: a connection that
  * does not read them fast enough to stay within its send bounds is closed (1008), and the client finds its orders by
  * clientOrderId ({@link StreamSession#sendAnswer}).
@@ -245,6 +245,14 @@ final class StreamOrderEntry {
         } else {
             if (secret == null && entry.key() != null) {
                 key = entry.key();      // logged in by the upgrade's header: the login only sets cancelOnDisconnect
+            } else if (secret == null && session.header(HttpHeaders.AUTHORIZATION) != null) {
+                // the upgrade's header, not used yet: a login without apiKey takes it (to set cancelOnDisconnect)
+                key = authenticate(session, AccessControl.bearer(session.header(HttpHeaders.AUTHORIZATION)),
+                        "the upgrade's Authorization header is not 'Bearer <secret>'");
+                if (key == null) {
+                    answer(session, results.refused(id, gate.refusal()));
+                    return;
+                }
             } else {
                 key = authenticate(session, secret, secret == null
                         ? "login needs \"apiKey\" (or 'Authorization: Bearer <secret>' with the upgrade)" : null);
@@ -523,11 +531,15 @@ final class StreamOrderEntry {
         session.sendAnswer(StreamFrames.frames(result.getBytes(), false));
     }
 
-    /** @return the budget of a logged-in connection: its key's request budget (a REST client's), or none */
+    /**
+     * @return the message budget of a logged-in connection: twice its key's request budget, so that the key's budgets,
+     *     whose refusals are answered with the command's id (429 RATE_LIMITED), bind first, and only a flood beyond
+     *     twice that is dropped unread; or none when the keys' budget is off
+     */
     private TokenBucket loggedInBudget() {
         final RateLimits.Limit requests = access.limits().requests();
         final long now = System.nanoTime();
-        return requests.enabled() ? new TokenBucket(requests.perSecond(), requests.burst(), now)
+        return requests.enabled() ? new TokenBucket(2 * requests.perSecond(), 2 * requests.burst(), now)
                 : new TokenBucket(UNLIMITED_PER_SECOND, (long) UNLIMITED_PER_SECOND, now);
     }
 

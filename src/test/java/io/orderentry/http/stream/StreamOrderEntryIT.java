@@ -157,9 +157,13 @@ class StreamOrderEntryIT {
     }
 
     @Test
-    void theUpgradesAuthorizationHeaderLogsTheConnectionIn() {
+    void theUpgradesAuthorizationHeaderLogsTheConnectionInAndALoginWithoutAKeyTakesIt() {
         final String symbol = symbol();
         try (StreamClient ws = StreamClient.connect(clients, service.port(), Map.of("Authorization", "Bearer " + bob))) {
+            final JsonNode login = call(ws, "h-0", "{\"op\":\"login\",\"id\":\"h-0\",\"cancelOnDisconnect\":true}");
+            assertEquals(200, login.get("status").asInt(), "a login without apiKey takes the header's: " + login);
+            assertEquals("bob", login.get("accountId").asText());
+            assertTrue(login.get("cancelOnDisconnect").asBoolean());
             final JsonNode placed = place(ws, "h-1", order(symbol, "SELL", "20.00", "1.0", null));
             assertEquals(201, placed.get("status").asInt(), placed.toString());
             assertEquals("bob", placed.get("order").get("accountId").asText());
