@@ -114,6 +114,23 @@ public final class Json {
      */
     public Buffer result(final String id, final int status, final ApiError error, final OrderState order,
                          final List<OrderState> canceled) {
+        return result(id, status, error, order, canceled, BUFFER);
+    }
+
+    /**
+     * Receives a document rendered into this thread's reused bytes: the first {@code length} bytes of {@code bytes},
+     * valid only during the call (it copies what it keeps), so that a caller can frame it where it goes with one copy.
+     */
+    public interface Payload<T> {
+        T take(byte[] bytes, int length);
+    }
+
+    /** A document as a Vert.x buffer of its own. */
+    public static final Payload<Buffer> BUFFER = (bytes, length) -> Buffer.buffer(length).appendBytes(bytes, 0, length);
+
+    /** As {@link #result(String, int, ApiError, OrderState, List)}, handed to {@code into} rather than copied. */
+    public <T> T result(final String id, final int status, final ApiError error, final OrderState order,
+                        final List<OrderState> canceled, final Payload<T> into) {
         final OrderJson renderer = orderJson.get();
         final JsonBytes out = renderer.start();
         if (id != null) {
@@ -143,7 +160,7 @@ public final class Json {
             }
             out.raw((byte) ']');
         }
-        return out.raw((byte) '}').toBuffer();
+        return out.raw((byte) '}').into(into);
     }
 
     /**
@@ -151,13 +168,13 @@ public final class Json {
      *     "cancelOnDisconnect":...}} (account and key null with authentication off)
      * @param id the JSON text of the request's id, as {@link #result} takes it
      */
-    public Buffer loggedIn(final String id, final String accountId, final String keyId,
-                           final boolean cancelOnDisconnect) {
+    public <T> T loggedIn(final String id, final String accountId, final String keyId,
+                          final boolean cancelOnDisconnect, final Payload<T> into) {
         final JsonBytes out = orderJson.get().start();
         out.ascii("{\"op\":\"result\",\"id\":").ascii(id).ascii(",\"status\":200,\"accountId\":")
                 .string(accountId).ascii(",\"keyId\":").string(keyId).ascii(",\"cancelOnDisconnect\":")
                 .ascii(cancelOnDisconnect ? "true" : "false");
-        return out.raw((byte) '}').toBuffer();
+        return out.raw((byte) '}').into(into);
     }
 
     /** @return a batch's answer: {@code {"results":[...]}} with each result as {@link #result} rendered it */

@@ -59,6 +59,11 @@ final class JsonBytes {
         return allocator.directBuffer(length, length).writeBytes(bytes, 0, length);
     }
 
+    /** @return what {@code payload} makes of the bytes written, which it may read only during the call */
+    <T> T into(final Json.Payload<T> payload) {
+        return payload.take(bytes, length);
+    }
+
     /** @return the bytes written, as text (tests, logs) */
     @Override
     public String toString() {

@@ -30,26 +30,41 @@ public final class ReplyResults {
      * @return the result of a command the engine answered
      */
     public Buffer replied(final String id, final Reply reply) {
+        return replied(id, reply, Json.BUFFER);
+    }
+
+    /** As {@link #replied(String, Reply)}, handed to {@code into} (see {@link Json.Payload}). */
+    public <T> T replied(final String id, final Reply reply, final Json.Payload<T> into) {
         if (reply.journalFailed()) {
-            return unavailable(id, Answer.JOURNAL_UNAVAILABLE.code(), Answer.JOURNAL_UNAVAILABLE.message());
+            return unavailable(id, Answer.JOURNAL_UNAVAILABLE.code(), Answer.JOURNAL_UNAVAILABLE.message(), into);
         }
         final OrderState order = reply.order();
         final Answer answer = Answer.of(reply.result(), false, order != null);
         if (answer.success()) {
             final List<OrderState> canceled = reply.result() == CommandResult.CANCELED_ALL ? reply.canceled() : null;
-            return json.result(id, answer.status(), null, canceled == null ? order : null, canceled);
+            return json.result(id, answer.status(), null, canceled == null ? order : null, canceled, into);
         }
         final ApiError error = errors.errorOf(answer, reply);
-        return json.result(id, answer.status(), error, ReplyErrors.carriesOrder(error) ? order : null, null);
+        return json.result(id, answer.status(), error, ReplyErrors.carriesOrder(error) ? order : null, null, into);
     }
 
     /** @return the result of a command refused before it reached the engine, or answered without it */
     public Buffer refused(final String id, final ApiError error) {
-        return json.result(id, error.status(), error, null, null);
+        return refused(id, error, Json.BUFFER);
+    }
+
+    /** As {@link #refused(String, ApiError)}, handed to {@code into}. */
+    public <T> T refused(final String id, final ApiError error, final Json.Payload<T> into) {
+        return json.result(id, error.status(), error, null, null, into);
     }
 
     /** @return the result of a command with no reply: 503 with {@code code} */
     public Buffer unavailable(final String id, final String code, final String message) {
-        return refused(id, new ApiError(503, code, message, null));
+        return unavailable(id, code, message, Json.BUFFER);
+    }
+
+    /** As {@link #unavailable(String, String, String)}, handed to {@code into}. */
+    public <T> T unavailable(final String id, final String code, final String message, final Json.Payload<T> into) {
+        return refused(id, new ApiError(503, code, message, null), into);
     }
 }

@@ -1,5 +1,8 @@
 package io.orderentry.http.stream;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -52,6 +55,26 @@ public final class StreamFrames {
             at += length;
         }
         return frames;
+    }
+
+    /**
+     * @return the complete, unmasked frame or frames of one uncompressed text message whose payload is the first
+     *     {@code length} bytes of {@code payload}, in one direct buffer from {@code allocator} (the caller owns it)
+     */
+    static ByteBuf text(final ByteBufAllocator allocator, final byte[] payload, final int length) {
+        int size = 0;
+        for (int from = 0; from == 0 || from < length; from += MAX_FRAME_PAYLOAD) {
+            size += headerSize(Math.min(MAX_FRAME_PAYLOAD, length - from)) + Math.min(MAX_FRAME_PAYLOAD, length - from);
+        }
+        final ByteBuf out = allocator.directBuffer(size, size);
+        final byte[] head = new byte[4];
+        for (int from = 0; from == 0 || from < length; from += MAX_FRAME_PAYLOAD) {
+            final int part = Math.min(MAX_FRAME_PAYLOAD, length - from);
+            final boolean last = from + part == length;
+            final int headLength = header(head, 0, (last ? FIN : 0) | (from == 0 ? TEXT : CONTINUATION), part);
+            out.writeBytes(head, 0, headLength).writeBytes(payload, from, part);
+        }
+        return out;
     }
 
     private static int headerSize(final int length) {

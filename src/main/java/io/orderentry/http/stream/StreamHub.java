@@ -200,6 +200,12 @@ final class StreamHub {
 
     /** Handles one client message: order entry ({@link StreamOrderEntry}), or a subscription's. */
     void request(final StreamSession session, final String text) {
+        final byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        final PlaceMessage place = PlaceMessage.read(mapper.getFactory(), bytes);
+        if (place != null) {
+            orderEntry.place(session, place);
+            return;
+        }
         final StreamRequest request;
         try {
             final com.fasterxml.jackson.databind.JsonNode root = StreamRequest.read(mapper, text);

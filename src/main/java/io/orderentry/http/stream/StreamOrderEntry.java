@@ -1,6 +1,8 @@
 package io.orderentry.http.stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.orderentry.auth.ApiKey;
 import io.orderentry.auth.RateLimits;
 import io.orderentry.auth.TokenBucket;
@@ -12,6 +14,7 @@ import io.orderentry.http.EdgeRefusals;
 import io.orderentry.http.HttpParts;
 import io.orderentry.http.ReadinessCheck;
 import io.orderentry.http.RequestIds;
+import io.orderentry.http.json.Json;
 import io.orderentry.http.rest.InputGateway;
 import io.orderentry.http.rest.OrderRequestParser;
 import io.orderentry.http.rest.PendingReplies;
@@ -27,7 +30,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import java.util.Iterator;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Order entry on the stream (API.md, "Order entry on the stream"): {@code login}, {@code place}, {@code cancel},
@@ -60,13 +62,14 @@ final class StreamOrderEntry {
 
     /** The ops this class handles. */
     static final Set<String> OPS = Set.of("login", "place", "cancel", "amend", "cancelAll");
-    /** What a request id may be: a string of 1-64 of {@code [A-Za-z0-9_.:-]}, or an integer. */
-    private static final Pattern REQUEST_ID = Pattern.compile("[A-Za-z0-9_.:-]{1,64}");
     private static final Set<String> LOGIN_FIELDS = Set.of("op", "id", "apiKey", "accountId", "cancelOnDisconnect");
     private static final Set<String> PLACE_FIELDS = Set.of("op", "id", "order");
     private static final Set<String> CANCEL_FIELDS = Set.of("op", "id", "orderId", "clientOrderId");
     private static final Set<String> AMEND_FIELDS = Set.of("op", "id", "orderId", "clientOrderId");
     private static final Set<String> CANCEL_ALL_FIELDS = Set.of("op", "id", "symbol", "accountId");
+    /** Frames a rendered result straight into a pooled direct buffer: one copy between the renderer and the socket. */
+    private static final Json.Payload<ByteBuf> FRAME = (bytes, length) -> StreamFrames.text(ByteBufAllocator.DEFAULT,
+            bytes, length);
     /** A logged-in connection's message budget when the keys' request budget is off. */
     private static final double UNLIMITED_PER_SECOND = 1_000_000;
 
@@ -124,13 +127,42 @@ final class StreamOrderEntry {
             login(session, root, id);
             return;
         }
-        final String tag = RequestIds.ofStream(loop, ++nextTag);
         final CommandType action = switch (op) {
             case "place" -> CommandType.PLACE;
             case "cancel" -> CommandType.CANCEL;
             case "amend" -> CommandType.AMEND;
             default -> CommandType.CANCEL_ALL;
         };
+        command(session, id, action, (key, tag) -> {
+            switch (action) {
+                case PLACE -> place(session, root, id, tag, key);
+                case CANCEL -> cancel(session, root, id, tag, key);
+                case AMEND -> amend(session, root, id, tag, key);
+                default -> cancelAll(session, root, id, tag, key);
+            }
+        });
+    }
+
+    /**
+     * A {@code place} read without a JSON tree ({@link PlaceMessage}): the same checks and answers as
+     * {@link #request}, its order read by the same parser as a REST body (whose fast path takes the common order).
+     */
+    void place(final StreamSession session, final PlaceMessage message) {
+        command(session, message.id(), CommandType.PLACE, (key, tag) -> place(session, message.order(), message.id(),
+                tag, key));
+    }
+
+    /** What a command does once admitted; may throw an {@link ApiException} to refuse it. */
+    private interface Body {
+        void run(ApiKey key, String tag);
+    }
+
+    /**
+     * Admits one command of a session (readiness, its key's permission and budgets, the bound of waiting commands)
+     * and runs it; a refusal is answered with the id, and audited as over REST.
+     */
+    private void command(final StreamSession session, final String id, final CommandType action, final Body body) {
+        final String tag = RequestIds.ofStream(loop, ++nextTag);
         final ApiError notReady = readiness.unlessAccepting();
         if (notReady != null) {
             answer(session, results.refused(id, notReady));
@@ -148,12 +180,7 @@ final class StreamOrderEntry {
             return;
         }
         try {
-            switch (action) {
-                case PLACE -> place(session, root, id, tag, key);
-                case CANCEL -> cancel(session, root, id, tag, key);
-                case AMEND -> amend(session, root, id, tag, key);
-                default -> cancelAll(session, root, id, tag, key);
-            }
+            body.run(key, tag);
         } catch (final ApiException e) {
             refusals.publish(tag, remote(session), action, e.error(), null, 0, key.keyId(), key.account());
             answer(session, results.refused(id, e.error()));
@@ -281,8 +308,9 @@ final class StreamOrderEntry {
             session.budget(loggedInBudget());
         }
         entry.loggedIn(key, account, cancelOnDisconnect);
-        answer(session, settings.json().loggedIn(id, account, key == AccessControl.OPEN ? null : key.keyId(),
-                entry.cancelOnDisconnect()));
+        session.sendAnswer(settings.json().loggedIn(id, account, key == AccessControl.OPEN ? null : key.keyId(),
+                entry.cancelOnDisconnect(), FRAME));
+        metrics.orderEntryAnswer();
     }
 
     private static boolean sameKey(final ApiKey a, final ApiKey b) {
@@ -354,9 +382,21 @@ final class StreamOrderEntry {
         if (node == null || node.isNull()) {
             throw ApiError.badRequest("MISSING_FIELD", "order is required", "order").toException();
         }
+        final String bound = session.orderEntry().accountId();
+        send(session, id, parser.parse(node, bound == null), tag, key);
+    }
+
+    private void place(final StreamSession session, final byte[] order, final String id, final String tag,
+                       final ApiKey key) {
+        send(session, id, parser.parse(order, session.orderEntry().accountId() == null), tag, key);
+    }
+
+    /** Sends a parsed order as the connection's account's (the key's, or the login's with authentication off). */
+    private void send(final StreamSession session, final String id, final PlaceOrder parsed, final String tag,
+                      final ApiKey key) {
         final OrderEntrySession entry = session.orderEntry();
         final String bound = entry.accountId();
-        PlaceOrder order = parser.parse(node, bound == null);
+        PlaceOrder order = parsed;
         if (bound != null) {
             if (order.accountId() == null) {
                 order = order.withAccount(bound);
@@ -516,7 +556,8 @@ final class StreamOrderEntry {
         @Override
         public void replied(final Reply reply) {
             entry.answered();
-            answer(session, results.replied(id, reply));
+            metrics.orderEntryAnswer();
+            session.sendAnswer(results.replied(id, reply, FRAME));
         }
 
         @Override
@@ -526,9 +567,10 @@ final class StreamOrderEntry {
         }
     }
 
+    /** Sends a result rendered as a Vert.x buffer (refusals); the engine's answers are framed at once ({@link #FRAME}). */
     private void answer(final StreamSession session, final Buffer result) {
         metrics.orderEntryAnswer();
-        session.sendAnswer(StreamFrames.frames(result.getBytes(), false));
+        session.sendAnswer(StreamFrames.text(ByteBufAllocator.DEFAULT, result.getBytes(), result.length()));
     }
 
     /**
@@ -544,7 +586,7 @@ final class StreamOrderEntry {
     }
 
     private static String remote(final StreamSession session) {
-        return RequestIds.remoteAddress(session.remoteAddress());
+        return session.remoteText();
     }
 
     /** @return the JSON text of a valid request id (a quoted string or an integer), or null */
@@ -552,7 +594,7 @@ final class StreamOrderEntry {
         if (id == null || id.isNull()) {
             return null;
         }
-        if (id.isTextual() && REQUEST_ID.matcher(id.textValue()).matches()) {
+        if (id.isTextual() && PlaceMessage.validId(id.textValue())) {
             return "\"" + id.textValue() + "\"";
         }
         if (id.isIntegralNumber() && id.canConvertToLong()) {

@@ -81,6 +81,7 @@ final class StreamSession {
     /** Order entry on this connection: its key, its waiting commands, its cancel on disconnect. */
     private final OrderEntrySession orderEntry = new OrderEntrySession();
     private StreamInbound inbound;
+    private String remoteText;
     private boolean compressionKnown;
     private boolean compressing;
     private long behindSinceNanos;
@@ -185,6 +186,14 @@ final class StreamSession {
     /** @return the upgrade request's header, or null */
     String header(final CharSequence name) {
         return socket.headers().get(name);
+    }
+
+    /** @return the client's address as the audit trail records it ({@code host:port}), worked out once */
+    String remoteText() {
+        if (remoteText == null) {
+            remoteText = io.orderentry.http.RequestIds.remoteAddress(socket.remoteAddress());
+        }
+        return remoteText;
     }
 
     /** @return the connection's order entry */
@@ -364,20 +373,22 @@ final class StreamSession {
     }
 
     /**
-     * Sends the answer to an order-entry command, already framed. Unlike market data an answer is never conflated or
+     * Sends the answer to an order-entry command, already framed in a buffer this call takes over. Unlike market data an answer is never conflated or
      * dropped while the connection is open: when it cannot be sent or queued within the session's bounds (the client
      * does not read), the connection is closed with 1008 rather than the answer lost, and the client finds the order
      * by its clientOrderId. On a connection already closed it is dropped: the command stands, durable.
      */
-    void sendAnswer(final byte[] frame) {
+    void sendAnswer(final ByteBuf frame) {
         if (closed) {
+            frame.release();
             return;
         }
         if (conflated) {
+            frame.release();
             closeUnreadAnswers();
             return;
         }
-        write(channel.alloc().directBuffer(frame.length).writeBytes(frame), 1, true);
+        write(frame, 1, true);
     }
 
     private void closeUnreadAnswers() {
