@@ -8,7 +8,8 @@ STARTWARMUP seconds; then RUNS rounds, the order of the modes rotated each round
 machine's drift fall on every mode alike:
   - closed loop, the same line for all three: 64 connections (wrk -t2 -c64 with loadtest/order-submission.lua; wrk
     -t2 -c64 with loadtest/batch.lua, 20 orders a request; target/wsload window=1 on 64 sessions, one order per
-    message), SECONDS each after a 5 s unrecorded warm-up of the same load;
+    message), SECONDS each after a 5 s unrecorded warm-up of the same load; and wsload window=WSWINDOW, the sessions
+    sending without waiting for each answer, as a market maker's do;
   - fixed rate, RATE orders a second, coordinated omission corrected: target/fixedrate (REST, 64 connections) and
     target/wsload rate=RATE (64 sessions), SECONDS recorded after WARMUP.
 Each window's orders are the service's own count (orders_commands_total{result="PLACED"}), and its CPU is the service
@@ -17,9 +18,9 @@ run and the medians, with the ratios the issue sets targets for:
   - WebSocket orders/s >= 2 x REST's; batch orders/s >= 3 x REST's (closed loop);
   - WebSocket p99 at RATE <= REST's; service CPU per order over WebSocket <= 0.5 x REST's (at RATE).
 
-  bench/entry.sh [runs=3] [seconds=20] [rate=5000] [warmup=5] [startwarmup=40] [batchconnections=64]
+  bench/entry.sh [runs=3] [seconds=20] [rate=5000] [warmup=5] [startwarmup=40] [batchconnections=64] [wswindow=8]
 """
-import os, re, statistics, subprocess, sys, tempfile, time
+import os, re, resource, statistics, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import SERVICE_OPTS, Keys, arg, free_port, metrics, metric, service_env, stop, threads, wait_http  # noqa: E402
@@ -32,6 +33,9 @@ RATE = int(arg("rate", "5000"))
 WARMUP = int(arg("warmup", "5"))
 START_WARMUP = int(arg("startwarmup", "40"))
 BATCH_CONNECTIONS = int(arg("batchconnections", "64"))
+# a market maker's session sends without waiting for each answer: the closed loop is also run with this many orders in
+# flight per session (0: not run), beside the one-at-a-time line that matches wrk's
+WS_WINDOW = int(arg("wswindow", "8"))
 CONNECTIONS = 64
 JAVA_OPTS = os.environ.get("JAVA_OPTS", SERVICE_OPTS).split()
 PLACED = 'orders_commands_total{result="PLACED"}'
@@ -41,6 +45,35 @@ def cpu_ticks(pid):
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return int(fields[11]) + int(fields[12])
+
+
+def postgres_ticks():
+    """User + system ticks of every postgres process now (the server and its backends, new ones included)."""
+    total = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/comm") as f:
+                if f.read().strip() != "postgres":
+                    continue
+            total += cpu_ticks(pid)
+        except OSError:
+            continue
+    return total
+
+
+def machine_ticks():
+    """(busy, all) ticks of the whole machine from /proc/stat."""
+    with open("/proc/stat") as f:
+        fields = [int(v) for v in f.readline().split()[1:]]
+    idle = fields[3] + fields[4]
+    return sum(fields) - idle, sum(fields)
+
+
+def children_ticks():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (usage.ru_utime + usage.ru_stime) * HZ
 
 
 class Window:
@@ -53,6 +86,9 @@ class Window:
         self.placed = metric(metrics(self.url), PLACED)
         self.ticks = cpu_ticks(self.pid)
         self.threads = threads(self.pid)
+        self.postgres = postgres_ticks()
+        self.machine = machine_ticks()
+        self.children = children_ticks()
         self.start = time.time()
         return self
 
@@ -62,7 +98,17 @@ class Window:
         self.cpu_us = (cpu_ticks(self.pid) - self.ticks) / HZ * 1e6
         after = threads(self.pid)
         self.by_thread = {k: (after[k][0] - self.threads.get(k, [0])[0]) / HZ * 1e6 for k in after}
+        self.postgres_us = (postgres_ticks() - self.postgres) / HZ * 1e6
+        busy, total = machine_ticks()
+        self.machine_busy = (busy - self.machine[0]) / max(1, total - self.machine[1])   # share of all cores
+        self.generator_us = (children_ticks() - self.children) / HZ * 1e6
         return False
+
+    def costs(self):
+        """µs per order of the service, PostgreSQL and the load generator, and the machine's busy share."""
+        n = max(1, self.orders)
+        return (f"service {self.cpu_us / n:.1f} + PostgreSQL {self.postgres_us / n:.1f} + generator"
+                f" {self.generator_us / n:.1f} µs/order; machine {self.machine_busy * 100:.0f}% busy")
 
     def loops_per_order(self):
         """The event loops' CPU per order (the HTTP and stream edge), µs."""
@@ -129,13 +175,15 @@ def closed_loop(mode, url, port, pid, keys):
         with Window(url, pid) as w:
             bad = wrk(url, keys, "batch.lua", BATCH_CONNECTIONS, SECONDS)
     else:
+        window = 1 if mode == "ws" else WS_WINDOW
+        wsload(port, keys, f"window={window}", WARMUP, 0)
         with Window(url, pid) as w:
-            out = wsload(port, keys, "window=1", SECONDS, 0)
+            out = wsload(port, keys, f"window={window}", SECONDS, 0)
         bad = int(out["non2xx"] + out["errors"])
     if bad != 0:
         print(f"  ! {mode}: {bad} answers other than 2xx", file=sys.stderr)
-    print(f"    threads µs/order: {w.breakdown()}", flush=True)
-    return w.per_second(), w.cpu_per_order(), w.loops_per_order()
+    print(f"    {w.costs()}; service threads µs/order: {w.breakdown()}", flush=True)
+    return w.per_second(), w.cpu_per_order(), w.loops_per_order(), w.postgres_us / max(1, w.orders)
 
 
 def fixed(mode, url, port, pid, keys):
@@ -143,7 +191,7 @@ def fixed(mode, url, port, pid, keys):
     with Window(url, pid) as w:
         out = fixedrate(port, keys, SECONDS, WARMUP) if mode == "rest" else wsload(port, keys, f"rate={RATE}",
                                                                                     SECONDS, WARMUP)
-    print(f"    threads µs/order: {w.breakdown()}", flush=True)
+    print(f"    {w.costs()}; service threads µs/order: {w.breakdown()}", flush=True)
     return out["p50_us"] / 1000, out["p99_us"] / 1000, out["p999_us"] / 1000, w.cpu_per_order(), w.loops_per_order()
 
 
@@ -158,7 +206,7 @@ def main():
     env["ORDERS_SNAPSHOT_DIR"] = os.path.join(work, "snapshots")
     log = open(os.path.join(work, "service.log"), "w")
     proc = subprocess.Popen(["java"] + JAVA_OPTS + ["-jar", jar], env=env, stdout=log, stderr=subprocess.STDOUT)
-    loops = {m: [] for m in ("rest", "batch", "ws")}
+    loops = {m: [] for m in ("rest", "batch", "ws", "wsw")}
     rates = {m: [] for m in ("rest", "ws")}
     try:
         wait_http(url, proc)
@@ -166,9 +214,9 @@ def main():
               flush=True)
         wrk(url, keys, "order-submission.lua", CONNECTIONS, START_WARMUP // 2)
         wsload(port, keys, "window=1", START_WARMUP // 2, 0)
-        order = ["rest", "batch", "ws"]
+        order = ["rest", "batch", "ws"] + (["wsw"] if WS_WINDOW > 0 else [])
         for run in range(RUNS):
-            for mode in order[run % 3:] + order[:run % 3]:
+            for mode in order[run % len(order):] + order[:run % len(order)]:
                 result = closed_loop(mode, url, port, proc.pid, keys)
                 loops[mode].append(result)
                 print(f"run {run + 1} closed loop {mode:5s}: {result[0]:9,.0f} orders/s, service CPU"
@@ -191,6 +239,12 @@ def main():
     print(f"\nmedians of {RUNS} runs ({SECONDS} s windows, 64 connections or sessions):")
     print(f"  closed loop orders/s: REST {rest:,.0f}, batches of 20 {batch:,.0f} ({batch / rest:.2f} x REST,"
           f" target 3 x), WebSocket {ws:,.0f} ({ws / rest:.2f} x REST, target 2 x)")
+    if WS_WINDOW > 0:
+        wsw = med(loops["wsw"], 0)
+        print(f"  WebSocket with {WS_WINDOW} orders in flight per session: {wsw:,.0f} orders/s ({wsw / rest:.2f} x REST),"
+              f" service CPU {med(loops['wsw'], 1):.1f} µs/order, event loops {med(loops['wsw'], 2):.1f}")
+    print(f"  closed loop PostgreSQL CPU µs/order: REST {med(loops['rest'], 3):.1f}, batches {med(loops['batch'], 3):.1f},"
+          f" WebSocket {med(loops['ws'], 3):.1f}")
     print(f"  closed loop service CPU µs/order: REST {med(loops['rest'], 1):.1f}, batches {med(loops['batch'], 1):.1f},"
           f" WebSocket {med(loops['ws'], 1):.1f}; of it the event loops: REST {med(loops['rest'], 2):.1f}, batches"
           f" {med(loops['batch'], 2):.1f}, WebSocket {med(loops['ws'], 2):.1f}")

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/entry.sh [runs=3] [seconds=20] [rate=5000] [warmup=5] [startwarmup=40] [batchconnections=64]
+# bench/entry.sh [runs=3] [seconds=20] [rate=5000] [warmup=5] [startwarmup=40] [batchconnections=64] [wswindow=8]
 #
 # Order entry three ways against one durable service, in turns (issue 35's targets): single REST orders (wrk with
 # loadtest/order-submission.lua), REST batches of 20 (wrk with loadtest/batch.lua) and WebSocket sessions

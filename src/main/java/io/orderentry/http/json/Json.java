@@ -91,11 +91,7 @@ public final class Json {
     public Buffer error(final ApiError error, final OrderState order) {
         final OrderJson renderer = orderJson.get();
         final JsonBytes out = renderer.start();
-        out.ascii("{\"error\":{\"code\":").string(error.code()).ascii(",\"message\":").string(error.message());
-        if (error.field() != null) {
-            out.ascii(",\"field\":").string(error.field());
-        }
-        out.raw((byte) '}');
+        errorMember(out.raw((byte) '{'), error);
         if (order != null) {
             out.ascii(",\"order\":");
             renderer.write(out, order);
@@ -139,12 +135,7 @@ public final class Json {
             out.ascii("{\"status\":").number(status);
         }
         if (error != null) {
-            out.ascii(",\"error\":{\"code\":").string(error.code()).ascii(",\"message\":")
-                    .string(error.message());
-            if (error.field() != null) {
-                out.ascii(",\"field\":").string(error.field());
-            }
-            out.raw((byte) '}');
+            errorMember(out.raw((byte) ','), error);
         }
         if (order != null) {
             out.ascii(",\"order\":");
@@ -187,6 +178,15 @@ public final class Json {
             out.appendBuffer(results[i]);
         }
         return out.appendString("]}");
+    }
+
+    /** Writes the {@code "error":{"code","message","field"?}} member of the one documented error shape. */
+    private static void errorMember(final JsonBytes out, final ApiError error) {
+        out.ascii("\"error\":{\"code\":").string(error.code()).ascii(",\"message\":").string(error.message());
+        if (error.field() != null) {
+            out.ascii(",\"field\":").string(error.field());
+        }
+        out.raw((byte) '}');
     }
 
     /** Writes the {@code "error":{"code","message","field"?}} member of the one documented error shape. */

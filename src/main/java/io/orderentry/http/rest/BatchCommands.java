@@ -256,19 +256,7 @@ public final class BatchCommands {
     }
 
     private JsonNode readObject(final byte[] body) {
-        final JsonNode root;
-        try {
-            root = body.length == 0 ? null : mapper.readTree(body);
-        } catch (final JsonProcessingException e) {
-            throw ApiError.badRequest("INVALID_JSON", "body is not valid JSON: " + e.getOriginalMessage(), null)
-                    .toException();
-        } catch (final java.io.IOException e) {
-            throw ApiError.badRequest("INVALID_JSON", "body cannot be read: " + e.getMessage(), null).toException();
-        }
-        if (root == null || !root.isObject()) {
-            throw ApiError.badRequest("INVALID_JSON", "body must be a JSON object", null).toException();
-        }
-        return root;
+        return settings.parser().readObject(body);
     }
 
     /** @return one order of the batch as bytes, for its refusal's audit record */

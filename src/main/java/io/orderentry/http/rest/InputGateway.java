@@ -99,19 +99,8 @@ public final class InputGateway {
             return false;
         }
         try {
-            final OrderCommand command = request(seq, CommandType.PLACE, requestId, replyTo, requestTag, remoteAddress,
-                    keyId);
-            command.accountId = order.accountId();
-            command.clientOrderId = order.clientOrderId();
-            command.symbol = order.instrument().index();
-            command.side = order.side();
-            command.orderType = order.type();
-            command.timeInForce = order.timeInForce();
-            command.postOnly = order.postOnly();
-            command.selfTradePrevention = order.selfTradePrevention();
-            command.price = order.price();
-            command.quantity = order.quantity();
-            command.session = session;
+            terms(request(seq, CommandType.PLACE, requestId, replyTo, requestTag, remoteAddress, keyId), order)
+                    .session = session;
         } finally {
             release(seq);
         }
@@ -137,19 +126,8 @@ public final class InputGateway {
         final long lo = hi - n + 1;
         try {
             for (int k = 0; k < n; k++) {
-                final PlaceOrder order = orders.get(k);
-                final OrderCommand command = request(lo + k, CommandType.PLACE, requestIds[k], replyTo, requestTag,
-                        remoteAddress, keyId);
-                command.accountId = order.accountId();
-                command.clientOrderId = order.clientOrderId();
-                command.symbol = order.instrument().index();
-                command.side = order.side();
-                command.orderType = order.type();
-                command.timeInForce = order.timeInForce();
-                command.postOnly = order.postOnly();
-                command.selfTradePrevention = order.selfTradePrevention();
-                command.price = order.price();
-                command.quantity = order.quantity();
+                terms(request(lo + k, CommandType.PLACE, requestIds[k], replyTo, requestTag, remoteAddress, keyId),
+                        orders.get(k));
             }
         } finally {
             releaseAll(lo, hi);
@@ -321,6 +299,21 @@ public final class InputGateway {
             release(seq);
         }
         return true;
+    }
+
+    /** Puts a place's terms into its slot; @return the slot */
+    private static OrderCommand terms(final OrderCommand command, final PlaceOrder order) {
+        command.accountId = order.accountId();
+        command.clientOrderId = order.clientOrderId();
+        command.symbol = order.instrument().index();
+        command.side = order.side();
+        command.orderType = order.type();
+        command.timeInForce = order.timeInForce();
+        command.postOnly = order.postOnly();
+        command.selfTradePrevention = order.selfTradePrevention();
+        command.price = order.price();
+        command.quantity = order.quantity();
+        return command;
     }
 
     /** @return the slot {@code seq}, cleared and holding the request's type and who waits for it */

@@ -190,7 +190,11 @@ public final class OrderRequestParser {
     public record AmendOrder(long price, long quantity) {
     }
 
-    private JsonNode readObject(final byte[] body) {
+    /**
+     * @return the body as a JSON object, read with the requests' mapper
+     * @throws ApiException 400 INVALID_JSON when it is not one
+     */
+    JsonNode readObject(final byte[] body) {
         final JsonNode root;
         try {
             root = body.length == 0 ? null : mapper.readTree(body);
