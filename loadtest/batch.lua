@@ -1,5 +1,5 @@
 -- wrk -t2 -c16 -d30s -s loadtest/batch.lua http://localhost:8080
--- Batches of ORDERS_BATCH_SIZE (default 20, the most a batch may hold) varied orders per request, as
+-- Batches of ORDERS_LOAD_BATCH_SIZE (default 20, the most a batch may hold) varied orders per request, as
 -- order-submission.lua makes them, to POST /api/v1/orders/batch. Each order of a batch is counted as a single
 -- request's answer would be: its result's status goes into the status counts, and the clientOrderId of every order
 -- answered 201 is recorded (ORDERS_ACK_DIR), so run.sh's zero-loss check reads the same as for single orders.
@@ -7,7 +7,7 @@
 package.path = package.path .. ";" .. (os.getenv("ORDERS_LOADTEST_DIR") or "loadtest") .. "/?.lua"
 require("common")
 
-local batch_size = tonumber(os.getenv("ORDERS_BATCH_SIZE") or "20")
+local batch_size = tonumber(os.getenv("ORDERS_LOAD_BATCH_SIZE") or "20")
 
 function next_request()
   local key = next_key()

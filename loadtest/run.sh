@@ -12,7 +12,7 @@
 # PROFILE: smoke (-t2 -c16 -d5s), light (-t4 -c50 -d30s, the published write-up's command line),
 #          medium (-t8 -c100 -d60s).
 # SCRIPT=mixed.lua switches to place+cancel traffic (409s for cancels of orders that filled first
-# are expected there). SCRIPT=batch.lua sends batches of ORDERS_BATCH_SIZE (default 20) orders to
+# are expected there). SCRIPT=batch.lua sends batches of ORDERS_LOAD_BATCH_SIZE (default 20) orders to
 # POST /api/v1/orders/batch; each order's result counts as a single order's answer, so the same checks hold. PostgreSQL is reached with the usual PG* variables (PGHOST, PGUSER,
 # PGDATABASE, ...); set SKIP_DB_CHECK=1 when the service runs without persistence.
 #
@@ -47,7 +47,7 @@ esac
 connections="${args[1]#-c}"
 # orders one connection may have in flight when wrk stops: one request, of one order or of a batch
 in_flight="$connections"
-[ "$script" = "batch.lua" ] && in_flight=$((connections * ${ORDERS_BATCH_SIZE:-20}))
+[ "$script" = "batch.lua" ] && in_flight=$((connections * ${ORDERS_LOAD_BATCH_SIZE:-20}))
 
 command -v wrk >/dev/null || { echo "wrk is not installed (apt-get install -y wrk)" >&2; exit 2; }
 command -v curl >/dev/null || { echo "curl is not installed" >&2; exit 2; }
@@ -99,7 +99,7 @@ limited_before="$(metric 'orders_rate_limited_total{budget="orders"}') $(metric 
 [ "$db_check" = "1" ] && db_before="$(db_count)"
 
 echo "== wrk ${args[*]} -s $script $url ($profile)"
-ORDERS_BATCH_SIZE="${ORDERS_BATCH_SIZE:-20}" ORDERS_RUN_ID="$run_id" ORDERS_ACK_DIR="$work" ORDERS_LOADTEST_DIR="$here" ORDERS_LOAD_KEYS="$keys_file" \
+ORDERS_LOAD_BATCH_SIZE="${ORDERS_LOAD_BATCH_SIZE:-20}" ORDERS_RUN_ID="$run_id" ORDERS_ACK_DIR="$work" ORDERS_LOADTEST_DIR="$here" ORDERS_LOAD_KEYS="$keys_file" \
   wrk "${args[@]}" --latency -s "$here/$script" "$url" | tee "$work/wrk.out"
 
 acked=$(cat "$work"/acked-*.txt 2>/dev/null | wc -l)

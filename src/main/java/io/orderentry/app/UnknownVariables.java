@@ -25,6 +25,7 @@ final class UnknownVariables {
     private static final Set<String> TOOL_VARIABLES = Set.of(
             "ORDERS_JAR", "ORDERS_RUN_ID", "ORDERS_ACK_DIR", "ORDERS_LOADTEST_DIR",
             "ORDERS_LOAD_AUTH", "ORDERS_LOAD_KEYS", "ORDERS_LOAD_KEY_COUNT", "ORDERS_LOAD_ADMIN_KEY",
+            "ORDERS_LOAD_BATCH_SIZE",
             "ORDERS_TEST_DB_URL", "ORDERS_TEST_DB_USER", "ORDERS_TEST_DB_PASSWORD");
 
     private UnknownVariables() {
