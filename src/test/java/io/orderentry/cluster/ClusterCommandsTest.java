@@ -135,6 +135,24 @@ class ClusterCommandsTest {
     }
 
     @Test
+    void aPlaceThroughAConnectionAndItsCancelOnDisconnectCarryTheConnectionsNumberThroughTheLog() throws Exception {
+        final OrderCommand through = place();
+        through.session = 0x0123_4567_89AB_CDEFL;
+        assertEquals(0x0123_4567_89AB_CDEFL, roundTrip(through, new ClusterCommands.Origin()).session);
+        final OrderCommand cancel = new OrderCommand();
+        cancel.reset();
+        cancel.type = CommandType.CANCEL_ALL;
+        cancel.accountId = "acct-1";
+        cancel.symbol = -1;
+        cancel.cancelAllCause = RejectReason.CANCEL_ON_DISCONNECT;
+        cancel.session = -42;
+        final OrderCommand decoded = roundTrip(cancel, new ClusterCommands.Origin());
+        assertEquals(RejectReason.CANCEL_ON_DISCONNECT, decoded.cancelAllCause);
+        assertEquals(-42, decoded.session);
+        assertEquals("acct-1", decoded.accountId);
+    }
+
+    @Test
     void aFlippedByteInTheRecordIsCaughtByItsCrc() {
         final ByteBuffer message = codec.encode(place(), 0, 1);
         final ByteBuffer received = ByteBuffer.allocate(ClusterCommands.maxMessageSize()).order(ByteOrder.LITTLE_ENDIAN);

@@ -2,6 +2,7 @@ package io.orderentry.http.stream;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.orderentry.http.json.Json;
 
 import java.nio.charset.StandardCharsets;
 
@@ -23,6 +24,9 @@ public final class StreamFrames {
     private static final int CONTINUATION = 0x0;
     /** RSV1: the message is compressed (RFC 7692, section 6); set on a message's first frame only. */
     private static final int COMPRESSED = 0x40;
+
+    /** Frames a rendered document straight into a pooled direct buffer: one copy between the renderer and the socket. */
+    static final Json.Payload<ByteBuf> TEXT_FRAME = (bytes, length) -> text(ByteBufAllocator.DEFAULT, bytes, length);
 
     private StreamFrames() {
     }

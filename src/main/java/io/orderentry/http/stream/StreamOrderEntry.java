@@ -1,11 +1,7 @@
 package io.orderentry.http.stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.orderentry.auth.ApiKey;
-import io.orderentry.auth.RateLimits;
-import io.orderentry.auth.TokenBucket;
 import io.orderentry.engine.RejectReason;
 import io.orderentry.http.AccessControl;
 import io.orderentry.http.ApiError;
@@ -14,7 +10,6 @@ import io.orderentry.http.EdgeRefusals;
 import io.orderentry.http.HttpParts;
 import io.orderentry.http.ReadinessCheck;
 import io.orderentry.http.RequestIds;
-import io.orderentry.http.json.Json;
 import io.orderentry.http.rest.InputGateway;
 import io.orderentry.http.rest.OrderRequestParser;
 import io.orderentry.http.rest.PendingReplies;
@@ -23,13 +18,14 @@ import io.orderentry.http.rest.Reply;
 import io.orderentry.http.rest.ReplyResults;
 import io.orderentry.http.rest.ReplyWaiter;
 import io.orderentry.instrument.Instrument;
+import io.orderentry.ops.ServiceStatus;
 import io.orderentry.pipeline.CommandType;
 import io.orderentry.query.OrderState;
 import io.orderentry.query.OrderStateView;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpHeaders;
-import java.util.Iterator;
 import java.util.Set;
+import org.slf4j.Logger;
 
 /**
  * Order entry on the stream (API.md, "Order entry on the stream"): {@code login}, {@code place}, {@code cancel},
@@ -40,19 +36,12 @@ import java.util.Set;
  * is durable ({@link ReplyResults}).
  *
  * <h2>Logging in</h2>
- * {@code {"op":"login","apiKey":"<secret>"}} (or the upgrade's {@code Authorization: Bearer} header, taken at the
- * first command) binds the connection to a key for its life; every command is then admitted against that key as it
- * stands in the keys file at that moment (a revoked key is refused from the next command on). A command before any
- * key is answered {@code 401 UNAUTHENTICATED} and the connection stays open. A login with an unknown or revoked key is
- * answered 401 and audited like a failed REST authentication; it takes a token of the address's budget for requests
- * without a key, so guessing secrets is as slow here as over REST. With authentication off no login is needed, and
- * orders and cancel-alls name their {@code accountId} as over REST.
+ * A connection acts for one key for its life; {@link StreamLogin} logs it in and admits each of its commands.
  *
  * <h2>Back-pressure</h2>
- * A logged-in connection's message budget becomes twice its key's request budget ({@code ORDERS_RATE_LIMIT_REQUESTS_*}),
- * charged before a message is read ({@link StreamInbound}); every command also takes the key's request and order
- * tokens as a REST request does, so the key's budgets bind first and their refusals are answered with the id. At most {@code ws.max.pending.orders} commands of one connection wait for the engine;
- * one more is answered {@code 429 TOO_MANY_PENDING} at once. Answers are never conflated or dropped: a connection that
+ * Every command takes its key's request and order tokens as a REST request does ({@link StreamLogin}). At most
+ * {@code ws.max.pending.orders} commands of one connection wait for the engine; one more is answered
+ * {@code 429 TOO_MANY_PENDING} at once. Answers are never conflated or dropped: a connection that
  * does not read them fast enough to stay within its send bounds is closed (1008), and the client finds its orders by
  * clientOrderId ({@link StreamSession#sendAnswer}).
  *
@@ -62,17 +51,10 @@ final class StreamOrderEntry {
 
     /** The ops this class handles. */
     static final Set<String> OPS = Set.of("login", "place", "cancel", "amend", "cancelAll");
-    private static final Set<String> LOGIN_FIELDS = Set.of("op", "id", "apiKey", "accountId", "cancelOnDisconnect");
     private static final Set<String> PLACE_FIELDS = Set.of("op", "id", "order");
     private static final Set<String> CANCEL_FIELDS = Set.of("op", "id", "orderId", "clientOrderId");
     private static final Set<String> AMEND_FIELDS = Set.of("op", "id", "orderId", "clientOrderId");
     private static final Set<String> CANCEL_ALL_FIELDS = Set.of("op", "id", "symbol", "accountId");
-    /** Frames a rendered result straight into a pooled direct buffer: one copy between the renderer and the socket. */
-    private static final Json.Payload<ByteBuf> FRAME = (bytes, length) -> StreamFrames.text(ByteBufAllocator.DEFAULT,
-            bytes, length);
-    /** A logged-in connection's message budget when the keys' request budget is off. */
-    private static final double UNLIMITED_PER_SECOND = 1_000_000;
-
     private final int loop;
     private final HttpParts settings;
     private final PendingReplies pending;
@@ -81,19 +63,19 @@ final class StreamOrderEntry {
     private final OrderStateView view;
     private final OrderRequestParser parser;
     private final AccessControl access;
-    private final AccessControl.Gate gate;
     private final EdgeRefusals refusals;
     private final ReadinessCheck readiness;
     private final StreamMetrics metrics;
     private final int maxPending;
-    private final io.vertx.core.Vertx vertx;
-    private final org.slf4j.Logger log;
+    private final StreamLogin login;
+    private final Vertx vertx;
+    private final Logger log;
     private long nextTag;
 
     /**
      * @param loop the verticle's index: the reply stage hands its answers back to this loop's {@code pending}
      */
-    StreamOrderEntry(final int loop, final io.vertx.core.Vertx vertx, final HttpParts settings,
+    StreamOrderEntry(final int loop, final Vertx vertx, final HttpParts settings,
                      final PendingReplies pending) {
         this.loop = loop;
         this.vertx = vertx;
@@ -105,17 +87,17 @@ final class StreamOrderEntry {
         this.view = settings.view();
         this.parser = settings.parser();
         this.access = settings.access();
-        this.gate = access.gate();
         this.refusals = new EdgeRefusals(settings.input(), settings.json().mapper(), settings.status());
         this.readiness = new ReadinessCheck(settings.status(), null);
         this.metrics = settings.marketData().metrics();
         this.maxPending = settings.marketData().config().maxPendingOrders();
+        this.login = new StreamLogin(access, refusals, results, settings.json());
     }
 
     /** Handles one order-entry message ({@code op} one of {@link #OPS}). */
     void request(final StreamSession session, final JsonNode root, final String op) {
         final JsonNode idNode = root.get("id");
-        final String id = requestId(idNode);
+        final String id = StreamFields.requestId(idNode);
         if (id == null) {
             answer(session, results.refused("null", idNode == null || idNode.isNull()
                     ? ApiError.badRequest("MISSING_FIELD", "id is required: every answer carries it", "id")
@@ -124,7 +106,7 @@ final class StreamOrderEntry {
             return;
         }
         if ("login".equals(op)) {
-            login(session, root, id);
+            login.login(session, root, id);
             return;
         }
         final CommandType action = switch (op) {
@@ -168,7 +150,7 @@ final class StreamOrderEntry {
             answer(session, results.refused(id, notReady));
             return;
         }
-        final ApiKey key = admit(session, id, tag, action);
+        final ApiKey key = login.admit(session, id, tag, action);
         if (key == null) {
             return;
         }
@@ -198,7 +180,7 @@ final class StreamOrderEntry {
         if (!entry.placedAny()) {
             return;
         }
-        if (settings.status().phase() != io.orderentry.ops.ServiceStatus.Phase.READY || input.closed()) {
+        if (settings.status().phase() != ServiceStatus.Phase.READY || input.closed()) {
             log.info("stream: connection {} closed while the service stops; its orders stay (no cancel on disconnect"
                     + " for a graceful stop)", remote(session));
             return;
@@ -225,159 +207,9 @@ final class StreamOrderEntry {
         }
     }
 
-    private void login(final StreamSession session, final JsonNode root, final String id) {
-        try {
-            unknownFields(root, LOGIN_FIELDS);
-        } catch (final ApiException e) {
-            answer(session, results.refused(id, e.error()));
-            return;
-        }
-        final JsonNode cod = root.get("cancelOnDisconnect");
-        if (cod != null && !cod.isNull() && !cod.isBoolean()) {
-            answer(session, results.refused(id, ApiError.badRequest("INVALID_TYPE", "cancelOnDisconnect must be a"
-                    + " boolean", "cancelOnDisconnect")));
-            return;
-        }
-        final JsonNode secretNode = root.get("apiKey");
-        if (secretNode != null && !secretNode.isNull() && !secretNode.isTextual()) {
-            answer(session, results.refused(id, ApiError.badRequest("INVALID_TYPE", "apiKey must be a string",
-                    "apiKey")));
-            return;
-        }
-        final String secret = secretNode == null || secretNode.isNull() ? null : secretNode.textValue();
-        final String named;
-        try {
-            named = optionalText(root, "accountId");
-        } catch (final ApiException e) {
-            answer(session, results.refused(id, e.error()));
-            return;
-        }
-        final boolean cancelOnDisconnect = cod != null && cod.asBoolean(false);
-        final OrderEntrySession entry = session.orderEntry();
-        final ApiKey key;
-        final String account;
-        if (!access.enabled()) {
-            key = AccessControl.OPEN;
-            if (named != null && !OrderRequestParser.ACCOUNT_ID.matcher(named).matches()) {
-                answer(session, results.refused(id, ApiError.badRequest("INVALID_ACCOUNT_ID", "accountId must be 1-64"
-                        + " of [A-Za-z0-9_-]", "accountId")));
-                return;
-            }
-            if (cancelOnDisconnect && named == null && entry.accountId() == null) {
-                answer(session, results.refused(id, ApiError.badRequest("MISSING_FIELD", "with authentication off"
-                        + " (ORDERS_AUTH=none) cancelOnDisconnect needs the connection's accountId", "accountId")));
-                return;
-            }
-            account = named != null ? named : entry.accountId();
-        } else {
-            if (secret == null && entry.key() != null) {
-                key = entry.key();      // logged in by the upgrade's header: the login only sets cancelOnDisconnect
-            } else if (secret == null && session.header(HttpHeaders.AUTHORIZATION) != null) {
-                // the upgrade's header, not used yet: a login without apiKey takes it (to set cancelOnDisconnect)
-                key = authenticate(session, AccessControl.bearer(session.header(HttpHeaders.AUTHORIZATION)),
-                        "the upgrade's Authorization header is not 'Bearer <secret>'");
-                if (key == null) {
-                    answer(session, results.refused(id, gate.refusal()));
-                    return;
-                }
-            } else {
-                key = authenticate(session, secret, secret == null
-                        ? "login needs \"apiKey\" (or 'Authorization: Bearer <secret>' with the upgrade)" : null);
-                if (key == null) {
-                    answer(session, results.refused(id, gate.refusal()));
-                    return;
-                }
-            }
-            if (named != null && !named.equals(key.account())) {
-                access.accountMismatch();
-                answer(session, results.refused(id, new ApiError(403, "ACCOUNT_MISMATCH", "accountId '" + named
-                        + "' is not the account of this API key (" + key.account() + ")", "accountId")));
-                return;
-            }
-            account = key.account();
-        }
-        if (entry.key() != null && !sameKey(entry.key(), key)
-                || entry.accountId() != null && !entry.accountId().equals(account)) {
-            answer(session, results.refused(id, ApiError.badRequest("ALREADY_LOGGED_IN", "this connection is logged"
-                    + " in for " + (entry.key() != null && entry.key().keyId() != null ? "key " + entry.key().keyId()
-                    : "account " + entry.accountId()) + " for its life; open another connection for another",
-                    "apiKey")));
-            return;
-        }
-        if (entry.key() == null) {
-            session.budget(loggedInBudget());
-        }
-        entry.loggedIn(key, account, cancelOnDisconnect);
-        session.sendAnswer(settings.json().loggedIn(id, account, key == AccessControl.OPEN ? null : key.keyId(),
-                entry.cancelOnDisconnect(), FRAME));
-        metrics.orderEntryAnswer();
-    }
-
-    private static boolean sameKey(final ApiKey a, final ApiKey b) {
-        return a == b || a.keyId() != null && a.keyId().equals(b.keyId());
-    }
-
-    /**
-     * @return the key a command of the session acts with, admitted for an order command (still valid, within its
-     *     budgets, allowed to trade), or null after answering the refusal
-     */
-    private ApiKey admit(final StreamSession session, final String id, final String tag, final CommandType action) {
-        final OrderEntrySession entry = session.orderEntry();
-        if (!access.enabled()) {
-            return AccessControl.OPEN;
-        }
-        ApiKey key = entry.key();
-        if (key == null) {
-            final String header = session.header(HttpHeaders.AUTHORIZATION);
-            if (header == null) {
-                gate.admitSecret(null, "log in first: {\"op\":\"login\",\"apiKey\":\"<secret>\"}",
-                        session.remoteAddress(), AccessControl.Need.ORDER);
-                final ApiError error = gate.refusal();
-                if (error.status() != 429) {
-                    refusals.publish(tag, remote(session), action, error, null, 0, null, null);
-                }
-                answer(session, results.refused(id, error));
-                return null;
-            }
-            key = authenticate(session, AccessControl.bearer(header), "the upgrade's Authorization header is not"
-                    + " 'Bearer <secret>'");
-            if (key == null) {
-                answer(session, results.refused(id, gate.refusal()));
-                return null;
-            }
-            session.budget(loggedInBudget());
-            entry.loggedIn(key, key.account(), false);
-        }
-        final ApiKey admitted = gate.admitKey(key, session.remoteAddress(), AccessControl.Need.ORDER);
-        if (admitted == null) {
-            final ApiError error = gate.refusal();
-            if (error.status() != 429) {
-                refusals.publish(tag, remote(session), action, error, null, 0, key.keyId(), key.account());
-            }
-            answer(session, results.refused(id, error));
-            return null;
-        }
-        return admitted;
-    }
-
-    /** @return the key of {@code secret}, or null: {@link AccessControl.Gate#refusal} says why (audited) */
-    private ApiKey authenticate(final StreamSession session, final String secret, final String missing) {
-        final ApiKey key = gate.admitSecret(secret, missing, session.remoteAddress(), AccessControl.Need.READ);
-        if (key == null) {
-            final ApiError error = gate.refusal();
-            if (error.status() == 401) {
-                final ApiKey known = gate.refusedKeyId() == null ? null : access.keys().byId(gate.refusedKeyId());
-                refusals.publish(null, remote(session), null, new ApiError(error.status(), error.code(),
-                        "login on /api/v1/stream: " + error.message(), error.field()), null, 0, gate.refusedKeyId(),
-                        known == null ? null : known.account());
-            }
-        }
-        return key;
-    }
-
     private void place(final StreamSession session, final JsonNode root, final String id, final String tag,
                        final ApiKey key) {
-        unknownFields(root, PLACE_FIELDS);
+        StreamFields.unknownFields(root, PLACE_FIELDS);
         final JsonNode node = root.get("order");
         if (node == null || node.isNull()) {
             throw ApiError.badRequest("MISSING_FIELD", "order is required", "order").toException();
@@ -417,7 +249,7 @@ final class StreamOrderEntry {
 
     private void cancel(final StreamSession session, final JsonNode root, final String id, final String tag,
                         final ApiKey key) {
-        unknownFields(root, CANCEL_FIELDS);
+        StreamFields.unknownFields(root, CANCEL_FIELDS);
         final long orderId = orderOf(root, key, session.orderEntry().accountId());
         final long requestId = pending.nextRequestId();
         send(session, id, requestId, CommandType.CANCEL, input.tryCancel(orderId, requestId, loop, tag,
@@ -440,8 +272,8 @@ final class StreamOrderEntry {
 
     private void cancelAll(final StreamSession session, final JsonNode root, final String id, final String tag,
                            final ApiKey key) {
-        unknownFields(root, CANCEL_ALL_FIELDS);
-        final String named = optionalText(root, "accountId");
+        StreamFields.unknownFields(root, CANCEL_ALL_FIELDS);
+        final String named = StreamFields.optionalText(root, "accountId");
         final String own = key != AccessControl.OPEN ? key.account() : session.orderEntry().accountId();
         final String accountId;
         if (own != null) {
@@ -462,7 +294,7 @@ final class StreamOrderEntry {
             }
             accountId = named;
         }
-        final String symbolName = optionalText(root, "symbol");
+        final String symbolName = StreamFields.optionalText(root, "symbol");
         int symbol = -1;
         if (symbolName != null) {
             final Instrument instrument = parser.instrument(symbolName);
@@ -556,8 +388,7 @@ final class StreamOrderEntry {
         @Override
         public void replied(final Reply reply) {
             entry.answered();
-            metrics.orderEntryAnswer();
-            session.sendAnswer(results.replied(id, reply, FRAME));
+            session.sendAnswer(results.replied(id, reply, StreamFrames.TEXT_FRAME));
         }
 
         @Override
@@ -568,59 +399,12 @@ final class StreamOrderEntry {
     }
 
     /** Sends a result rendered as a Vert.x buffer (refusals); the engine's answers are framed at once ({@link #FRAME}). */
-    private void answer(final StreamSession session, final Buffer result) {
-        metrics.orderEntryAnswer();
-        session.sendAnswer(StreamFrames.text(ByteBufAllocator.DEFAULT, result.getBytes(), result.length()));
-    }
-
-    /**
-     * @return the message budget of a logged-in connection: twice its key's request budget, so that the key's budgets,
-     *     whose refusals are answered with the command's id (429 RATE_LIMITED), bind first, and only a flood beyond
-     *     twice that is dropped unread; or none when the keys' budget is off
-     */
-    private TokenBucket loggedInBudget() {
-        final RateLimits.Limit requests = access.limits().requests();
-        final long now = System.nanoTime();
-        return requests.enabled() ? new TokenBucket(2 * requests.perSecond(), 2 * requests.burst(), now)
-                : new TokenBucket(UNLIMITED_PER_SECOND, (long) UNLIMITED_PER_SECOND, now);
+    private static void answer(final StreamSession session, final Buffer result) {
+        session.sendAnswer(result);
     }
 
     private static String remote(final StreamSession session) {
         return session.remoteText();
-    }
-
-    /** @return the JSON text of a valid request id (a quoted string or an integer), or null */
-    private static String requestId(final JsonNode id) {
-        if (id == null || id.isNull()) {
-            return null;
-        }
-        if (id.isTextual() && PlaceMessage.validId(id.textValue())) {
-            return "\"" + id.textValue() + "\"";
-        }
-        if (id.isIntegralNumber() && id.canConvertToLong()) {
-            return Long.toString(id.asLong());
-        }
-        return null;
-    }
-
-    private static void unknownFields(final JsonNode root, final Set<String> fields) {
-        for (final Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
-            final String name = names.next();
-            if (!fields.contains(name)) {
-                throw ApiError.badRequest("UNKNOWN_FIELD", "unknown field '" + name + "'", name).toException();
-            }
-        }
-    }
-
-    private static String optionalText(final JsonNode root, final String field) {
-        final JsonNode node = root.get(field);
-        if (node == null || node.isNull()) {
-            return null;
-        }
-        if (!node.isTextual()) {
-            throw ApiError.badRequest("INVALID_TYPE", field + " must be a string", field).toException();
-        }
-        return node.textValue();
     }
 
     private static ApiError notFound(final long orderId) {

@@ -379,6 +379,7 @@ final class StreamSession {
      * by its clientOrderId. On a connection already closed it is dropped: the command stands, durable.
      */
     void sendAnswer(final ByteBuf frame) {
+        metrics.orderEntryAnswer();
         if (closed) {
             frame.release();
             return;
@@ -389,6 +390,11 @@ final class StreamSession {
             return;
         }
         write(frame, 1, true);
+    }
+
+    /** Sends the answer to an order-entry command rendered as a Vert.x buffer (a refusal), as {@link #sendAnswer}. */
+    void sendAnswer(final io.vertx.core.buffer.Buffer result) {
+        sendAnswer(StreamFrames.text(io.netty.buffer.ByteBufAllocator.DEFAULT, result.getBytes(), result.length()));
     }
 
     private void closeUnreadAnswers() {
