@@ -115,11 +115,11 @@ final class StreamOrderEntry {
             case "amend" -> CommandType.AMEND;
             default -> CommandType.CANCEL_ALL;
         };
-        command(session, id, action, (key, tag) -> {
+        command(session, id, action, (key, tag, again) -> {
             switch (action) {
-                case PLACE -> place(session, root, id, tag, key);
-                case CANCEL -> cancel(session, root, id, tag, key);
-                case AMEND -> amend(session, root, id, tag, key);
+                case PLACE -> place(session, root, id, tag, key, again);
+                case CANCEL -> cancel(session, root, id, tag, key, again);
+                case AMEND -> amend(session, root, id, tag, key, again);
                 default -> cancelAll(session, root, id, tag, key);
             }
         });
@@ -130,14 +130,20 @@ final class StreamOrderEntry {
      * {@link #request}, its order read by the same parser as a REST body (whose fast path takes the common order).
      */
     void place(final StreamSession session, final PlaceMessage message) {
-        command(session, message.id(), CommandType.PLACE, (key, tag) -> place(session, message.order(), message.id(),
-                tag, key));
+        command(session, message.id(), CommandType.PLACE, (key, tag, again) -> place(session, message.order(),
+                message.id(), tag, key, again));
     }
 
-    /** What a command does once admitted; may throw an {@link ApiException} to refuse it. */
+    /**
+     * What a command does once admitted; may throw an {@link ApiException} to refuse it. {@code again} runs it again
+     * later: what a command held behind another of the same order hands to {@link OrderEntrySession#holdIfBusy}.
+     */
     private interface Body {
-        void run(ApiKey key, String tag);
+        void run(ApiKey key, String tag, Runnable again);
     }
+
+    /** The keys of a command that concerns no one order (a cancel-all: the engine answers it in order). */
+    private static final String[] NO_KEYS = new String[0];
 
     /**
      * Admits one command of a session (readiness, its key's permission and budgets, the bound of waiting commands)
@@ -161,8 +167,14 @@ final class StreamOrderEntry {
                     + maxPending + " commands waiting for their answers; read them before sending more", null)));
             return;
         }
+        execute(session, id, action, key, tag, body);
+    }
+
+    /** Runs an admitted command; a refusal is answered with the id and audited. */
+    private void execute(final StreamSession session, final String id, final CommandType action, final ApiKey key,
+                         final String tag, final Body body) {
         try {
-            body.run(key, tag);
+            body.run(key, tag, () -> execute(session, id, action, key, tag, body));
         } catch (final ApiException e) {
             refusals.publish(tag, remote(session), action, e.error(), null, 0, key.keyId(), key.account());
             answer(session, results.refused(id, e.error()));
@@ -208,25 +220,29 @@ final class StreamOrderEntry {
     }
 
     private void place(final StreamSession session, final JsonNode root, final String id, final String tag,
-                       final ApiKey key) {
+                       final ApiKey key, final Runnable again) {
         StreamFields.unknownFields(root, PLACE_FIELDS);
         final JsonNode node = root.get("order");
         if (node == null || node.isNull()) {
             throw ApiError.badRequest("MISSING_FIELD", "order is required", "order").toException();
         }
         final String bound = session.orderEntry().accountId();
-        send(session, id, parser.parse(node, bound == null), tag, key);
+        send(session, id, parser.parse(node, bound == null), tag, key, again);
     }
 
     private void place(final StreamSession session, final byte[] order, final String id, final String tag,
-                       final ApiKey key) {
-        send(session, id, parser.parse(order, session.orderEntry().accountId() == null), tag, key);
+                       final ApiKey key, final Runnable again) {
+        send(session, id, parser.parse(order, session.orderEntry().accountId() == null), tag, key, again);
     }
 
     /** Sends a parsed order as the connection's account's (the key's, or the login's with authentication off). */
     private void send(final StreamSession session, final String id, final PlaceOrder parsed, final String tag,
-                      final ApiKey key) {
+                      final ApiKey key, final Runnable again) {
         final OrderEntrySession entry = session.orderEntry();
+        final String[] keys = parsed.clientOrderId() == null ? NO_KEYS : new String[] {"c:" + parsed.clientOrderId()};
+        if (entry.holdIfBusy(keys, again)) {
+            return;     // a place of the same clientOrderId is in flight: this one is answered after it, as a retry
+        }
         final String bound = entry.accountId();
         PlaceOrder order = parsed;
         if (bound != null) {
@@ -244,21 +260,29 @@ final class StreamOrderEntry {
         if (taken) {
             entry.placedOne();
         }
-        send(session, id, requestId, CommandType.PLACE, taken);
+        send(session, id, requestId, CommandType.PLACE, taken, keys);
     }
 
     private void cancel(final StreamSession session, final JsonNode root, final String id, final String tag,
-                        final ApiKey key) {
+                        final ApiKey key, final Runnable again) {
         StreamFields.unknownFields(root, CANCEL_FIELDS);
-        final long orderId = orderOf(root, key, session.orderEntry().accountId());
+        final Target target = target(root, key, session.orderEntry().accountId());
+        if (session.orderEntry().holdIfBusy(target.keys(), again)) {
+            return;
+        }
+        final long orderId = owned(target, key);
         final long requestId = pending.nextRequestId();
         send(session, id, requestId, CommandType.CANCEL, input.tryCancel(orderId, requestId, loop, tag,
-                remote(session), key.keyId(), key.account()));
+                remote(session), key.keyId(), key.account()), target.keys());
     }
 
     private void amend(final StreamSession session, final JsonNode root, final String id, final String tag,
-                       final ApiKey key) {
-        final long orderId = orderOf(root, key, session.orderEntry().accountId());
+                       final ApiKey key, final Runnable again) {
+        final Target target = target(root, key, session.orderEntry().accountId());
+        if (session.orderEntry().holdIfBusy(target.keys(), again)) {
+            return;
+        }
+        final long orderId = owned(target, key);
         final OrderState order = view.get(orderId);
         if (order == null) {
             throw notFound(orderId).toException();
@@ -267,7 +291,7 @@ final class StreamOrderEntry {
                 AMEND_FIELDS);
         final long requestId = pending.nextRequestId();
         send(session, id, requestId, CommandType.AMEND, input.tryAmend(orderId, amend.price(), amend.quantity(),
-                requestId, loop, tag, remote(session), key.keyId(), order.accountId()));
+                requestId, loop, tag, remote(session), key.keyId(), order.accountId()), target.keys());
     }
 
     private void cancelAll(final StreamSession session, final JsonNode root, final String id, final String tag,
@@ -306,14 +330,22 @@ final class StreamOrderEntry {
         }
         final long requestId = pending.nextRequestId();
         send(session, id, requestId, CommandType.CANCEL_ALL, input.tryCancelAll(accountId, symbol,
-                RejectReason.CANCEL_ALL, requestId, loop, tag, remote(session), key.keyId()));
+                RejectReason.CANCEL_ALL, requestId, loop, tag, remote(session), key.keyId()), NO_KEYS);
     }
 
     /**
-     * @return the order a cancel or an amend names by {@code orderId} or {@code clientOrderId} (exactly one), which
-     *     must be the key's account's (another's is answered as unknown, as over REST)
+     * The order a cancel or an amend names.
+     *
+     * @param orderId       the order's id: the one named, or the one the clientOrderId resolved to; 0 when the
+     *                      clientOrderId names no order the view holds (yet: its place may be in flight)
+     * @param clientOrderId the clientOrderId named, or null
+     * @param keys          the keys of the order (see {@link OrderEntrySession})
      */
-    private long orderOf(final JsonNode root, final ApiKey key, final String bound) {
+    private record Target(long orderId, String clientOrderId, String[] keys) {
+    }
+
+    /** @return the order a cancel or an amend names by {@code orderId} or {@code clientOrderId} (exactly one) */
+    private Target target(final JsonNode root, final ApiKey key, final String bound) {
         final JsonNode byId = root.get("orderId");
         final JsonNode byClientId = root.get("clientOrderId");
         final boolean hasId = byId != null && !byId.isNull();
@@ -322,44 +354,51 @@ final class StreamOrderEntry {
             throw ApiError.badRequest("MISSING_FIELD", "name the order by orderId or by clientOrderId (one of them)",
                     "orderId").toException();
         }
-        final long orderId;
         if (hasId) {
             if (!byId.isIntegralNumber() || !byId.canConvertToLong() || byId.asLong() <= 0) {
                 throw ApiError.badRequest("INVALID_ORDER_ID", "orderId must be a positive integer", "orderId")
                         .toException();
             }
-            orderId = byId.asLong();
-        } else {
-            if (!byClientId.isTextual()
-                    || !OrderRequestParser.CLIENT_ORDER_ID.matcher(byClientId.textValue()).matches()) {
-                throw ApiError.badRequest("INVALID_CLIENT_ORDER_ID", "clientOrderId must be 1-64 of"
-                        + " [A-Za-z0-9_.:-]", "clientOrderId").toException();
-            }
-            final String account = key != AccessControl.OPEN ? key.account() : bound;
-            if (account == null) {
-                throw ApiError.badRequest("INVALID_CLIENT_ORDER_ID", "with authentication off an order is named by"
-                        + " clientOrderId only on a connection logged in with its accountId", "clientOrderId")
-                        .toException();
-            }
-            orderId = view.orderIdOf(account, byClientId.textValue());
-            if (orderId <= 0) {
-                throw new ApiError(404, "ORDER_NOT_FOUND", "no order with clientOrderId '" + byClientId.textValue()
-                        + "'", "clientOrderId").toException();
-            }
+            return new Target(byId.asLong(), null, new String[] {"i:" + byId.asLong()});
+        }
+        if (!byClientId.isTextual() || !OrderRequestParser.CLIENT_ORDER_ID.matcher(byClientId.textValue()).matches()) {
+            throw ApiError.badRequest("INVALID_CLIENT_ORDER_ID", "clientOrderId must be 1-64 of [A-Za-z0-9_.:-]",
+                    "clientOrderId").toException();
+        }
+        final String account = key != AccessControl.OPEN ? key.account() : bound;
+        if (account == null) {
+            throw ApiError.badRequest("INVALID_CLIENT_ORDER_ID", "with authentication off an order is named by"
+                    + " clientOrderId only on a connection logged in with its accountId", "clientOrderId")
+                    .toException();
+        }
+        final String clientOrderId = byClientId.textValue();
+        final long orderId = view.orderIdOf(account, clientOrderId);
+        return new Target(Math.max(0, orderId), clientOrderId, orderId > 0
+                ? new String[] {"c:" + clientOrderId, "i:" + orderId} : new String[] {"c:" + clientOrderId});
+    }
+
+    /**
+     * @return the target's order id, which must be one the view holds of the key's account (another's, or an unknown
+     *     one, is answered as unknown, as over REST)
+     */
+    private long owned(final Target target, final ApiKey key) {
+        if (target.orderId() <= 0) {
+            throw new ApiError(404, "ORDER_NOT_FOUND", "no order with clientOrderId '" + target.clientOrderId() + "'",
+                    "clientOrderId").toException();
         }
         if (key != AccessControl.OPEN) {
-            final OrderState order = view.get(orderId);
+            final OrderState order = view.get(target.orderId());
             if (order == null || !key.account().equals(order.accountId())) {
                 // another account's order, or one the view no longer holds: as an unknown id, never sent
-                throw notFound(orderId).toException();
+                throw notFound(target.orderId()).toException();
             }
         }
-        return orderId;
+        return target.orderId();
     }
 
     /** Makes the command wait for its answer, or answers 503 when the input ring did not take it. */
     private void send(final StreamSession session, final String id, final long requestId, final CommandType type,
-                      final boolean taken) {
+                      final boolean taken, final String[] keys) {
         if (!taken) {
             answer(session, input.closed()
                     ? results.unavailable(id, "NOT_ACCEPTING", "the service is stopping and not accepting orders")
@@ -367,38 +406,38 @@ final class StreamOrderEntry {
             return;
         }
         final OrderEntrySession entry = session.orderEntry();
-        entry.sent();
-        pending.await(requestId, new Waiting(session, entry, id, type));
+        entry.sent(keys);
+        pending.await(requestId, new Waiting(session, entry, id, keys));
     }
 
-    /** One command of a session waiting for the engine. */
+    /** One command of a session waiting for the engine, and the keys of the orders it concerns. */
     private final class Waiting implements ReplyWaiter {
         private final StreamSession session;
         private final OrderEntrySession entry;
         private final String id;
-        private final CommandType type;
+        private final String[] keys;
 
-        Waiting(final StreamSession session, final OrderEntrySession entry, final String id, final CommandType type) {
+        Waiting(final StreamSession session, final OrderEntrySession entry, final String id, final String[] keys) {
             this.session = session;
             this.entry = entry;
             this.id = id;
-            this.type = type;
+            this.keys = keys;
         }
 
         @Override
         public void replied(final Reply reply) {
-            entry.answered();
             session.sendAnswer(results.replied(id, reply, StreamFrames.TEXT_FRAME));
+            entry.answered(keys);      // after the answer: what was held behind it comes after it
         }
 
         @Override
         public void unavailable(final String code, final String message) {
-            entry.answered();
             answer(session, results.unavailable(id, code, message));
+            entry.answered(keys);
         }
     }
 
-    /** Sends a result rendered as a Vert.x buffer (refusals); the engine's answers are framed at once ({@link #FRAME}). */
+    /** Sends a result rendered as a Vert.x buffer (refusals); the engine's answers are framed at once. */
     private static void answer(final StreamSession session, final Buffer result) {
         session.sendAnswer(result);
     }

@@ -10,6 +10,8 @@ import io.orderentry.testing.ServiceProcess;
 import io.orderentry.testing.StreamClient;
 import io.vertx.core.Vertx;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 class StreamOrderEntryIT {
 
     private static final int SYMBOLS = 12;
-    private static final int MAX_PENDING = 2;
+    private static final int MAX_PENDING = 4;
 
     @TempDir
     static Path dir;
@@ -219,6 +221,43 @@ class StreamOrderEntryIT {
             final JsonNode changed = place(ws, "p-3", order(symbol, "BUY", "31.00", "1.0", "same"));
             expectError(changed, 409, "DUPLICATE_CLIENT_ORDER_ID");
             assertEquals("30.00", changed.get("order").get("price").asText());
+        }
+    }
+
+    @Test
+    void aCancelByClientOrderIdSentRightBehindItsPlaceWaitsForItAndIsAnsweredAfterIt() {
+        final String symbol = symbol();
+        try (StreamClient ws = loggedIn(alice)) {
+            for (int n = 0; n < 20; n++) {
+                // no wait between the three: the bad amend and the cancel arrive while the place is still in flight
+                // (three commands waiting, within the connection's bound of four)
+                ws.send("{\"op\":\"place\",\"id\":\"bp-" + n + "\",\"order\":" + order(symbol, "BUY",
+                        "5.00", "1.0", "behind-" + n) + "}");
+                ws.send("{\"op\":\"amend\",\"id\":\"ba-" + n + "\",\"clientOrderId\":\"behind-" + n
+                        + "\",\"quantity\":\"0.00001\"}");
+                ws.send("{\"op\":\"cancel\",\"id\":\"bc-" + n + "\",\"clientOrderId\":\"behind-" + n + "\"}");
+                ws.awaitResult("bc-" + n);
+            }
+            for (int n = 0; n < 20; n++) {
+                final JsonNode placed = ws.awaitResult("bp-" + n);
+                assertEquals(201, placed.get("status").asInt(), placed.toString());
+                expectError(ws.awaitResult("ba-" + n), 422, "QUANTITY_NOT_ON_LOT");
+                final JsonNode canceled = ws.awaitResult("bc-" + n);
+                assertEquals(200, canceled.get("status").asInt(), "found, not 404: " + canceled);
+                assertEquals(placed.get("order").get("orderId"), canceled.get("order").get("orderId"));
+                assertEquals("CANCELED", canceled.get("order").get("status").asText());
+            }
+            final List<String> order = new ArrayList<>();
+            for (final JsonNode m : ws.messages()) {
+                if ("result".equals(m.path("op").asText()) && m.path("id").asText().startsWith("b")) {
+                    order.add(m.path("id").asText());
+                }
+            }
+            for (int n = 0; n < 20; n++) {
+                assertTrue(order.indexOf("bp-" + n) < order.indexOf("ba-" + n)
+                        && order.indexOf("ba-" + n) < order.indexOf("bc-" + n),
+                        "the answers concerning one order come in request order: " + order);
+            }
         }
     }
 
