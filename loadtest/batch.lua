@@ -21,22 +21,11 @@ end
 -- One count per order of the batch (the request's own status when the batch as a whole was refused).
 function response(status, headers, body)
   if status ~= 200 then
-    statuses[status] = (statuses[status] or 0) + 1
+    count_answer(status, "")
     return
   end
   -- each result is {"status":N,"order":{...,"clientOrderId":"...",...}} or {"status":N,"error":{...}}
   for result_status, rest in string.gmatch(body, '{"status":(%d+),(.-)}}') do
-    local s = tonumber(result_status)
-    statuses[s] = (statuses[s] or 0) + 1
-    if s == 201 then
-      acked = acked + 1
-      if ack_file then
-        local id = string.match(rest, '"clientOrderId":"([^"]+)"')
-        if id then
-          ack_file:write(id, "\n")
-          if acked % 1000 == 0 then ack_file:flush() end
-        end
-      end
-    end
+    count_answer(tonumber(result_status), rest)
   end
 end

@@ -100,18 +100,23 @@ function request()
   return next_request()
 end
 
-function response(status, headers, body)
+-- Counts one order's answer; a 201's clientOrderId (the first in order_json) goes to the ack file.
+function count_answer(status, order_json)
   statuses[status] = (statuses[status] or 0) + 1
   if status == 201 then
     acked = acked + 1
     if ack_file then
-      local id = string.match(body, '"clientOrderId":"([^"]+)"')
+      local id = string.match(order_json, '"clientOrderId":"([^"]+)"')
       if id then
         ack_file:write(id, "\n")
         if acked % 1000 == 0 then ack_file:flush() end
       end
     end
   end
+end
+
+function response(status, headers, body)
+  count_answer(status, body)
   if on_response then on_response(status, body) end
 end
 

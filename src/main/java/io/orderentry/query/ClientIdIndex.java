@@ -23,20 +23,8 @@ final class ClientIdIndex {
         void visit(int slot);
     }
 
-    /** The arrays, replaced whole when the index grows. */
-    private static final class Table {
-        final long[] keys;
-        final int[] values;
-        final int mask;
-
-        Table(final int capacity) {
-            keys = new long[capacity];
-            values = new int[capacity];
-            mask = capacity - 1;
-        }
-    }
-
-    private Table table = new Table(1024);
+    /** The cells, replaced whole when the index grows. */
+    private ProbeTable table = new ProbeTable(1024);
     private int size;
 
     /** @return the key of a pair: never 0; the same for the same account and clientOrderId text */
@@ -66,9 +54,9 @@ final class ClientIdIndex {
 
     /** Hands {@code visitor} every slot stored under {@code key}; any thread, see the class comment. */
     void candidates(final long key, final SlotVisitor visitor) {
-        final Table t = table;
+        final ProbeTable t = table;
         final long[] keys = t.keys;
-        int cell = home(key) & t.mask;
+        int cell = ProbeTable.home(key) & t.mask;
         for (int probes = 0; probes <= t.mask; probes++) {
             final long k = keys[cell];
             if (k == 0) {
@@ -87,64 +75,28 @@ final class ClientIdIndex {
             throw new IllegalArgumentException("key 0 marks an empty cell");
         }
         if ((size + 1) * 2 > table.keys.length) {
-            grow();
+            table = table.grown();
         }
-        insert(table, key, slot);
+        table.insert(key, slot);
         size++;
     }
 
     /** Forgets {@code slot} under {@code key}, if stored; keeps every probe chain whole. Writer only. */
     void remove(final long key, final int slot) {
-        final Table t = table;
-        int cell = home(key) & t.mask;
+        final ProbeTable t = table;
+        int cell = ProbeTable.home(key) & t.mask;
         while (t.keys[cell] != key || t.values[cell] != slot) {
             if (t.keys[cell] == 0) {
                 return;
             }
             cell = (cell + 1) & t.mask;
         }
-        int hole = cell;
-        int next = (hole + 1) & t.mask;
-        while (t.keys[next] != 0) {
-            final int homeCell = home(t.keys[next]) & t.mask;
-            // the entry at next may move into the hole if its home is not cyclically in (hole, next]
-            if (((next - homeCell) & t.mask) >= ((next - hole) & t.mask)) {
-                t.keys[hole] = t.keys[next];
-                t.values[hole] = t.values[next];
-                hole = next;
-            }
-            next = (next + 1) & t.mask;
-        }
-        t.keys[hole] = 0;
+        t.removeAt(cell);
         size--;
     }
 
     /** @return how many slots are stored; writer only */
     int size() {
         return size;
-    }
-
-    private void grow() {
-        final Table old = table;
-        final Table bigger = new Table(old.keys.length * 2);
-        for (int i = 0; i < old.keys.length; i++) {
-            if (old.keys[i] != 0) {
-                insert(bigger, old.keys[i], old.values[i]);
-            }
-        }
-        table = bigger;
-    }
-
-    private static void insert(final Table t, final long key, final int slot) {
-        int cell = home(key) & t.mask;
-        while (t.keys[cell] != 0) {
-            cell = (cell + 1) & t.mask;
-        }
-        t.values[cell] = slot;
-        t.keys[cell] = key;
-    }
-
-    private static int home(final long key) {
-        return (int) (key ^ (key >>> 32));
     }
 }

@@ -12,27 +12,15 @@ final class SlotIndex {
 
     private static final int NONE = -1;
 
-    /** The arrays, replaced whole when the index grows. */
-    private static final class Table {
-        final long[] keys;
-        final int[] values;
-        final int mask;
-
-        Table(final int capacity) {
-            keys = new long[capacity];
-            values = new int[capacity];
-            mask = capacity - 1;
-        }
-    }
-
-    private Table table = new Table(1024);
+    /** The cells, replaced whole when the index grows. */
+    private ProbeTable table = new ProbeTable(1024);
     private volatile int size;
 
     /** @return the slot of {@code id}, or -1 */
     int find(final long id) {
-        final Table t = table;
+        final ProbeTable t = table;
         final long[] keys = t.keys;
-        int cell = mix(id) & t.mask;
+        int cell = ProbeTable.home(id) & t.mask;
         for (int probes = 0; probes <= t.mask; probes++) {
             final long key = keys[cell];
             if (key == id) {
@@ -52,9 +40,9 @@ final class SlotIndex {
             throw new IllegalArgumentException("order ids are positive, was " + id);
         }
         if ((size + 1) * 2 > table.keys.length) {
-            grow();
+            table = table.grown();
         }
-        insert(table, id, slot);
+        table.insert(id, slot);
         size = size + 1;
     }
 
@@ -73,57 +61,20 @@ final class SlotIndex {
 
     /** Forgets {@code id}; shifts back the entries after it so that no probe chain is broken. Writer only. */
     void remove(final long id) {
-        final Table t = table;
-        int cell = mix(id) & t.mask;
+        final ProbeTable t = table;
+        int cell = ProbeTable.home(id) & t.mask;
         while (t.keys[cell] != id) {
             if (t.keys[cell] == 0) {
                 return;
             }
             cell = (cell + 1) & t.mask;
         }
-        int hole = cell;
-        int next = (hole + 1) & t.mask;
-        while (t.keys[next] != 0) {
-            final int home = mix(t.keys[next]) & t.mask;
-            // the entry at next may move into the hole if its home is not cyclically in (hole, next]
-            if (((next - home) & t.mask) >= ((next - hole) & t.mask)) {
-                t.keys[hole] = t.keys[next];
-                t.values[hole] = t.values[next];
-                hole = next;
-            }
-            next = (next + 1) & t.mask;
-        }
-        t.keys[hole] = 0;
+        t.removeAt(cell);
         size = size - 1;
     }
 
     /** @return how many ids are mapped; any thread */
     int size() {
         return size;
-    }
-
-    private void grow() {
-        final Table old = table;
-        final Table bigger = new Table(old.keys.length * 2);
-        for (int i = 0; i < old.keys.length; i++) {
-            if (old.keys[i] != 0) {
-                insert(bigger, old.keys[i], old.values[i]);
-            }
-        }
-        table = bigger;
-    }
-
-    private static void insert(final Table t, final long id, final int slot) {
-        int cell = mix(id) & t.mask;
-        while (t.keys[cell] != 0) {
-            cell = (cell + 1) & t.mask;
-        }
-        t.values[cell] = slot;
-        t.keys[cell] = id;
-    }
-
-    private static int mix(final long id) {
-        final long h = id * 0x9E3779B97F4A7C15L;
-        return (int) (h ^ (h >>> 32));
     }
 }

@@ -218,11 +218,6 @@ final class StreamSession {
         }
     }
 
-    /** @return whether the connection has closed (by either side) */
-    boolean isClosed() {
-        return closed;
-    }
-
     /** @return the client's address */
     SocketAddress remoteAddress() {
         return socket.remoteAddress();
