@@ -28,5 +28,18 @@ public enum CommandResult {
     /** An amend would have opened a price level beyond the configured maximum per side; nothing changed. */
     TOO_MANY_PRICE_LEVELS,
     /** An instrument's price band was set (a change of configuration, journaled so that replay applies it in place). */
-    PRICE_BAND_SET
+    PRICE_BAND_SET,
+    /**
+     * With balances: an amend would need more held than the account has available (nothing changed), or a withdrawal
+     * asked for more than available (nothing changed).
+     */
+    INSUFFICIENT_BALANCE,
+    /** A funding was applied: one DEPOSIT or WITHDRAWAL balance event precedes it. */
+    FUNDED,
+    /** A funding's reference was used before with the same account, asset and amount: nothing changed. */
+    FUNDING_DUPLICATE,
+    /** A funding's reference was used before with another account, asset or amount: nothing changed. */
+    FUNDING_MISMATCH,
+    /** A deposit would take the asset's supply across all accounts past its maximum: nothing changed. */
+    BALANCE_LIMIT_EXCEEDED
 }

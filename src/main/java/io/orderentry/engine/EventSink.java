@@ -73,4 +73,40 @@ public interface EventSink {
      *                order, or the cancel's target (which may be unknown)
      */
     void commandCompleted(CommandResult result, long orderId);
+
+    /**
+     * With balances ({@link Funds}): an account's balance of one asset changed (sequenced engine event). Carries the
+     * new balance and what changed, so that a consumer keeps the balances by taking the last event of each account
+     * and asset, and a ledger by keeping them all. A sink that runs without balances never receives one.
+     *
+     * @param asset           the asset's index in the {@link RiskRules}
+     * @param available       the account's available balance of the asset after the change, in units of the asset
+     * @param held            what its open orders hold of it after the change
+     * @param availableChange what was added to available (negative: taken)
+     * @param heldChange      what was added to held (negative: taken)
+     * @param fee             of a TRADE, the fee taken from what the account received (already out of availableChange)
+     * @param orderId         the order concerned, 0 for a funding
+     * @param tradeId         the trade concerned, 0 for anything but TRADE and FEE
+     * @param reference       of a funding, its reference; else null
+     */
+    default void balanceChanged(long eventSequence, long timestampMicros, String accountId, int asset, long available,
+                                long held, long availableChange, long heldChange, long fee, BalanceCause cause,
+                                long orderId, long tradeId, String reference) {
+        throw new UnsupportedOperationException("this sink does not take balance events");
+    }
+
+    /**
+     * The end of a funding command, instead of {@link #commandCompleted}: its result and the balance it answers with.
+     * By default reported as {@code commandCompleted(result, 0)}.
+     *
+     * @param result    FUNDED, FUNDING_DUPLICATE, FUNDING_MISMATCH (then the original funding's account, asset and
+     *                  answer), INSUFFICIENT_BALANCE or BALANCE_LIMIT_EXCEEDED (then the balance as it is)
+     * @param available the available balance after the funding (or as it is)
+     * @param held      the held balance
+     * @param sequence  the engine event sequence of the funding's balance event, 0 when it changed nothing
+     */
+    default void fundingCompleted(CommandResult result, String accountId, int asset, long available, long held,
+                                  long sequence) {
+        commandCompleted(result, 0);
+    }
 }

@@ -97,6 +97,20 @@ import java.io.IOException;
  * the opposite side), so an order admitted on arrival can always rest and no limit is ever exceeded.
  * The decision uses the state on arrival even where the order's own trades would free capacity.
  *
+ * <h2>Balances</h2>
+ * With {@link RiskRules} (the service's {@code ORDERS_RISK=balances}) the matcher holds and settles each account's
+ * balances through {@link Funds}, whose documentation says what is held and how a trade settles; without them (null)
+ * nothing below happens. {@link #fund} adds or withdraws funds. A LIMIT order, or a MARKET SELL, that passed every check
+ * above but whose account's available balance does not cover what it would hold is REJECTED with INSUFFICIENT_BALANCE
+ * and nothing happens (a FOK order that would expire is EXPIRED without being held, so it needs no cover). Otherwise it
+ * holds before it trades; each trade settles at once, after its {@code trade} event; what does not rest is released
+ * before the final {@code orderUpdated}. A MARKET BUY holds nothing: each trade is limited to the lots the available
+ * quote pays for at that maker's price, and when that stops it the remainder EXPIRES with INSUFFICIENT_BALANCE. A
+ * canceled order (a cancel, cancel-all, the dead man's switch, cancel on disconnect, self-trade prevention) releases its
+ * remainder after its {@code orderUpdated}. An amend that would hold more than it holds now (a new price or quantity)
+ * needs the difference available, else it is refused with INSUFFICIENT_BALANCE (after the other refusals) and nothing
+ * changes; otherwise the hold is adjusted right after {@code orderAmended}, and what then does not rest is released.
+ *
  * <h2>Idempotency</h2>
  * The (accountId, clientOrderId) pairs of the most recent {@code dedupWindow} placed orders that had
  * a clientOrderId are remembered, whatever became of those orders (an amend changes nothing there). A place command
@@ -131,6 +145,8 @@ public final class Matcher {
     final LongObjectMap<Order> restingOrders = new LongObjectMap<>(INITIAL_TABLE_CAPACITY);
     final AccountOrders accountOrders = new AccountOrders(INITIAL_TABLE_CAPACITY);
     final DedupWindow dedup;
+    /** The balances, or null without {@link RiskRules}. */
+    final Funds funds;
     private final ObjectPool<Order> orderPool;
     private final ObjectPool<PriceLevel> levelPool;
     long lastOrderId;
@@ -138,6 +154,8 @@ public final class Matcher {
     long lastEventSequence;
     /** Set by {@link #match}: self-trade prevention stopped the incoming order. */
     private boolean selfTradeStopped;
+    /** Set by {@link #match}: a MARKET BUY's available quote paid for no more. */
+    private boolean fundsStopped;
 
     /**
      * An engine without price bands.
@@ -159,6 +177,22 @@ public final class Matcher {
      */
     public Matcher(final int symbolCount, final EngineConfig limits, final int[] priceBandBasisPoints,
                    final EventSink sink) {
+        this(symbolCount, limits, priceBandBasisPoints, null, sink);
+    }
+
+    /**
+     * @param symbolCount           number of instruments; books are indexed 0 .. symbolCount - 1
+     * @param limits                the bounds on what rests and on the dedup window
+     * @param priceBandBasisPoints  per instrument, its price band in basis points, 0 for none; null for no bands
+     * @param risk                  the assets and fee rates to hold and settle balances by; null for none
+     * @param sink                  receives every event, synchronously, on the matcher thread
+     */
+    public Matcher(final int symbolCount, final EngineConfig limits, final int[] priceBandBasisPoints,
+                   final RiskRules risk, final EventSink sink) {
+        if (risk != null && risk.symbolCount() != symbolCount) {
+            throw new IllegalArgumentException("risk rules for " + risk.symbolCount() + " instruments, "
+                    + symbolCount + " configured");
+        }
         if (symbolCount <= 0 || limits == null || sink == null) {
             throw new IllegalArgumentException("symbolCount must be > 0, limits and sink non-null");
         }
@@ -173,6 +207,7 @@ public final class Matcher {
         this.orderPool = new ObjectPool<>(Order::new, limits.maxRestingOrders(), ORDER_CHUNK);
         final long maxLevels = Math.min(limits.maxRestingOrders(), 2L * symbolCount * limits.maxPriceLevelsPerSide());
         this.levelPool = new ObjectPool<>(PriceLevel::new, (int) maxLevels, LEVEL_CHUNK);
+        this.funds = risk == null ? null : new Funds(risk, this, sink, INITIAL_TABLE_CAPACITY);
     }
 
     /**
@@ -255,6 +290,12 @@ public final class Matcher {
         } else if (timeInForce == TimeInForce.GTC) {
             reason = restingLimit(accountId, own, price, opposite, reach, quantity, stp);
         }
+        final boolean holds = funds != null && (type == OrderType.LIMIT || side == Side.SELL);
+        final int heldAsset = funds == null ? -1 : funds.heldAsset(symbol, side);
+        if (reason == RejectReason.NONE && holds
+                && !funds.covers(accountId, heldAsset, funds.required(symbol, side, price, quantity))) {
+            reason = RejectReason.INSUFFICIENT_BALANCE;
+        }
 
         long filled = 0;
         long resting = 0;
@@ -264,7 +305,13 @@ public final class Matcher {
         } else if (timeInForce == TimeInForce.FOK && fillable(opposite, reach, quantity, accountId, stp) < quantity) {
             status = OrderStatus.EXPIRED;
         } else {
-            filled = match(timestampMicros, orderId, accountId, symbol, side, opposite, reach, quantity, 0, stp);
+            if (holds) {
+                funds.hold(timestampMicros, accountId, orderId, heldAsset, funds.required(symbol, side, price, quantity));
+            }
+            filled = match(timestampMicros, orderId, accountId, symbol, side, opposite, reach, price, quantity, 0, stp);
+            if (holds && (selfTradeStopped || timeInForce != TimeInForce.GTC)) {
+                funds.release(timestampMicros, accountId, orderId, symbol, side, price, quantity - filled);
+            }
             if (filled == quantity) {
                 status = OrderStatus.FILLED;
             } else if (selfTradeStopped) {
@@ -277,7 +324,9 @@ public final class Matcher {
                 status = filled == 0 ? OrderStatus.NEW : OrderStatus.PARTIALLY_FILLED;
             } else {
                 status = OrderStatus.EXPIRED;
-                if (type == OrderType.MARKET && opposite.best() != null) {
+                if (fundsStopped) {
+                    reason = RejectReason.INSUFFICIENT_BALANCE;
+                } else if (type == OrderType.MARKET && opposite.best() != null) {
                     // only the band stops a MARKET order short of an empty side
                     reason = RejectReason.PRICE_OUTSIDE_BAND;
                 }
@@ -329,7 +378,7 @@ public final class Matcher {
         final long filledBefore = order.filled;
         final boolean repriced = price != previousPrice;
         final long reach = opposite.keyOf(price);
-        final CommandResult refusal;
+        CommandResult refusal;
         if (quantity <= filledBefore) {
             refusal = CommandResult.QUANTITY_NOT_ABOVE_FILLED;
         } else if (repriced && bands.outside(symbol, price)) {
@@ -342,14 +391,25 @@ public final class Matcher {
         } else {
             refusal = null;
         }
+        final String accountId = order.accountId;
+        long holdChange = 0;
+        if (refusal == null && funds != null) {
+            holdChange = funds.required(symbol, side, price, quantity - filledBefore)
+                    - funds.required(symbol, side, previousPrice, previousQuantity - filledBefore);
+            if (holdChange > 0 && !funds.covers(accountId, funds.heldAsset(symbol, side), holdChange)) {
+                refusal = CommandResult.INSUFFICIENT_BALANCE;
+            }
+        }
         if (refusal != null) {
             sink.commandCompleted(refusal, orderId);
             return;
         }
-        final String accountId = order.accountId;
         final boolean keptPriority = !repriced && quantity <= previousQuantity;
         sink.orderAmended(++lastEventSequence, timestampMicros, orderId, accountId, symbol, side, price, quantity,
                 filledBefore, previousPrice, previousQuantity, keptPriority);
+        if (holdChange != 0) {
+            funds.hold(timestampMicros, accountId, orderId, funds.heldAsset(symbol, side), holdChange);
+        }
         final long filled;
         final long resting;
         final OrderStatus status;
@@ -368,9 +428,15 @@ public final class Matcher {
                 status = OrderStatus.REJECTED;
                 reason = RejectReason.POST_ONLY_WOULD_CROSS;
                 forget(order);
+                if (funds != null) {
+                    funds.release(timestampMicros, accountId, orderId, symbol, side, price, quantity - filled);
+                }
             } else {
-                filled = match(timestampMicros, orderId, accountId, symbol, side, opposite, reach, quantity,
+                filled = match(timestampMicros, orderId, accountId, symbol, side, opposite, reach, price, quantity,
                         filledBefore, order.stp);
+                if (funds != null && selfTradeStopped) {
+                    funds.release(timestampMicros, accountId, orderId, symbol, side, price, quantity - filled);
+                }
                 if (filled == quantity) {
                     resting = 0;
                     status = OrderStatus.FILLED;
@@ -466,6 +532,44 @@ public final class Matcher {
     /** Sets a band under this build's rule; see {@link #setPriceBand(long, int, int, MarketBandRule)}. */
     public void setPriceBand(final long timestampMicros, final int symbol, final int basisPoints) {
         setPriceBand(timestampMicros, symbol, basisPoints, MarketBandRule.CURRENT);
+    }
+
+    /**
+     * Adds funds to an account's balance of an asset, or withdraws them (a negative amount); see {@link Funds#fund} for
+     * the outcomes, reported by {@link EventSink#fundingCompleted}.
+     *
+     * @param reference the funding's idempotency key
+     * @throws IllegalArgumentException without balances, on a null account or reference, an asset out of range or an
+     *                                  amount of 0 or beyond {@link RiskRules#MAX_SUPPLY} (a bug in the caller)
+     */
+    public void fund(final long timestampMicros, final String accountId, final int asset, final long amount,
+                     final String reference) {
+        if (funds == null || accountId == null || reference == null || asset < 0
+                || asset >= funds.rules.assetCount() || amount == 0 || Math.abs(amount) > RiskRules.MAX_SUPPLY) {
+            throw new IllegalArgumentException("fund needs balances, an account, an asset, an amount and a reference: "
+                    + accountId + " " + asset + " " + amount + " " + reference);
+        }
+        funds.fund(timestampMicros, accountId, asset, amount, reference);
+    }
+
+    /** @return the rules balances are held and settled by, null without balances */
+    public RiskRules riskRules() {
+        return funds == null ? null : funds.rules;
+    }
+
+    /** @return the account's available balance of the asset in its units, 0 without balances or for an unknown one */
+    public long available(final String accountId, final int asset) {
+        return funds == null ? 0 : funds.available(accountId, asset);
+    }
+
+    /** @return what the account's open orders hold of the asset, 0 without balances */
+    public long held(final String accountId, final int asset) {
+        return funds == null ? 0 : funds.held(accountId, asset);
+    }
+
+    /** @return everything funded of the asset minus everything withdrawn, 0 without balances */
+    public long supply(final int asset) {
+        return funds == null ? 0 : funds.supply[asset];
     }
 
     /** @return an instrument's price band in basis points, 0 for none */
@@ -624,9 +728,11 @@ public final class Matcher {
      * @return its filled quantity after this command
      */
     private long match(final long timestampMicros, final long orderId, final String accountId, final int symbol,
-                       final Side side, final BookSide opposite, final long reach, final long quantity, long filled,
-                       final SelfTradePrevention stp) {
+                       final Side side, final BookSide opposite, final long reach, final long price,
+                       final long quantity, long filled, final SelfTradePrevention stp) {
         selfTradeStopped = false;
+        fundsStopped = false;
+        final boolean paysFromAvailable = funds != null && price == 0 && side == Side.BUY;
         while (filled < quantity && opposite.bestReaches(reach)) {
             final PriceLevel level = opposite.best();
             final Order maker = level.head;
@@ -641,7 +747,14 @@ public final class Matcher {
                 }
                 continue;
             }
-            final long traded = Math.min(quantity - filled, maker.remaining());
+            long traded = Math.min(quantity - filled, maker.remaining());
+            if (paysFromAvailable) {
+                traded = Math.min(traded, funds.affordableLots(accountId, symbol, level.price));
+                if (traded == 0) {
+                    fundsStopped = true;
+                    break;
+                }
+            }
             filled += traded;
             maker.filled += traded;
             level.totalQuantity -= traded;
@@ -650,6 +763,10 @@ public final class Matcher {
             sink.trade(++lastEventSequence, timestampMicros, ++lastTradeId, symbol, level.price, traded, side, orderId,
                     accountId, filled, maker.orderId, maker.accountId, maker.filled,
                     makerDone ? OrderStatus.FILLED : OrderStatus.PARTIALLY_FILLED);
+            if (funds != null) {
+                funds.settle(timestampMicros, lastTradeId, symbol, level.price, traded, side, accountId, orderId, price,
+                        maker.accountId, maker.orderId);
+            }
             if (makerDone) {
                 removeResting(maker);
             }
@@ -668,6 +785,9 @@ public final class Matcher {
         removeResting(order);
         sink.orderUpdated(++lastEventSequence, timestampMicros, orderId, accountId, side.symbol(), side.side(), price,
                 quantity, filled, 0, OrderStatus.CANCELED, reason);
+        if (funds != null) {
+            funds.release(timestampMicros, accountId, orderId, side.symbol(), side.side(), price, quantity - filled);
+        }
     }
 
     /** Puts a new order node at the back of its price level (creating the level) and indexes it by id. */

@@ -20,7 +20,7 @@ import java.util.Map;
  */
 final class MatcherSnapshot {
 
-    private static final int SNAPSHOT_VERSION = 4;
+    private static final int SNAPSHOT_VERSION = 5;
     private static final SelfTradePrevention[] STP_MODES = SelfTradePrevention.values();
 
     private MatcherSnapshot() {
@@ -35,7 +35,9 @@ final class MatcherSnapshot {
      * long filled, byte flags, long session} (flags: bit 0 postOnly, bits 1-2 the self-trade prevention mode; session:
      * the stream connection it was placed through with cancel on disconnect, 0 for none); per symbol {@code long
      * lastTradePrice} (0: none), {@code int priceBandBasisPoints} and {@code byte} its {@link MarketBandRule#code()};
-     * then the dedup window ({@link DedupWindow#writeSnapshot}). Version 3 had no session (its orders restore with none);
+     * then the dedup window ({@link DedupWindow#writeSnapshot}); then {@code boolean balances} and, when true, the
+     * balances ({@link Funds#writeSnapshot}). Version 4 had no balances (it restores only into a matcher without them);
+     * version 3 had no session (its orders restore with none);
      * version 2 had no rule byte (its bands restore with
      * {@link MarketBandRule#FAR_EDGE_ONLY}, the rule of the builds that wrote it); version 1 had no flags byte, last
      * trade prices or bands.
@@ -68,10 +70,14 @@ final class MatcherSnapshot {
         }
         matcher.bands.writeSnapshot(out);
         matcher.dedup.writeSnapshot(out);
+        out.writeBoolean(matcher.funds != null);
+        if (matcher.funds != null) {
+            matcher.funds.writeSnapshot(out);
+        }
     }
 
     /**
-     * Restores a state written by {@link #write} (version 4, 3 or 2, or version 1: its orders then have no postOnly
+     * Restores a state written by {@link #write} (version 5, 4, 3 or 2, or version 1: its orders then have no postOnly
      * flag and no self-trade prevention, no instrument has a last trade until its next one, and the bands are the
      * matcher's, which for the service are none: bands did not exist when a version 1 snapshot was written) into
      * {@code matcher}, which must be new (no command executed). A snapshot of fewer instruments than the matcher has
@@ -146,6 +152,15 @@ final class MatcherSnapshot {
             matcher.bands.restoreSnapshot(in, symbols, version >= 3);
         }
         matcher.dedup.restoreSnapshot(in);
+        final boolean balances = version >= 5 && in.readBoolean();
+        if (balances != (matcher.funds != null)) {
+            throw new IOException(balances ? "engine snapshot holds balances; this engine runs without them"
+                    : "engine snapshot holds no balances; this engine holds them (ORDERS_RISK=balances)");
+        }
+        if (balances) {
+            matcher.funds.restoreSnapshot(in, accounts);
+            matcher.funds.checkHeld(restored);
+        }
     }
 
     private static long nonNegative(final long value, final String what) throws IOException {

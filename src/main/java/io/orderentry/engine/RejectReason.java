@@ -30,5 +30,10 @@ public enum RejectReason {
     /** CANCELED by a cancel-all that its account's dead man's switch fired. */
     CANCEL_ALL_AFTER,
     /** CANCELED because the stream connection it was placed through, with cancel on disconnect, closed. */
-    CANCEL_ON_DISCONNECT
+    CANCEL_ON_DISCONNECT,
+    /**
+     * With balances: the account's available balance could not cover what the order holds (REJECTED, nothing changed),
+     * or a MARKET BUY's remainder EXPIRED because the available quote paid for no more.
+     */
+    INSUFFICIENT_BALANCE
 }

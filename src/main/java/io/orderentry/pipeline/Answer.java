@@ -3,7 +3,7 @@ package io.orderentry.pipeline;
 import io.orderentry.engine.CommandResult;
 
 /**
- * What a client is answered for a journaled command (place, cancel, amend, cancel-all): the HTTP status and, for errors, the code. The one table
+ * What a client is answered for a journaled command (place, cancel, amend, cancel-all, funding): the HTTP status and, for errors, the code. The one table
  * both the HTTP edge (which answers) and the audit trail (which records the answer) read, so the two cannot disagree.
  *
  * @param status  the HTTP status
@@ -26,6 +26,13 @@ public record Answer(int status, String code, String message) {
     private static final Answer INVALID_QUANTITY = new Answer(422, "INVALID_QUANTITY", null);
     private static final Answer PRICE_OUTSIDE_BAND = new Answer(422, "PRICE_OUTSIDE_BAND", null);
     private static final Answer TOO_MANY_PRICE_LEVELS = new Answer(422, "TOO_MANY_PRICE_LEVELS", null);
+    private static final Answer INSUFFICIENT_BALANCE = new Answer(422, "INSUFFICIENT_BALANCE",
+            "the available balance does not cover it");
+    private static final Answer FUNDED = new Answer(201, null, null);
+    private static final Answer FUNDING_MISMATCH = new Answer(409, "DUPLICATE_REFERENCE",
+            "this reference was used by a funding of another account, asset or amount");
+    private static final Answer BALANCE_LIMIT_EXCEEDED = new Answer(422, "BALANCE_LIMIT_EXCEEDED",
+            "the asset's total across all accounts would pass its maximum");
 
     /**
      * @param result        the engine's result; ignored when {@code journalFailed}
@@ -47,6 +54,11 @@ public record Answer(int status, String code, String message) {
             case DUPLICATE_MISMATCH -> DUPLICATE_CLIENT_ORDER_ID;
             case ORDER_NOT_FOUND -> ORDER_NOT_FOUND;
             case ORDER_NOT_OPEN -> ORDER_NOT_OPEN;
+            case INSUFFICIENT_BALANCE -> INSUFFICIENT_BALANCE;
+            case FUNDED -> FUNDED;
+            case FUNDING_DUPLICATE -> OK;
+            case FUNDING_MISMATCH -> FUNDING_MISMATCH;
+            case BALANCE_LIMIT_EXCEEDED -> BALANCE_LIMIT_EXCEEDED;
         };
     }
 

@@ -2,7 +2,7 @@ package io.orderentry.engine;
 
 /**
  * One generated engine command, for the determinism, differential, snapshot and allocation tests: a place, a
- * cancel, an amend or a cancel-all. Fields a kind does not use are null, 0 or false.
+ * cancel, an amend, a cancel-all or a funding. Fields a kind does not use are null, 0 or false.
  *
  * @param orderId             the target of a cancel or an amend
  * @param symbol              for a cancel-all, -1 means every instrument
@@ -15,7 +15,7 @@ record Command(Kind kind, long orderId, String accountId, String clientOrderId, 
                OrderType type, TimeInForce timeInForce, boolean postOnly, SelfTradePrevention selfTradePrevention,
                long price, long quantity, RejectReason cause, long session) {
 
-    enum Kind { PLACE, CANCEL, AMEND, CANCEL_ALL, SET_PRICE_BAND, CANCEL_ON_DISCONNECT }
+    enum Kind { PLACE, CANCEL, AMEND, CANCEL_ALL, SET_PRICE_BAND, CANCEL_ON_DISCONNECT, FUND }
 
     /** A command of no stream connection. */
     Command(final Kind kind, final long orderId, final String accountId, final String clientOrderId, final int symbol,
@@ -36,6 +36,11 @@ record Command(Kind kind, long orderId, String accountId, String clientOrderId, 
     Command through(final long connection) {
         return new Command(kind, orderId, accountId, clientOrderId, symbol, side, type, timeInForce, postOnly,
                 selfTradePrevention, price, quantity, cause, connection);
+    }
+
+    /** A funding: the asset travels in {@code symbol}, the amount in {@code quantity}, the reference as the client id. */
+    static Command fund(final String accountId, final int asset, final long amount, final String reference) {
+        return new Command(Kind.FUND, 0, accountId, reference, asset, null, null, null, false, null, 0, amount, null);
     }
 
     static Command cancelOf(final long orderId) {
@@ -102,6 +107,7 @@ record Command(Kind kind, long orderId, String accountId, String clientOrderId, 
             case AMEND -> engine.amend(timestampMicros, orderId, price, quantity);
             case CANCEL_ALL -> engine.cancelAll(timestampMicros, accountId, symbol, cause);
             case SET_PRICE_BAND -> engine.setPriceBand(timestampMicros, symbol, (int) quantity, bandRule());
+            case FUND -> engine.fund(timestampMicros, accountId, symbol, quantity, clientOrderId);
             default -> throw new IllegalStateException(kind.toString());
         }
     }
@@ -116,6 +122,7 @@ record Command(Kind kind, long orderId, String accountId, String clientOrderId, 
             case AMEND -> matcher.amend(timestampMicros, orderId, price, quantity);
             case CANCEL_ALL -> matcher.cancelAll(timestampMicros, accountId, symbol, cause);
             case SET_PRICE_BAND -> matcher.setPriceBand(timestampMicros, symbol, (int) quantity, bandRule());
+            case FUND -> matcher.fund(timestampMicros, accountId, symbol, quantity, clientOrderId);
             default -> throw new IllegalStateException(kind.toString());
         }
     }

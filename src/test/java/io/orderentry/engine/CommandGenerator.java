@@ -78,6 +78,72 @@ final class CommandGenerator {
         return this;
     }
 
+    /** The assets funding draws from, or null ({@link #withFunding}). */
+    private RiskRules risk;
+    private final List<Command> recentFundings = new ArrayList<>();
+    private long fundings;
+    /** Percent of commands that are fundings, with {@link #withFunding}. */
+    private static final int FUNDING_PERCENT = 4;
+
+    /**
+     * @return this generator, also funding the accounts by the rules' assets: first a deposit of every asset to every
+     *         account, then about 4% of the commands: deposits (mostly modest, so that INSUFFICIENT_BALANCE occurs),
+     *         withdrawals (some beyond what is available), exact and altered retries of a recent funding, and now and
+     *         then a deposit of the whole maximum supply, which is refused
+     */
+    CommandGenerator withFunding(final RiskRules rules) {
+        this.risk = rules;
+        for (int account = 0; account < ACCOUNTS; account++) {
+            for (int asset = 0; asset < rules.assetCount(); asset++) {
+                scripted.add(funding("acct-" + account, asset, 20 * depositSize(asset)));
+            }
+        }
+        return this;
+    }
+
+    /** A deposit is up to this much of an asset: enough for a few orders of the generator's sizes. */
+    private long depositSize(final int asset) {
+        for (int symbol = 0; symbol < symbolCount; symbol++) {
+            if (risk.quoteAsset(symbol) == asset) {
+                return MID * 25 * risk.quoteUnitsPerPriceLot(symbol);
+            }
+        }
+        for (int symbol = 0; symbol < symbolCount; symbol++) {
+            if (risk.baseAsset(symbol) == asset) {
+                return 25 * risk.baseUnitsPerLot(symbol);
+            }
+        }
+        return 1_000;
+    }
+
+    private Command funding(final String account, final int asset, final long amount) {
+        final Command command = Command.fund(account, asset, amount, "f-" + ++fundings);
+        recentFundings.add(command);
+        if (recentFundings.size() > 50) {
+            recentFundings.remove(0);
+        }
+        return command;
+    }
+
+    private Command nextFunding() {
+        final int roll = random.nextInt(100);
+        final int asset = random.nextInt(risk.assetCount());
+        final String account = "acct-" + random.nextInt(ACCOUNTS + 1);
+        if (roll < 10 && !recentFundings.isEmpty()) {
+            final Command original = recentFundings.get(random.nextInt(recentFundings.size()));
+            return random.nextBoolean() ? original
+                    : Command.fund(original.accountId(), (original.symbol() + 1) % risk.assetCount(),
+                            original.quantity(), original.clientOrderId());
+        }
+        if (roll < 12) {
+            return funding(account, asset, RiskRules.MAX_SUPPLY);
+        }
+        if (roll < 35) {
+            return funding(account, asset, -(1 + (long) (random.nextDouble() * 3 * depositSize(asset))));
+        }
+        return funding(account, asset, 1 + (long) (random.nextDouble() * 2 * depositSize(asset)));
+    }
+
     CommandGenerator(final long seed, final int symbolCount) {
         this(seed, symbolCount, EngineConfig.DEFAULTS.dedupWindow());
     }
@@ -116,6 +182,9 @@ final class CommandGenerator {
         }
         if (driftingMid && ++generated % DRIFT_INTERVAL == 0) {
             drift();
+        }
+        if (risk != null && random.nextInt(100) < FUNDING_PERCENT) {
+            return nextFunding();
         }
         final int roll = random.nextInt(100);
         if (roll < 33) {

@@ -21,6 +21,7 @@ class MatcherAllocationTest {
     /** Consumes events without keeping or allocating anything. */
     private static final class CountingSink implements EventSink {
         long events;
+        long balanceEvents;
 
         @Override
         public void orderAccepted(final long eventSequence, final long timestampMicros, final long orderId,
@@ -55,6 +56,14 @@ class MatcherAllocationTest {
         }
 
         @Override
+        public void balanceChanged(final long eventSequence, final long timestampMicros, final String accountId,
+                                   final int asset, final long available, final long held, final long availableChange,
+                                   final long heldChange, final long fee, final BalanceCause cause, final long orderId,
+                                   final long tradeId, final String reference) {
+            balanceEvents++;
+        }
+
+        @Override
         public void commandCompleted(final CommandResult result, final long orderId) {
             events++;
         }
@@ -78,6 +87,31 @@ class MatcherAllocationTest {
         }
         final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
         assertTrue(sink.events > 0);
+        assertTrue(allocated < 1_024, allocated + " bytes allocated by " + MEASURED + " commands");
+    }
+
+    @Test
+    void steadyStateMatchingWithBalancesAllocatesNothing() {
+        final com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        final EngineConfig limits = new EngineConfig(2_500, 100_000, 10_000, 5_000);
+        final RiskRules risk = MatcherDifferentialTest.RISK;
+        // fundings are admin commands that keep their reference; the orders around them are what must not allocate
+        final List<Command> commands = new CommandGenerator(11, risk.symbolCount(), limits.dedupWindow())
+                .withFunding(risk).generate(WARM_UP + MEASURED);
+        final CountingSink sink = new CountingSink();
+        final Matcher matcher = new Matcher(risk.symbolCount(), limits, new int[] {500, 0, 0}, risk, sink);
+        for (int i = 0; i < WARM_UP; i++) {
+            apply(matcher, commands.get(i), i);
+        }
+        final long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = WARM_UP; i < WARM_UP + MEASURED; i++) {
+            if (commands.get(i).kind() != Command.Kind.FUND) {
+                apply(matcher, commands.get(i), i);
+            }
+        }
+        final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertTrue(sink.balanceEvents > MEASURED / 2, "balances moved: " + sink.balanceEvents);
         assertTrue(allocated < 1_024, allocated + " bytes allocated by " + MEASURED + " commands");
     }
 

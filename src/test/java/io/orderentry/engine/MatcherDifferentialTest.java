@@ -94,15 +94,33 @@ class MatcherDifferentialTest {
             "amend traded beyond the band's near edge",
             "MARKET under FAR_EDGE_ONLY traded beyond the band's near edge");
 
-    /** Every result; PRICE_BAND_SET where the generator changes bands (the banded runs). */
-    private static final Set<CommandResult> RESULTS = EnumSet.allOf(CommandResult.class);
+    /** The results only balances produce. */
+    private static final Set<CommandResult> BALANCE_RESULTS = EnumSet.of(CommandResult.INSUFFICIENT_BALANCE,
+            CommandResult.FUNDED, CommandResult.FUNDING_DUPLICATE, CommandResult.FUNDING_MISMATCH,
+            CommandResult.BALANCE_LIMIT_EXCEEDED);
+
+    /** Every result but the balances'; PRICE_BAND_SET where the generator changes bands (the banded runs). */
+    private static final Set<CommandResult> RESULTS = EnumSet.complementOf(EnumSet.copyOf(BALANCE_RESULTS));
+
+    /** Every reject reason but the balances'. */
+    private static final Set<RejectReason> REASONS = EnumSet.complementOf(EnumSet.of(RejectReason.INSUFFICIENT_BALANCE));
+
+    /** What only balances reach. */
+    private static final Set<String> BALANCE_OUTCOMES = Set.of(
+            "MARKET BUY stopped by funds after fills",
+            "MARKET BUY stopped by funds before any fill",
+            "amend refused for funds",
+            "held funds released by a cancel",
+            "held funds released by a cancel-all",
+            "held funds released by self-trade prevention",
+            "fees paid");
 
     @Test
     @Timeout(60)
     void matcherAgreesWithReferenceUnderTightLimits() {
         final Set<Object> outcomes = compare(20_240_611L, new EngineConfig(400, 80, 6, 300), new int[] {500, 0, 1_000},
                 false);
-        assertReached(outcomes, EnumSet.allOf(RejectReason.class));
+        assertReached(outcomes, REASONS);
         assertReached(outcomes, RESULTS);
         assertReached(outcomes, EnumSet.allOf(OrderStatus.class));
         assertReached(outcomes, STP_OUTCOMES);
@@ -146,6 +164,33 @@ class MatcherDifferentialTest {
         assertReached(outcomes, NEAR_EDGE_OUTCOMES);
     }
 
+    /**
+     * Balances, on books as deep as the tight run's and with bands: every rule of the balances reached, and after every
+     * single command the invariants (of the matcher, with its balances: nothing negative, held what the resting orders
+     * need, every asset adding up to its funding; and the reference's, computed apart) hold.
+     */
+    @Test
+    @Timeout(120)
+    void matcherAgreesWithReferenceWithBalancesAndNoAssetIsCreatedOrLost() {
+        final Set<Object> outcomes = compare(31_337L, new EngineConfig(400, 80, 6, 300), new int[] {500, 0, 1_000},
+                false, RISK);
+        assertReached(outcomes, EnumSet.allOf(RejectReason.class));
+        assertReached(outcomes, EnumSet.allOf(CommandResult.class));
+        assertReached(outcomes, EnumSet.allOf(OrderStatus.class));
+        assertReached(outcomes, BALANCE_OUTCOMES);
+        assertReached(outcomes, STP_OUTCOMES);
+        assertReached(outcomes, CANCEL_ALL_OUTCOMES);
+    }
+
+    /**
+     * Three assets: instrument 0 trades A against Q (a lot worth 1 unit of A, price unit x lot worth 1 of Q) with a
+     * 0.1% maker and 0.2% taker fee; instrument 1 trades B against Q with larger units (10 and 3) and no fees; the thin
+     * instrument 2 trades A against B, so that an asset is base on one instrument and quote on another.
+     */
+    static final RiskRules RISK = new RiskRules(new String[] {"A", "Q", "B"}, new int[] {0, 2, 0},
+            new int[] {1, 1, 2}, new long[] {1, 10, 1}, new long[] {1, 3, 1}, new int[] {1_000, 0, 0},
+            new int[] {2_000, 0, 500}, "fees");
+
     private static void assertReached(final Set<Object> outcomes, final Set<?> required) {
         final Set<String> missing = new TreeSet<>();
         for (final Object outcome : required) {
@@ -165,16 +210,28 @@ class MatcherDifferentialTest {
      */
     private static Set<Object> compare(final long seed, final EngineConfig limits, final int[] bands,
                                        final boolean driftingMid) {
+        return compare(seed, limits, bands, driftingMid, null);
+    }
+
+    /** @param risk the balances' rules, null for none; with them the invariants are checked after every command */
+    private static Set<Object> compare(final long seed, final EngineConfig limits, final int[] bands,
+                                       final boolean driftingMid, final RiskRules risk) {
         final RecordingEventSink expectedEvents = new RecordingEventSink();
         final RecordingEventSink actualEvents = new RecordingEventSink();
-        final OrderEngine reference = bands == null ? new ReferenceMatcher(SYMBOLS, limits, expectedEvents)
+        final OrderEngine reference = risk != null
+                ? new ReferenceMatcher(SYMBOLS, limits, bands, risk, expectedEvents)
+                : bands == null ? new ReferenceMatcher(SYMBOLS, limits, expectedEvents)
                 : new ReferenceMatcher(SYMBOLS, limits, bands, expectedEvents);
         // with its storage reserved, as the service runs it when its heap fits the limits (the pools' lazy growth is
         // ObjectPoolTest's)
-        final OrderEngine matcher = (bands == null ? new MatcherEngine(SYMBOLS, limits, actualEvents)
+        final OrderEngine matcher = (risk != null ? new MatcherEngine(SYMBOLS, limits, bands, risk, actualEvents)
+                : bands == null ? new MatcherEngine(SYMBOLS, limits, actualEvents)
                 : new MatcherEngine(SYMBOLS, limits, bands, actualEvents)).reserved();
         final CommandGenerator generator = new CommandGenerator(seed, SYMBOLS, limits.dedupWindow(), driftingMid)
                 .withThinInstrument();
+        if (risk != null) {
+            generator.withFunding(risk);
+        }
         final List<Command> commands = (bands == null ? generator : generator.withBandChanges()).generate(COMMANDS);
         final Set<Object> outcomes = new HashSet<>();
         final BandOracle oracle = new BandOracle(SYMBOLS, bands);
@@ -195,6 +252,12 @@ class MatcherDifferentialTest {
             if (i % BOOK_CHECK_INTERVAL == 0) {
                 assertSameBooks(reference, matcher, i);
                 matcher.checkInvariants();
+            }
+            if (risk != null) {
+                matcher.checkInvariants();
+                if (i % 10 == 0) {
+                    reference.checkInvariants();
+                }
             }
         }
         assertSameBooks(reference, matcher, commands.size());
@@ -287,9 +350,11 @@ class MatcherDifferentialTest {
             }
             if (type == OrderType.MARKET && bestOpposite != null && band.rule() == MarketBandRule.BOTH_EDGES
                     && band.beyondNearEdge(side, bestOpposite)) {
-                assertEquals(3, events.size(), "a MARKET order meeting a maker beyond the band's near edge touches"
-                        + " nothing: " + command + " " + events);
-                final RecordedEvent.Updated update = (RecordedEvent.Updated) events.get(1);
+                final List<RecordedEvent> orderEvents = events.stream()
+                        .filter(e -> !(e instanceof RecordedEvent.Balance)).toList();
+                assertEquals(3, orderEvents.size(), "a MARKET order meeting a maker beyond the band's near edge "
+                        + "touches nothing: " + command + " " + events);
+                final RecordedEvent.Updated update = (RecordedEvent.Updated) orderEvents.get(1);
                 assertEquals(List.of(OrderStatus.EXPIRED, RejectReason.PRICE_OUTSIDE_BAND, 0L),
                         List.of(update.status(), update.rejectReason(), update.filled()), command + " " + events);
                 outcomes.add("MARKET " + side + " met " + (side == Side.SELL ? "a bid" : "an ask")
@@ -314,6 +379,36 @@ class MatcherDifferentialTest {
      * Adds what one command's events reached, and checks what must hold whatever the engine: no self-trade
      * unless the taker's mode is NONE, a FOK never partly filled.
      */
+    /** Names what the balances reached in one command, and checks that a funding is answered once. */
+    private static void collectBalances(final Command command, final List<RecordedEvent> events,
+                                        final Set<Object> outcomes, final boolean makerCanceled) {
+        for (final RecordedEvent event : events) {
+            if (event instanceof RecordedEvent.Funded f) {
+                assertEquals(Command.Kind.FUND, command.kind(), "a funding result of " + command);
+                outcomes.add(f.result());
+            } else if (event instanceof RecordedEvent.Balance b) {
+                if (b.cause() == BalanceCause.FEE) {
+                    outcomes.add("fees paid");
+                } else if (b.cause() == BalanceCause.RELEASE) {
+                    switch (command.kind()) {
+                        case CANCEL -> outcomes.add("held funds released by a cancel");
+                        case CANCEL_ALL -> outcomes.add("held funds released by a cancel-all");
+                        case PLACE -> {
+                            if (makerCanceled) {
+                                outcomes.add("held funds released by self-trade prevention");
+                            }
+                        }
+                        default -> {
+                        }
+                    }
+                }
+            } else if (event instanceof RecordedEvent.Completed c && command.kind() == Command.Kind.AMEND
+                    && c.result() == CommandResult.INSUFFICIENT_BALANCE) {
+                outcomes.add("amend refused for funds");
+            }
+        }
+    }
+
     private static void collect(final Command command, final List<RecordedEvent> events, final Set<Object> outcomes) {
         RecordedEvent.Accepted accepted = null;
         RecordedEvent.Amended amended = null;
@@ -350,10 +445,16 @@ class MatcherDifferentialTest {
                 amended = a;
             }
         }
+        collectBalances(command, events, outcomes, makerCanceled);
         switch (command.kind()) {
             case PLACE -> {
                 if (accepted == null) {
                     return;
+                }
+                if (last.rejectReason() == RejectReason.INSUFFICIENT_BALANCE && command.type() == OrderType.MARKET) {
+                    assertEquals(Side.BUY, command.side(), "only a MARKET BUY is stopped by funds: " + events);
+                    outcomes.add("MARKET BUY stopped by funds " + (last.filled() > 0 ? "after fills"
+                            : "before any fill"));
                 }
                 final SelfTradePrevention stp = command.selfTradePrevention();
                 final String label = command.type() == OrderType.MARKET ? "MARKET" : command.timeInForce().toString();

@@ -22,6 +22,53 @@ final class MatcherEngine implements OrderEngine {
         this.limits = limits;
     }
 
+    /** A matcher that holds and settles balances by {@code risk}. */
+    MatcherEngine(final int symbolCount, final EngineConfig limits, final int[] priceBandBasisPoints,
+                  final RiskRules risk, final EventSink sink) {
+        this.matcher = new Matcher(symbolCount, limits, priceBandBasisPoints, risk, sink);
+        this.symbolCount = symbolCount;
+        this.limits = limits;
+    }
+
+    /** @return the matcher itself, for snapshots */
+    Matcher matcher() {
+        return matcher;
+    }
+
+    @Override
+    public void fund(final long timestampMicros, final String accountId, final int asset, final long amount,
+                     final String reference) {
+        matcher.fund(timestampMicros, accountId, asset, amount, reference);
+    }
+
+    @Override
+    public long available(final String accountId, final int asset) {
+        return matcher.available(accountId, asset);
+    }
+
+    @Override
+    public long held(final String accountId, final int asset) {
+        return matcher.held(accountId, asset);
+    }
+
+    @Override
+    public long balanceSum(final int asset) {
+        if (matcher.funds == null) {
+            return 0;
+        }
+        final BalanceTable table = matcher.funds.table;
+        long sum = 0;
+        for (int row = 0; row < table.rowCount(); row++) {
+            sum += table.available[table.cell(row, asset)] + table.held[table.cell(row, asset)];
+        }
+        return sum;
+    }
+
+    @Override
+    public long supply(final int asset) {
+        return matcher.supply(asset);
+    }
+
     /** Reserves the matcher's storage, as a service whose heap fits its limits does at start; @return this */
     MatcherEngine reserved() {
         matcher.reserveStorage();

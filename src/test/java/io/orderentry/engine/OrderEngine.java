@@ -61,6 +61,21 @@ interface OrderEngine {
         setPriceBand(timestampMicros, symbol, basisPoints, MarketBandRule.CURRENT);
     }
 
+    /** Funds an account (negative: a withdrawal); only for an engine made with {@link RiskRules}. */
+    void fund(long timestampMicros, String accountId, int asset, long amount, String reference);
+
+    /** @return the account's available balance of the asset, 0 without balances */
+    long available(String accountId, int asset);
+
+    /** @return what the account's open orders hold of the asset, 0 without balances */
+    long held(String accountId, int asset);
+
+    /** @return the sum of available plus held of the asset over all accounts, 0 without balances */
+    long balanceSum(int asset);
+
+    /** @return everything funded of the asset minus everything withdrawn, 0 without balances */
+    long supply(int asset);
+
     long lastOrderId();
 
     long lastTradeId();

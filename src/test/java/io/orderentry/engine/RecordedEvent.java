@@ -25,4 +25,13 @@ sealed interface RecordedEvent {
 
     record Completed(CommandResult result, long orderId) implements RecordedEvent {
     }
+
+    record Balance(long sequence, long timestamp, String accountId, int asset, long available, long held,
+                   long availableChange, long heldChange, long fee, BalanceCause cause, long orderId, long tradeId,
+                   String reference) implements RecordedEvent {
+    }
+
+    record Funded(CommandResult result, String accountId, int asset, long available, long held, long sequence)
+            implements RecordedEvent {
+    }
 }

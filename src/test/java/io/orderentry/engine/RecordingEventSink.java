@@ -33,6 +33,15 @@ final class RecordingEventSink implements EventSink {
         return ofType(RecordedEvent.Amended.class);
     }
 
+    List<RecordedEvent.Balance> balances() {
+        return ofType(RecordedEvent.Balance.class);
+    }
+
+    /** @return the one funding completion recorded since the last clear */
+    RecordedEvent.Funded funded() {
+        return only(ofType(RecordedEvent.Funded.class));
+    }
+
     List<RecordedEvent.Completed> completions() {
         return ofType(RecordedEvent.Completed.class);
     }
@@ -87,6 +96,21 @@ final class RecordingEventSink implements EventSink {
     @Override
     public void commandCompleted(final CommandResult result, final long orderId) {
         events.add(new RecordedEvent.Completed(result, orderId));
+    }
+
+    @Override
+    public void balanceChanged(final long eventSequence, final long timestampMicros, final String accountId,
+                               final int asset, final long available, final long held, final long availableChange,
+                               final long heldChange, final long fee, final BalanceCause cause, final long orderId,
+                               final long tradeId, final String reference) {
+        events.add(new RecordedEvent.Balance(eventSequence, timestampMicros, accountId, asset, available, held,
+                availableChange, heldChange, fee, cause, orderId, tradeId, reference));
+    }
+
+    @Override
+    public void fundingCompleted(final CommandResult result, final String accountId, final int asset,
+                                 final long available, final long held, final long sequence) {
+        events.add(new RecordedEvent.Funded(result, accountId, asset, available, held, sequence));
     }
 
     private <T extends RecordedEvent> List<T> ofType(final Class<T> type) {

@@ -58,6 +58,8 @@ final class ReferenceMatcher implements OrderEngine {
         long filled;
         /** Set when self-trade prevention stopped it. */
         boolean stoppedBySelfTrade;
+        /** Set when a MARKET BUY's available quote paid for no more. */
+        boolean stoppedByFunds;
     }
 
     private final int symbolCount;
@@ -72,6 +74,8 @@ final class ReferenceMatcher implements OrderEngine {
     private long lastOrderId;
     private long lastTradeId;
     private long lastSequence;
+    /** The balances, or null without risk rules. */
+    private final ReferenceBalances balances;
 
     /** No price band on any instrument. */
     ReferenceMatcher(final int symbolCount, final EngineConfig limits, final EventSink sink) {
@@ -81,6 +85,14 @@ final class ReferenceMatcher implements OrderEngine {
     /** @param priceBandBasisPoints per instrument, the band in basis points (1000 = 10%); 0 = no band */
     ReferenceMatcher(final int symbolCount, final EngineConfig limits, final int[] priceBandBasisPoints,
                      final EventSink sink) {
+        this(symbolCount, limits, priceBandBasisPoints, null, sink);
+    }
+
+    /** @param risk the balances' rules, null for none */
+    ReferenceMatcher(final int symbolCount, final EngineConfig limits, final int[] priceBandBasisPoints,
+                     final RiskRules risk, final EventSink sink) {
+        this.balances = risk == null ? null : new ReferenceBalances(risk, sink, () -> ++lastSequence,
+                () -> lastSequence);
         if (priceBandBasisPoints.length != symbolCount) {
             throw new IllegalArgumentException("one band per instrument");
         }
@@ -151,6 +163,11 @@ final class ReferenceMatcher implements OrderEngine {
                 }
             }
         }
+        final boolean holds = balances != null && ReferenceBalances.holds(type, side);
+        if (reject == RejectReason.NONE && holds && !balances.covers(accountId, balances.heldAsset(symbol, side),
+                balances.required(symbol, side, price, quantity))) {
+            reject = RejectReason.INSUFFICIENT_BALANCE;
+        }
         long filled = 0;
         long remaining = 0;
         OrderStatus status;
@@ -159,6 +176,10 @@ final class ReferenceMatcher implements OrderEngine {
         } else if (tif == TimeInForce.FOK && available < quantity) {
             status = OrderStatus.EXPIRED;
         } else {
+            if (holds) {
+                balances.hold(ts, accountId, orderId, balances.heldAsset(symbol, side),
+                        balances.required(symbol, side, price, quantity));
+            }
             final Taker taker = new Taker();
             taker.orderId = orderId;
             taker.accountId = accountId;
@@ -170,6 +191,10 @@ final class ReferenceMatcher implements OrderEngine {
             taker.quantity = quantity;
             match(ts, taker, reference);
             filled = taker.filled;
+            final boolean rests = filled < quantity && !taker.stoppedBySelfTrade && tif == TimeInForce.GTC;
+            if (holds && !rests) {
+                balances.release(ts, accountId, orderId, symbol, side, price, quantity - filled);
+            }
             if (filled == quantity) {
                 status = OrderStatus.FILLED;
             } else if (taker.stoppedBySelfTrade) {
@@ -192,7 +217,9 @@ final class ReferenceMatcher implements OrderEngine {
                 status = filled == 0 ? OrderStatus.NEW : OrderStatus.PARTIALLY_FILLED;
             } else {
                 status = OrderStatus.EXPIRED;
-                if (type == OrderType.MARKET && !side(symbol, side.opposite()).isEmpty()) {
+                if (taker.stoppedByFunds) {
+                    reject = RejectReason.INSUFFICIENT_BALANCE;
+                } else if (type == OrderType.MARKET && !side(symbol, side.opposite()).isEmpty()) {
                     // liquidity was left that the band kept it from
                     reject = RejectReason.PRICE_OUTSIDE_BAND;
                 }
@@ -210,6 +237,7 @@ final class ReferenceMatcher implements OrderEngine {
             side(order.symbol, order.side).remove(order);
             sink.orderUpdated(++lastSequence, ts, orderId, order.accountId, order.symbol, order.side, order.price,
                     order.quantity, order.filled, 0, OrderStatus.CANCELED, RejectReason.NONE);
+            releaseCanceled(ts, order);
             sink.commandCompleted(CommandResult.CANCELED, orderId);
             return;
         }
@@ -248,11 +276,23 @@ final class ReferenceMatcher implements OrderEngine {
         }
         final long previousPrice = order.price;
         final long previousQuantity = order.quantity;
+        final java.math.BigInteger holdChange = balances == null ? java.math.BigInteger.ZERO
+                : balances.required(order.symbol, order.side, price, quantity - order.filled)
+                        .subtract(balances.required(order.symbol, order.side, previousPrice,
+                                previousQuantity - order.filled));
+        if (holdChange.signum() > 0 && !balances.covers(order.accountId, balances.heldAsset(order.symbol, order.side),
+                holdChange)) {
+            sink.commandCompleted(CommandResult.INSUFFICIENT_BALANCE, orderId);
+            return;
+        }
         final boolean keptPriority = !newPriceAsked && quantity <= order.quantity;
         if (keptPriority) {
             order.quantity = quantity;
             sink.orderAmended(++lastSequence, ts, orderId, order.accountId, order.symbol, order.side, price, quantity,
                     order.filled, previousPrice, previousQuantity, true);
+            if (balances != null) {
+                balances.hold(ts, order.accountId, orderId, balances.heldAsset(order.symbol, order.side), holdChange);
+            }
             sink.orderUpdated(++lastSequence, ts, orderId, order.accountId, order.symbol, order.side, price, quantity,
                     order.filled, quantity - order.filled,
                     order.filled == 0 ? OrderStatus.NEW : OrderStatus.PARTIALLY_FILLED, RejectReason.NONE);
@@ -262,6 +302,9 @@ final class ReferenceMatcher implements OrderEngine {
         side(order.symbol, order.side).remove(order);
         sink.orderAmended(++lastSequence, ts, orderId, order.accountId, order.symbol, order.side, price, quantity,
                 order.filled, previousPrice, previousQuantity, false);
+        if (balances != null) {
+            balances.hold(ts, order.accountId, orderId, balances.heldAsset(order.symbol, order.side), holdChange);
+        }
         order.price = price;
         order.quantity = quantity;
         long remaining = 0;
@@ -270,6 +313,7 @@ final class ReferenceMatcher implements OrderEngine {
         if (order.postOnly && crossesAnything(order.symbol, order.side, price)) {
             status = OrderStatus.REJECTED;
             reason = RejectReason.POST_ONLY_WOULD_CROSS;
+            releaseCanceled(ts, order);
         } else {
             final Taker taker = new Taker();
             taker.orderId = orderId;
@@ -288,6 +332,7 @@ final class ReferenceMatcher implements OrderEngine {
             } else if (taker.stoppedBySelfTrade) {
                 status = OrderStatus.EXPIRED;
                 reason = RejectReason.SELF_TRADE_PREVENTED;
+                releaseCanceled(ts, order);
             } else {
                 side(order.symbol, order.side).add(order);
                 remaining = quantity - order.filled;
@@ -326,6 +371,7 @@ final class ReferenceMatcher implements OrderEngine {
             side(o.symbol, o.side).remove(o);
             sink.orderUpdated(++lastSequence, ts, o.orderId, o.accountId, o.symbol, o.side, o.price, o.quantity,
                     o.filled, 0, OrderStatus.CANCELED, cause);
+            releaseCanceled(ts, o);
         }
         sink.commandCompleted(CommandResult.CANCELED_ALL, 0);
     }
@@ -346,6 +392,7 @@ final class ReferenceMatcher implements OrderEngine {
             side(o.symbol, o.side).remove(o);
             sink.orderUpdated(++lastSequence, ts, o.orderId, o.accountId, o.symbol, o.side, o.price, o.quantity,
                     o.filled, 0, OrderStatus.CANCELED, RejectReason.CANCEL_ON_DISCONNECT);
+            releaseCanceled(ts, o);
         }
         sink.commandCompleted(CommandResult.CANCELED_ALL, 0);
     }
@@ -380,6 +427,14 @@ final class ReferenceMatcher implements OrderEngine {
     @Override
     public void checkInvariants() {
         BookInvariants.check(this, symbolCount, limits);
+        if (balances != null) {
+            final List<java.util.Map.Entry<String, long[]>> resting = new ArrayList<>();
+            for (final Resting o : allResting()) {
+                resting.add(java.util.Map.entry(o.accountId,
+                        new long[] {o.symbol, o.side.ordinal(), o.price, o.quantity - o.filled}));
+            }
+            balances.check(resting);
+        }
     }
 
     /** Levels built from scratch: group the resting orders by price, best price first. */
@@ -410,6 +465,7 @@ final class ReferenceMatcher implements OrderEngine {
                     sink.orderUpdated(++lastSequence, ts, maker.orderId, maker.accountId, maker.symbol, maker.side,
                             maker.price, maker.quantity, maker.filled, 0, OrderStatus.CANCELED,
                             RejectReason.SELF_TRADE_PREVENTED);
+                    releaseCanceled(ts, maker);
                 }
                 if (taker.stp == SelfTradePrevention.EXPIRE_TAKER || taker.stp == SelfTradePrevention.EXPIRE_BOTH) {
                     taker.stoppedBySelfTrade = true;
@@ -417,7 +473,14 @@ final class ReferenceMatcher implements OrderEngine {
                 }
                 continue;
             }
-            final long traded = Math.min(taker.quantity - taker.filled, maker.quantity - maker.filled);
+            long traded = Math.min(taker.quantity - taker.filled, maker.quantity - maker.filled);
+            if (balances != null && taker.side == Side.BUY && taker.type == OrderType.MARKET) {
+                traded = Math.min(traded, balances.affordable(taker.accountId, taker.symbol, maker.price));
+                if (traded == 0) {
+                    taker.stoppedByFunds = true;
+                    return;
+                }
+            }
             taker.filled += traded;
             maker.filled += traded;
             lastTradePrice[taker.symbol] = maker.price;
@@ -425,10 +488,52 @@ final class ReferenceMatcher implements OrderEngine {
             sink.trade(++lastSequence, ts, ++lastTradeId, taker.symbol, maker.price, traded, taker.side, taker.orderId,
                     taker.accountId, taker.filled, maker.orderId, maker.accountId, maker.filled,
                     done ? OrderStatus.FILLED : OrderStatus.PARTIALLY_FILLED);
+            if (balances != null) {
+                balances.settle(ts, lastTradeId, taker.symbol, maker.price, traded, taker.side, taker.accountId,
+                        taker.orderId, taker.type == OrderType.MARKET ? 0 : taker.price, maker.accountId,
+                        maker.orderId);
+            }
             if (done) {
                 side(maker.symbol, maker.side).remove(maker);
             }
         }
+    }
+
+    /** Returns what a resting order (just removed from the book) held for its remainder. */
+    private void releaseCanceled(final long ts, final Resting order) {
+        if (balances != null) {
+            balances.release(ts, order.accountId, order.orderId, order.symbol, order.side, order.price,
+                    order.quantity - order.filled);
+        }
+    }
+
+    @Override
+    public void fund(final long ts, final String accountId, final int asset, final long amount,
+                     final String reference) {
+        if (balances == null || amount == 0) {
+            throw new IllegalArgumentException("invalid funding");
+        }
+        balances.fund(ts, accountId, asset, amount, reference);
+    }
+
+    @Override
+    public long available(final String accountId, final int asset) {
+        return balances == null ? 0 : balances.available(accountId, asset);
+    }
+
+    @Override
+    public long held(final String accountId, final int asset) {
+        return balances == null ? 0 : balances.held(accountId, asset);
+    }
+
+    @Override
+    public long balanceSum(final int asset) {
+        return balances == null ? 0 : balances.sum(asset);
+    }
+
+    @Override
+    public long supply(final int asset) {
+        return balances == null ? 0 : balances.supply(asset);
     }
 
     private List<Resting> side(final int symbol, final Side side) {
