@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Each account that has had a subscriber in this process has a feed: its sequence (the number of updates of the
  * account since its feed began; 0 at each process start, so a client always starts from a snapshot) and its
  * subscribers. Every sequenced engine event that changes an order of such an account ({@link OrderEvent}: the maker's
- * and the taker's account for a trade) takes the feed's next sequence and the order's state from the view; at
+ * and the taker's account for a trade), and with balances every change of one of its balances (a balance message),
+ * takes the feed's next sequence and the order's state from the view; at
  * {@link #endOfBatch} each update is rendered once ({@link FeedRenderer}) and each subscriber is handed the account's
  * updates of the batch in one call. An event of an account without a feed costs one map look-up.
  *
@@ -142,6 +143,7 @@ public final class AccountFeedStage implements BatchStage<EngineEvent> {
                     changed(event.accountId, change, event.orderId);
                 }
             }
+            case BALANCE_CHANGED -> balanceChanged(event);
             default -> {
                 // not an engine event: no order changed
             }
@@ -190,6 +192,22 @@ public final class AccountFeedStage implements BatchStage<EngineEvent> {
             touched.add(feed);
         }
         feed.batch.add(new OrderUpdate(feed.sequence, change, order));
+    }
+
+    private void balanceChanged(final EngineEvent event) {
+        final Feed feed = feeds.get(event.accountId);
+        if (feed == null) {
+            return;
+        }
+        feed.sequence++;
+        if (feed.subscribers.isEmpty()) {
+            return;
+        }
+        if (feed.batch.isEmpty()) {
+            touched.add(feed);
+        }
+        feed.batch.add(new OrderUpdate(feed.sequence, null, null,
+                new OrderUpdate.Balance(event.asset, event.available, event.held, event.eventSequence)));
     }
 
     private void deliver(final Feed feed) {

@@ -134,6 +134,9 @@ public final class SnapshotAssembly {
                 break;
             }
             final OrderState order = update.order();
+            if (order == null) {
+                continue;   // a balance's change: no order in the snapshot changed
+            }
             if (order.status().isOpen()) {
                 orders.put(order.orderId(), order);
             } else {

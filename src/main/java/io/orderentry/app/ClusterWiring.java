@@ -206,6 +206,23 @@ final class ClusterWiring {
         }
     }
 
+    /**
+     * Sends the configured fee rates into the log, with balances, as {@link #sendPriceBands} sends the bands: every
+     * member its own, so the log says from which command on a rate applies (a rate equal to the engine's changes
+     * nothing).
+     */
+    void sendFees(final InputGateway gateway) {
+        if (!config.assets().balances()) {
+            return;
+        }
+        for (int symbol = 0; symbol < config.instruments().size(); symbol++) {
+            if (!gateway.trySetFees(symbol, config.assets().makerFees()[symbol], config.assets().takerFees()[symbol])) {
+                LOG.warn("cluster: the fee rates of {} could not be sent (the input ring is full)",
+                        config.instruments().get(symbol).symbol());
+            }
+        }
+    }
+
     /** Starts the periodic snapshots: see {@link ClusterSnapshotRequests#start}. */
     void startSnapshots() {
         snapshotRequests.start();

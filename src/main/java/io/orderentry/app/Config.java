@@ -5,6 +5,7 @@ import io.orderentry.auth.AuthConfig;
 import io.orderentry.cluster.ClusterConfig;
 import io.orderentry.engine.EngineConfig;
 import io.orderentry.http.HttpConfig;
+import io.orderentry.instrument.Assets;
 import io.orderentry.instrument.Instrument;
 import io.orderentry.instrument.TradingRules;
 import io.orderentry.journal.JournalConfig;
@@ -29,6 +30,7 @@ import java.util.Optional;
  * @param engine       the bounds that keep the engine's memory finite
  * @param instruments  the instruments, in index order, with the price units their journal records
  * @param tradingRules the default self-trade prevention and the instruments' price bands
+ * @param assets       the instruments' assets, and with {@code ORDERS_RISK=balances} the balances' rules and fees
  * @param query        what the query view keeps
  * @param database     empty when persistence is disabled
  * @param audit        the audit trail's directory, file size, sync mode and retention
@@ -38,7 +40,7 @@ import java.util.Optional;
  * @param cluster      cluster mode's settings; empty in single-node mode (the default)
  */
 public record Config(HttpConfig http, JournalConfig journal, PipelineConfig pipeline, EngineConfig engine,
-                     List<Instrument> instruments, TradingRules tradingRules, QueryConfig query,
+                     List<Instrument> instruments, TradingRules tradingRules, Assets assets, QueryConfig query,
                      Optional<DatabaseConfig> database, AuditConfig audit, MarketDataConfig marketData,
                      SnapshotConfig snapshots, AuthConfig auth, Optional<ClusterConfig> cluster) {
 

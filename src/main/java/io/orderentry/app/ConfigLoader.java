@@ -8,6 +8,7 @@ import io.orderentry.config.ConfigReader;
 import io.orderentry.config.SettingNames;
 import io.orderentry.engine.EngineConfig;
 import io.orderentry.http.HttpConfig;
+import io.orderentry.instrument.Assets;
 import io.orderentry.instrument.ConfiguredInstruments;
 import io.orderentry.instrument.Instrument;
 import io.orderentry.instrument.TradingRules;
@@ -117,13 +118,14 @@ public final class ConfigLoader {
     }
 
     private static Config build(final ConfigReader settings) {
-        final EngineConfig engine = engine(settings);
-        final QueryConfig query = QueryConfig.from(settings, engine.dedupWindow());
         final List<Instrument> instruments = journalInstruments(settings);
+        final Assets assets = Assets.from(settings, instruments);
+        final EngineConfig engine = engine(settings).withRisk(assets.engineRules());
+        final QueryConfig query = QueryConfig.from(settings, engine.dedupWindow());
         final Optional<ClusterConfig> cluster = ClusterConfig.from(settings);
         final HttpConfig http = HttpConfig.from(settings, cluster.map(ClusterConfig::answerTimeoutMillis).orElse(0L));
         final Config config = new Config(http, JournalConfig.from(settings), PipelineConfig.from(settings), engine,
-                instruments, TradingRules.from(settings, instruments), query, DatabaseConfig.from(settings),
+                instruments, TradingRules.from(settings, instruments), assets, query, DatabaseConfig.from(settings),
                 AuditConfig.from(settings), MarketDataConfig.from(settings), SnapshotConfig.from(settings),
                 AuthConfig.from(settings), cluster);
         if (http.maxConnections() < config.marketData().maxConnections() + 100) {

@@ -83,7 +83,8 @@ final class HttpWiring {
             gateway.recordSuppressedRefusals();
             gateway.tick();
         });
-        final Json json = new Json(config.instruments(), config.tradingRules().priceBandBasisPoints());
+        final Json json = new Json(config.instruments(), config.tradingRules().priceBandBasisPoints(),
+                config.assets());
         // a single node's switch that fires publishes a cancel-all like a client's, nobody waiting for its answer; a
         // cluster's switches are the log's, one per account for the whole cluster
         final CancelAllAfter switches;
@@ -106,7 +107,7 @@ final class HttpWiring {
                 metrics, new HttpMetrics(metrics.registry()), openApi(), LoggerFactory.getLogger(OrderVerticle.class),
                 new MarketDataAccess(config.instruments(), marketData, streamFanOut, config.marketData(),
                         streamMetrics), snapshotNow, config.http(), clients, auth.access(), orderFeeds,
-                switches);
+                switches, config.assets());
         final AtomicInteger index = new AtomicInteger();
         await(vertx.deployVerticle(() -> new OrderVerticle(index.getAndIncrement(), parts),
                 new DeploymentOptions().setInstances(config.http().instances())).toCompletionStage()

@@ -163,6 +163,7 @@ public final class OrderEntryService {
         // the log's end is not known here (the members replay it as it comes); the writer compares the spool's progress
         persistence.start(0);
         cluster.sendPriceBands(gateway);
+        cluster.sendFees(gateway);
     }
 
     /** Step 6: the snapshot and the journal replayed into the output ring, then persistence from the last event. */
@@ -197,9 +198,11 @@ public final class OrderEntryService {
     /** Step 8: the input ring, last of the rings, and the price bands journaled ahead of any order. */
     private void startInputRing(final SingleNodeRecovery recovering) {
         final int[] bandChanges = recovering.priceBandChanges();   // read before the matcher thread owns the engine
+        final int[][] feeChanges = recovering.feeChanges();
         pipeline.startInput(journalStage, matcherStage);
-        if (!recovering.journalPriceBandChanges(gateway, bandChanges)) {
-            throw failStart("the input ring is full at start; the price band change could not be journaled",
+        if (!recovering.journalPriceBandChanges(gateway, bandChanges)
+                || !recovering.journalFeeChanges(gateway, feeChanges)) {
+            throw failStart("the input ring is full at start; the price band or fee change could not be journaled",
                     new IllegalStateException("the input ring is full at start"));
         }
     }

@@ -39,7 +39,7 @@ record OutputStages(OrderStateView view, AuditStage audit, ReplyStage replies, A
                 view::holdsOnApplyingThread);
         final int loops = config.http().instances();
         return new OutputStages(view, audit, new ReplyStage(view, loops, latency),
-                new AccountFeedStage(view, Json.orderFeedRenderer(config.instruments())),
+                new AccountFeedStage(view, Json.orderFeedRenderer(config.instruments(), config.assets())),
                 new MarketDataStage(config.instruments().size(), loops, config.marketData()),
                 new StreamFanOut(config.instruments(), loops, streamMetrics, config.marketData().fanOutCpuPercent()));
     }

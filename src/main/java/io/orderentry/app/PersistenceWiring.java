@@ -44,7 +44,7 @@ final class PersistenceWiring {
             return new PersistenceWiring(null);
         }
         final PersistenceService persistence = PersistenceService.open(config.database().get(), config.instruments(),
-                config.cluster().isPresent());
+                config.engine().risk(), config.cluster().isPresent());
         register(persistence, status, metrics);
         return new PersistenceWiring(persistence);
     }

@@ -8,6 +8,7 @@ import com.lmax.disruptor.dsl.ProducerType;
 import io.orderentry.engine.CommandResult;
 import io.orderentry.engine.Matcher;
 import io.orderentry.engine.OrderStatus;
+import io.orderentry.engine.RejectReason;
 import io.orderentry.journal.JournalStage;
 import io.orderentry.ops.MetricsText;
 import io.orderentry.ops.ServiceStatus;
@@ -172,6 +173,21 @@ final class Pipeline {
                     "status=\"" + orderStatus.name() + "\"", () -> matcherMetrics.statuses(orderStatus));
         }
         metrics.counter("orders_trades_total", "Trades executed, replayed ones included", matcherMetrics::trades);
+        for (final RejectReason reason : RejectReason.values()) {
+            if (reason != RejectReason.NONE) {
+                metrics.counter("orders_order_reasons_total", "Order states reported with a reason (REJECTED, EXPIRED"
+                        + " or CANCELED by the engine), by reason; INSUFFICIENT_BALANCE counts the orders balances"
+                        + " refused or stopped; replayed ones included", "reason=\"" + reason.name() + "\"",
+                        () -> matcherMetrics.reasons(reason));
+            }
+        }
+        for (final CommandResult result : new CommandResult[] {CommandResult.FUNDED, CommandResult.FUNDING_DUPLICATE,
+                CommandResult.FUNDING_MISMATCH, CommandResult.INSUFFICIENT_BALANCE,
+                CommandResult.BALANCE_LIMIT_EXCEEDED}) {
+            metrics.counter("orders_fundings_total", "Fundings (POST /admin/balances) by engine result;"
+                    + " INSUFFICIENT_BALANCE is a withdrawal refused; replayed ones included",
+                    "result=\"" + result.name() + "\"", () -> matcherMetrics.fundings(result));
+        }
     }
 
     /** Wires the output ring's consumers; call before the ring starts. */

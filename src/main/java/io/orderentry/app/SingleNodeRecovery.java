@@ -272,6 +272,48 @@ final class SingleNodeRecovery {
         return true;
     }
 
+    /**
+     * @return per instrument, {maker, taker} fee rates the configuration asks for where they differ from the engine's
+     *         after recovery (which the journal and snapshot decided), else null; all null without balances. Called on
+     *         the recovering thread before the input ring starts.
+     */
+    int[][] feeChanges() {
+        final int[][] changes = new int[config.instruments().size()][];
+        final io.orderentry.engine.RiskRules engine = matcherStage.matcher().riskRules();
+        if (engine == null) {
+            return changes;
+        }
+        for (int symbol = 0; symbol < changes.length; symbol++) {
+            final int maker = config.assets().makerFees()[symbol];
+            final int taker = config.assets().takerFees()[symbol];
+            if (engine.makerFeeRate(symbol) != maker || engine.takerFeeRate(symbol) != taker) {
+                changes[symbol] = new int[] {maker, taker};
+            }
+        }
+        return changes;
+    }
+
+    /**
+     * Journals each fee change as a command ahead of any order, like the band changes, so that replay settles every
+     * trade at the rates it was settled at; called right after the input ring starts.
+     *
+     * @return false when the input ring is full (the start then fails)
+     */
+    boolean journalFeeChanges(final InputGateway gateway, final int[][] changes) {
+        for (int symbol = 0; symbol < changes.length; symbol++) {
+            if (changes[symbol] == null) {
+                continue;
+            }
+            if (!gateway.trySetFees(symbol, changes[symbol][0], changes[symbol][1])) {
+                return false;
+            }
+            LOG.info("fees of {}: maker {}, taker {} from now on (journaled)", config.instruments().get(symbol).symbol(),
+                    io.orderentry.instrument.Assets.rate(changes[symbol][0]),
+                    io.orderentry.instrument.Assets.rate(changes[symbol][1]));
+        }
+        return true;
+    }
+
     /** @return instrument symbol to engine index */
     static Map<String, Integer> symbolIndex(final Config config) {
         final Map<String, Integer> index = new HashMap<>();

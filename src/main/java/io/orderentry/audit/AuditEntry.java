@@ -54,6 +54,16 @@ public final class AuditEntry {
     public RejectReason cause;
     /** Terms, PRICE_BAND_SET: the band in basis points (0: no band); -1 when not known. */
     public int bandBasisPoints;
+    /** FUNDING: the asset's index in the engine's risk rules, -1 when not known. */
+    public int asset;
+    /** FUNDING: the amount in units of the asset (negative: a withdrawal), 0 when not known. */
+    public long amount;
+    /** FUNDING: the funding's reference. */
+    public String reference;
+    /** FEES_SET: the maker fee rate in millionths, -1 when not known. */
+    public int makerFeeRate;
+    /** FEES_SET: the taker fee rate in millionths, -1 when not known. */
+    public int takerFeeRate;
 
     /** Outcome: the engine's result, or null when the command was not executed. */
     public CommandResult result;
@@ -114,6 +124,11 @@ public final class AuditEntry {
         quantity = 0;
         cause = null;
         bandBasisPoints = -1;
+        asset = -1;
+        amount = 0;
+        reference = null;
+        makerFeeRate = -1;
+        takerFeeRate = -1;
         canceledCount = -1;
         canceledOrderIds = null;
     }
@@ -127,14 +142,20 @@ public final class AuditEntry {
                 + " status=" + status + " rejectReason=" + rejectReason + " httpStatus=" + httpStatus
                 + " code=" + code + " field=" + field + " message=" + message
                 + (hasTerms() ? " instrument=" + instrument + " allInstruments=" + allInstruments + " price=" + price
-                        + " quantity=" + quantity + " cause=" + cause + " bandBasisPoints=" + bandBasisPoints : "")
+                        + " quantity=" + quantity + " cause=" + cause + " bandBasisPoints=" + bandBasisPoints
+                        + " asset=" + asset + " amount=" + amount + " reference=" + reference + " makerFeeRate="
+                        + makerFeeRate + " takerFeeRate=" + takerFeeRate : "")
                 + (canceledCount < 0 ? "" : " canceledCount=" + canceledCount + " canceledOrderIds="
                         + java.util.Arrays.toString(java.util.Arrays.copyOf(canceledOrderIds,
                                 Math.min(canceledCount, MAX_LISTED_CANCELED))));
     }
 
-    /** @return true for the kinds whose record carries {@code "terms"}: AMEND, CANCEL_ALL and PRICE_BAND_SET */
+    /**
+     * @return true for the kinds whose record carries {@code "terms"}: AMEND, CANCEL_ALL, PRICE_BAND_SET, FUNDING and
+     *         FEES_SET
+     */
     boolean hasTerms() {
-        return kind == AuditKind.AMEND || kind == AuditKind.CANCEL_ALL || kind == AuditKind.PRICE_BAND_SET;
+        return kind == AuditKind.AMEND || kind == AuditKind.CANCEL_ALL || kind == AuditKind.PRICE_BAND_SET
+                || kind == AuditKind.FUNDING || kind == AuditKind.FEES_SET;
     }
 }

@@ -21,5 +21,12 @@ public enum AuditKind {
      * An instrument's price band was set: a change of configuration the service journals at start, no client's
      * request (no request id, address, key or HTTP status).
      */
-    PRICE_BAND_SET
+    PRICE_BAND_SET,
+    /**
+     * With balances: an admin's funding of an account (a deposit or, with a negative amount, a withdrawal): the asset,
+     * the amount and the reference, and the engine's result.
+     */
+    FUNDING,
+    /** With balances: an instrument's fee rates were set, a change of configuration journaled at start like a band. */
+    FEES_SET
 }

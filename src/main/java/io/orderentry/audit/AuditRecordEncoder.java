@@ -36,6 +36,11 @@ final class AuditRecordEncoder {
     private static final byte[] QUANTITY = ascii(",\"quantity\":");
     private static final byte[] CAUSE = ascii(",\"cause\":");
     private static final byte[] BAND = ascii(",\"bandBasisPoints\":");
+    private static final byte[] ASSET = ascii(",\"asset\":");
+    private static final byte[] AMOUNT = ascii(",\"amount\":");
+    private static final byte[] REFERENCE = ascii(",\"reference\":");
+    private static final byte[] MAKER_FEE = ascii(",\"makerFeeRate\":");
+    private static final byte[] TAKER_FEE = ascii(",\"takerFeeRate\":");
     private static final byte[] OUTCOME = ascii(",\"outcome\":");
     private static final byte[] RESULT = ascii("{\"result\":");
     private static final byte[] STATUS = ascii(",\"status\":");
@@ -135,7 +140,8 @@ final class AuditRecordEncoder {
     }
 
     /**
-     * Writes {@code {"instrument","allInstruments","price","quantity","cause","bandBasisPoints"}}: every member in
+     * Writes {@code {"instrument","allInstruments","price","quantity","cause","bandBasisPoints","asset","amount",
+     * "reference","makerFeeRate","takerFeeRate"}}: every member in
      * every kind that has terms, null where the kind has none or it is not known. Prices in ticks, quantities in lots,
      * the instrument as its index in the configured list, as the engine has them.
      */
@@ -152,6 +158,24 @@ final class AuditRecordEncoder {
         name(e.cause);
         put(BAND);
         numberOrNullBelowZero(e.bandBasisPoints);
+        put(ASSET);
+        numberOrNullBelowZero(e.asset);
+        put(AMOUNT);
+        if (e.amount == 0) {
+            put(NULL);
+        } else {
+            if (e.amount < 0) {   // a withdrawal; the only signed number of a record
+                ensure(1);
+                line[length++] = '-';
+            }
+            number(Math.abs(e.amount));
+        }
+        put(REFERENCE);
+        string(e.reference, true);
+        put(MAKER_FEE);
+        numberOrNullBelowZero(e.makerFeeRate);
+        put(TAKER_FEE);
+        numberOrNullBelowZero(e.takerFeeRate);
         ensure(1);
         line[length++] = '}';
     }

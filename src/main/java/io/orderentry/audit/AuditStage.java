@@ -124,7 +124,7 @@ public final class AuditStage implements BatchStage<EngineEvent> {
             case COMMAND_COMPLETED -> completed(event);
             case REQUEST_REJECTED -> rejected(event.refusal, event);
             case REPLAY_COMPLETED -> started(event.commandSequence);
-            case ORDER_ACCEPTED, TRADE, ORDER_AMENDED -> {
+            case ORDER_ACCEPTED, TRADE, ORDER_AMENDED, BALANCE_CHANGED -> {
                 // the outcome is recorded once, at the command's COMMAND_COMPLETED
             }
             case TICK -> {
@@ -176,7 +176,8 @@ public final class AuditStage implements BatchStage<EngineEvent> {
         }
         entry.reset();
         entry.kind = kindOf(event.commandType);
-        entry.action = entry.kind == AuditKind.PRICE_BAND_SET ? null : event.commandType;
+        entry.action = entry.kind == AuditKind.PRICE_BAND_SET || entry.kind == AuditKind.FEES_SET ? null
+                : event.commandType;
         entry.requestId = event.requestTag.toStringOrNull();
         entry.remoteAddress = event.remoteAddress;
         entry.keyId = event.keyId;
@@ -185,7 +186,8 @@ public final class AuditStage implements BatchStage<EngineEvent> {
         entry.orderId = event.orderId;
         entry.recovered = event.replay;
         terms(event);
-        final boolean answered = entry.kind != AuditKind.PRICE_BAND_SET;    // nobody waits for a band
+        // nobody waits for a band or a fee change
+        final boolean answered = entry.kind != AuditKind.PRICE_BAND_SET && entry.kind != AuditKind.FEES_SET;
         if (event.journalFailed) {
             if (answered) {
                 answered(Answer.JOURNAL_UNAVAILABLE);
@@ -227,6 +229,8 @@ public final class AuditStage implements BatchStage<EngineEvent> {
             case AMEND -> AuditKind.AMEND;
             case CANCEL_ALL -> AuditKind.CANCEL_ALL;
             case SET_PRICE_BAND -> AuditKind.PRICE_BAND_SET;
+            case FUND -> AuditKind.FUNDING;
+            case SET_FEES -> AuditKind.FEES_SET;
             default -> AuditKind.PLACE;
         };
     }
@@ -255,6 +259,16 @@ public final class AuditStage implements BatchStage<EngineEvent> {
             case PRICE_BAND_SET -> {
                 entry.instrument = Math.max(-1, event.symbol);
                 entry.bandBasisPoints = event.priceBandBasisPoints;
+            }
+            case FUNDING -> {
+                entry.asset = event.asset;
+                entry.amount = event.amount;
+                entry.reference = event.reference;
+            }
+            case FEES_SET -> {
+                entry.instrument = Math.max(-1, event.symbol);
+                entry.makerFeeRate = event.makerFeeRate;
+                entry.takerFeeRate = event.takerFeeRate;
             }
             default -> {
                 // a place or a cancel: its terms are the order's, in the journal and the order's events

@@ -41,5 +41,7 @@ public enum CommandResult {
     /** A funding's reference was used before with another account, asset or amount: nothing changed. */
     FUNDING_MISMATCH,
     /** A deposit would take the asset's supply across all accounts past its maximum: nothing changed. */
-    BALANCE_LIMIT_EXCEEDED
+    BALANCE_LIMIT_EXCEEDED,
+    /** An instrument's fee rates were set (a change of configuration, journaled like a price band). */
+    FEES_SET
 }

@@ -228,11 +228,16 @@ final class Funds {
     }
 
     /**
-     * Format: {@code int assets, int accounts}; per account in the order it got balances {@code UTF accountId}, per
+     * Format: per instrument {@code int makerFeeRate, int takerFeeRate} (the rates in force); {@code int assets,
+     * int accounts}; per account in the order it got balances {@code UTF accountId}, per
      * asset {@code long available, long held}; per asset {@code long supply}; {@code int fundings}, per funding oldest
      * first {@code UTF reference, UTF accountId, int asset, long amount, long available, long held, long sequence}.
      */
     void writeSnapshot(final DataOutput out) throws IOException {
+        for (int symbol = 0; symbol < rules.symbolCount(); symbol++) {
+            out.writeInt(rules.makerFeeRate(symbol));
+            out.writeInt(rules.takerFeeRate(symbol));
+        }
         final int assets = rules.assetCount();
         out.writeInt(assets);
         out.writeInt(table.rowCount());
@@ -263,11 +268,21 @@ final class Funds {
      * Reads what {@link #writeSnapshot} wrote into this new instance. The caller then checks that the held balances
      * are what the restored resting orders hold ({@link #checkHeld}).
      *
+     * @param symbols  the instruments the snapshot holds (the rest keep the rates they start with)
      * @param accounts the account names already restored, to share their strings
      * @throws IOException on a malformed snapshot, another number of assets, or balances that do not add up to the
      *                     supply
      */
-    void restoreSnapshot(final DataInput in, final Map<String, String> accounts) throws IOException {
+    void restoreSnapshot(final DataInput in, final int symbols, final Map<String, String> accounts)
+            throws IOException {
+        for (int symbol = 0; symbol < symbols; symbol++) {
+            final int maker = in.readInt();
+            final int taker = in.readInt();
+            if (maker < 0 || maker > RiskRules.MAX_FEE_RATE || taker < 0 || taker > RiskRules.MAX_FEE_RATE) {
+                throw new IOException("engine snapshot: fee rates " + maker + "/" + taker + " of instrument " + symbol);
+            }
+            rules = rules.withFees(symbol, maker, taker);
+        }
         final int assets = in.readInt();
         if (assets != rules.assetCount()) {
             throw new IOException("engine snapshot: balances of " + assets + " assets, " + rules.assetCount()

@@ -158,7 +158,7 @@ public final class Matcher {
     private boolean fundsStopped;
 
     /**
-     * An engine without price bands.
+     * An engine without price bands, with balances when the limits carry {@link EngineConfig#risk}.
      *
      * @param symbolCount number of instruments; books are indexed 0 .. symbolCount - 1
      * @param limits      the bounds on what rests and on the dedup window
@@ -177,7 +177,7 @@ public final class Matcher {
      */
     public Matcher(final int symbolCount, final EngineConfig limits, final int[] priceBandBasisPoints,
                    final EventSink sink) {
-        this(symbolCount, limits, priceBandBasisPoints, null, sink);
+        this(symbolCount, limits, priceBandBasisPoints, limits == null ? null : limits.risk(), sink);
     }
 
     /**
@@ -552,7 +552,24 @@ public final class Matcher {
         funds.fund(timestampMicros, accountId, asset, amount, reference);
     }
 
-    /** @return the rules balances are held and settled by, null without balances */
+    /**
+     * Sets an instrument's fee rates from the next command on: a command like {@link #setPriceBand}, so that the journal
+     * records when the rates changed and replay settles each trade at the rates it was settled at.
+     *
+     * @param makerFeeRate in millionths of what the maker receives
+     * @param takerFeeRate in millionths of what the taker receives
+     * @throws IllegalArgumentException without balances, on a symbol out of range or a rate outside
+     *                                  [0, {@link RiskRules#MAX_FEE_RATE}] (a bug in the caller)
+     */
+    public void setFees(final long timestampMicros, final int symbol, final int makerFeeRate, final int takerFeeRate) {
+        if (funds == null || symbol < 0 || symbol >= books.length) {
+            throw new IllegalArgumentException("fees need balances and an instrument: " + symbol);
+        }
+        funds.rules = funds.rules.withFees(symbol, makerFeeRate, takerFeeRate);
+        sink.commandCompleted(CommandResult.FEES_SET, 0);
+    }
+
+    /** @return the rules balances are held and settled by (with the fee rates in force), null without balances */
     public RiskRules riskRules() {
         return funds == null ? null : funds.rules;
     }
@@ -565,6 +582,29 @@ public final class Matcher {
     /** @return what the account's open orders hold of the asset, 0 without balances */
     public long held(final String accountId, final int asset) {
         return funds == null ? 0 : funds.held(accountId, asset);
+    }
+
+    /** Receives one account's balance of one asset; see {@link #forEachBalance}. */
+    @FunctionalInterface
+    public interface BalanceVisitor {
+        void balance(String accountId, int asset, long available, long held);
+    }
+
+    /**
+     * Visits every balance the engine holds, accounts in the order they got balances, assets in index order (those
+     * never held included, as zeros). Nothing without balances. On the thread that owns the matcher.
+     */
+    public void forEachBalance(final BalanceVisitor visitor) {
+        if (funds == null) {
+            return;
+        }
+        final BalanceTable table = funds.table;
+        for (int row = 0; row < table.rowCount(); row++) {
+            for (int asset = 0; asset < funds.rules.assetCount(); asset++) {
+                final int cell = table.cell(row, asset);
+                visitor.balance(table.account(row), asset, table.available[cell], table.held[cell]);
+            }
+        }
     }
 
     /** @return everything funded of the asset minus everything withdrawn, 0 without balances */

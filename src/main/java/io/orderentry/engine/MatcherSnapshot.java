@@ -158,7 +158,7 @@ final class MatcherSnapshot {
                     : "engine snapshot holds no balances; this engine holds them (ORDERS_RISK=balances)");
         }
         if (balances) {
-            matcher.funds.restoreSnapshot(in, accounts);
+            matcher.funds.restoreSnapshot(in, symbols, accounts);
             matcher.funds.checkHeld(restored);
         }
     }

@@ -24,6 +24,7 @@ public final class RiskRules {
     public static final long MAX_SUPPLY = Long.MAX_VALUE / 4;
 
     private final String[] assets;
+    private final int[] scales;
     private final int[] baseAsset;
     private final int[] quoteAsset;
     private final long[] baseUnitsPerLot;
@@ -34,6 +35,8 @@ public final class RiskRules {
 
     /**
      * @param assets                the asset names; an asset's index is its position
+     * @param scales                per asset, its decimals: a unit is 10^-scale (the engine counts units; the scale
+     *                              says what they are worth, for whoever shows them)
      * @param baseAsset             per instrument, the index of the asset its quantity is counted in
      * @param quoteAsset            per instrument, the index of the asset its price is counted in
      * @param baseUnitsPerLot       per instrument, units of the base asset one lot is worth
@@ -45,11 +48,11 @@ public final class RiskRules {
      *                                  trades an asset against itself, a unit count is not positive or a fee rate is
      *                                  outside [0, {@link #MAX_FEE_RATE}]
      */
-    public RiskRules(final String[] assets, final int[] baseAsset, final int[] quoteAsset,
+    public RiskRules(final String[] assets, final int[] scales, final int[] baseAsset, final int[] quoteAsset,
                      final long[] baseUnitsPerLot, final long[] quoteUnitsPerPriceLot, final int[] makerFeeRate,
                      final int[] takerFeeRate, final String feeAccount) {
         final int symbols = baseAsset.length;
-        if (assets.length == 0 || quoteAsset.length != symbols || baseUnitsPerLot.length != symbols
+        if (assets.length == 0 || scales.length != assets.length || quoteAsset.length != symbols || baseUnitsPerLot.length != symbols
                 || quoteUnitsPerPriceLot.length != symbols || makerFeeRate.length != symbols
                 || takerFeeRate.length != symbols || feeAccount == null || feeAccount.isEmpty()) {
             throw new IllegalArgumentException("risk rules need assets, one entry per instrument in every array and a "
@@ -72,6 +75,7 @@ public final class RiskRules {
             }
         }
         this.assets = assets.clone();
+        this.scales = scales.clone();
         this.baseAsset = baseAsset.clone();
         this.quoteAsset = quoteAsset.clone();
         this.baseUnitsPerLot = baseUnitsPerLot.clone();
@@ -87,6 +91,11 @@ public final class RiskRules {
 
     public String asset(final int index) {
         return assets[index];
+    }
+
+    /** @return the asset's decimals: one unit is 10^-scale */
+    public int scale(final int asset) {
+        return scales[asset];
     }
 
     /** @return the asset's index, or -1 */
@@ -131,13 +140,39 @@ public final class RiskRules {
         return feeAccount;
     }
 
+    /** @return these rules with no fees: where an engine starts, the configured rates being journaled */
+    public RiskRules withoutFees() {
+        return new RiskRules(assets, scales, baseAsset, quoteAsset, baseUnitsPerLot, quoteUnitsPerPriceLot,
+                new int[baseAsset.length], new int[baseAsset.length], feeAccount);
+    }
+
+    /**
+     * @return what the amounts of an engine under these rules mean, as journal manifest entries: the fee account, each
+     *         asset's index and scale, and per instrument its base and quote with the units of each a lot and a price
+     *         unit x lot are worth (fee rates are not here: they are journaled as commands)
+     */
+    public java.util.Map<String, String> manifestEntries(final java.util.List<String> symbols) {
+        final java.util.Map<String, String> entries = new java.util.LinkedHashMap<>();
+        entries.put("risk", "balances");
+        entries.put("risk.fee.account", feeAccount);
+        for (int a = 0; a < assets.length; a++) {
+            entries.put("risk.asset." + assets[a], "index " + a + ", scale " + scales[a]);
+        }
+        for (int s = 0; s < baseAsset.length; s++) {
+            entries.put("risk.instrument." + symbols.get(s), assets[baseAsset[s]] + " x " + baseUnitsPerLot[s]
+                    + " units a lot / " + assets[quoteAsset[s]] + " x " + quoteUnitsPerPriceLot[s]
+                    + " units a price unit x lot");
+        }
+        return entries;
+    }
+
     /** @return these rules with other fee rates for one instrument (a journaled change of configuration) */
     public RiskRules withFees(final int symbol, final int maker, final int taker) {
         final int[] makers = makerFeeRate.clone();
         final int[] takers = takerFeeRate.clone();
         makers[symbol] = maker;
         takers[symbol] = taker;
-        return new RiskRules(assets, baseAsset, quoteAsset, baseUnitsPerLot, quoteUnitsPerPriceLot, makers, takers,
+        return new RiskRules(assets, scales, baseAsset, quoteAsset, baseUnitsPerLot, quoteUnitsPerPriceLot, makers, takers,
                 feeAccount);
     }
 
@@ -158,7 +193,8 @@ public final class RiskRules {
 
     @Override
     public boolean equals(final Object o) {
-        return o instanceof RiskRules r && Arrays.equals(assets, r.assets) && Arrays.equals(baseAsset, r.baseAsset)
+        return o instanceof RiskRules r && Arrays.equals(assets, r.assets) && Arrays.equals(scales, r.scales)
+                && Arrays.equals(baseAsset, r.baseAsset)
                 && Arrays.equals(quoteAsset, r.quoteAsset) && Arrays.equals(baseUnitsPerLot, r.baseUnitsPerLot)
                 && Arrays.equals(quoteUnitsPerPriceLot, r.quoteUnitsPerPriceLot)
                 && Arrays.equals(makerFeeRate, r.makerFeeRate) && Arrays.equals(takerFeeRate, r.takerFeeRate)

@@ -19,13 +19,14 @@ import org.slf4j.Logger;
  *
  * @param config     where the server listens and what one client may hold of it
  * @param orderFeeds the order stage's private feeds, which the stream's {@code orders} channel subscribes to
+ * @param assets     the instruments' assets, and whether accounts have balances ({@code ORDERS_RISK})
  */
 public record HttpParts(Json json, OrderRequestParser parser, InputGateway input,
                         OrderStateView view, ReplyStage replies, ServiceStatus status, MetricsText metrics,
                         HttpMetrics httpMetrics, Buffer openApi, Logger log, MarketDataAccess marketData,
                         SnapshotTrigger snapshots, HttpConfig config, ClientBounds clients,
                         AccessControl access, AccountFeedStage orderFeeds,
-                        io.orderentry.account.CancelAllAfter deadMansSwitch) {
+                        io.orderentry.account.CancelAllAfter deadMansSwitch, io.orderentry.instrument.Assets assets) {
 
     /** @return the TLS settings when HTTPS is on, else null */
     public io.orderentry.auth.AuthConfig tls() {

@@ -1,5 +1,6 @@
 package io.orderentry.http;
 
+import io.orderentry.http.rest.BalanceRoutes;
 import io.orderentry.http.rest.BatchCommands;
 import io.orderentry.http.rest.OrderCommands;
 import io.orderentry.http.rest.OrderQueries;
@@ -95,7 +96,8 @@ public final class OrderVerticle extends VerticleBase {
         marketData.start();
         final BatchCommands batches = new BatchCommands(index, settings, pending, responses, refusals, clients);
         router = routes(commands, batches, new OrderQueries(settings, responses), readiness,
-                new OpsRoutes(settings, context, responses));
+                new OpsRoutes(settings, context, responses),
+                new BalanceRoutes(index, settings, pending, responses, refusals, clients));
         return vertx.createHttpServer(serverOptions())
                 .connectionHandler(connection -> clients.admit(connection))
                 .invalidRequestHandler(requestRefusals::invalidRequest)
@@ -105,7 +107,7 @@ public final class OrderVerticle extends VerticleBase {
 
     /** The route table: each route's access and readiness handlers, then its own. */
     private Router routes(final OrderCommands commands, final BatchCommands batches, final OrderQueries queries,
-                          final ReadinessCheck readiness, final OpsRoutes ops) {
+                          final ReadinessCheck readiness, final OpsRoutes ops, final BalanceRoutes balances) {
         final Router routes = Router.router(vertx);
         routes.route().handler(admission::measure);
         routes.route().handler(admission::tag);
@@ -145,6 +147,12 @@ public final class OrderVerticle extends VerticleBase {
                 ? access.need(AccessControl.Need.ADMIN, null, false) : access::anonymous).handler(ops::metrics);
         routes.post("/admin/snapshot").handler(access.need(AccessControl.Need.ADMIN, null, false))
                 .handler(ops::snapshot);
+        routes.get("/api/v1/balances").handler(access.need(AccessControl.Need.READ, null, false))
+                .handler(readiness::ready).handler(balances::balances);
+        routes.post("/admin/balances/:accountId").handler(access.need(AccessControl.Need.ADMIN, null, false))
+                .handler(readiness::accepting).handler(balances::fund);
+        routes.get("/admin/balances/:accountId").handler(access.need(AccessControl.Need.ADMIN, null, false))
+                .handler(readiness::ready).handler(balances::accountBalances);
         routes.errorHandler(400, ctx -> requestRefusals.refuse(ctx, ApiError.badRequest("BAD_REQUEST",
                 "the request is malformed", null)));
         routes.errorHandler(404, requestRefusals::notFound);

@@ -26,7 +26,7 @@ import java.nio.ByteOrder;
  *   8  long  sequence         1, 2, 3, ... without gaps across segments
  *  16  long  timestampMicros  ingress time, microseconds since the epoch, never decreasing
  *  24  byte  commandType      1 = PLACE, 2 = CANCEL, 3 = AMEND, 4 = CANCEL_ALL, 5 = SET_PRICE_BAND (older builds),
- *                               6 = SET_PRICE_BAND with its rule
+ *                               6 = SET_PRICE_BAND with its rule, 7 = FUND, 8 = SET_FEES
  *  25  fields of the command type, then (version 2) the origin block:
  *      PLACE:      string accountId, nullable string clientOrderId, string symbol (the instrument NAME),
  *                  byte side (0 BUY, 1 SELL), byte orderType (0 LIMIT, 1 MARKET),
@@ -42,6 +42,9 @@ import java.nio.ByteOrder;
  *      SET_PRICE_BAND (5): string symbol, int basisPoints (0 = no band)
  *      SET_PRICE_BAND (6): string symbol, int basisPoints (0 = no band), byte marketBandRule (1 FAR_EDGE_ONLY,
  *                  2 BOTH_EDGES: how the band bounds MARKET orders, see MarketBandRule)
+ *      FUND (7):   string accountId, byte asset (its index in the manifest's risk.asset entries), long amount (units
+ *                  of the asset, negative for a withdrawal, never 0), string reference (its idempotency key)
+ *      SET_FEES (8): string symbol, int makerFeeRate, int takerFeeRate (millionths, 0 to 100,000)
  *  origin: nullable string requestId, nullable string remoteAddress, nullable string keyId (the API key's id,
  *          never its secret): who asked, so that the audit trail can be rebuilt whole from the journal when it lost
  *          records (a power loss with ORDERS_AUDIT_SYNC=none). Each at most {@value #MAX_ORIGIN_BYTES} bytes of
@@ -61,6 +64,8 @@ import java.nio.ByteOrder;
  * Type 6 came with issue 31, also without a version change: this build writes only 6, reads a 5 as a band under the
  * rule of the builds that wrote it (FAR_EDGE_ONLY), so that their MARKET orders replay as they were matched, and a
  * build from before it refuses a journal holding a 6 as corrupted rather than replaying it under its older rule.
+ * Types 7 and 8 came with issue 36 (balances) without a version change: a build from before them refuses a journal
+ * holding them as corrupted; a journal with balances says so in its manifest anyway, which such a build does not check.
  * A string is an unsigned 16-bit byte count followed by that many UTF-8 bytes; a nullable string
  * uses the count {@value #NULL_STRING} for null. The fields must end exactly at {@code length}.
  * The symbol is stored by name, not by index, so that a reordered instrument list cannot silently
@@ -111,6 +116,10 @@ public final class JournalFormat {
     /** Written by the builds before issue 31; read as a band under {@link io.orderentry.engine.MarketBandRule#FAR_EDGE_ONLY}. */
     static final byte TYPE_SET_PRICE_BAND = 5;
     static final byte TYPE_SET_PRICE_BAND_WITH_RULE = 6;
+    static final byte TYPE_FUND = 7;
+    static final byte TYPE_SET_FEES = 8;
+    /** The most assets a FUND record can name: its asset is one byte. */
+    public static final int MAX_ASSETS = 127;
 
     private JournalFormat() {
     }

@@ -30,8 +30,10 @@ import java.util.Properties;
  * <p>What may change across a restart: new instruments; an instrument's tick size, so long as it stays a whole
  * multiple of the journal's price unit (the tick only decides which prices an order may carry, never what a record
  * means: each change is recorded here with its time and logged); and every setting not listed here (an instrument's
- * maximum price and quantity are checked at the HTTP edge only, never in replay). What may not: an instrument's
- * price unit or lot size, removing an instrument, any engine limit. A refused start names the setting, the journal's
+ * maximum price and quantity are checked at the HTTP edge only, never in replay); with balances, new assets (after
+ * the recorded ones). What may not: an instrument's price unit or lot size, removing an instrument, any engine limit,
+ * the risk mode, and with balances an asset's scale or place in the list, an instrument's base or quote asset, and the
+ * fee account (fee rates are journaled as commands instead). A refused start names the setting, the journal's
  * value and the configured one.
  *
  * <p>Format 1 (before price units) recorded only the tick, which was then the unit; it reads as such.
@@ -47,6 +49,8 @@ public final class JournalManifest {
     private static final String PRICE_UNIT = ".priceUnit";
     private static final String TICK_SIZE = ".tickSize";
     private static final String TICK_CHANGES = ".tickSizeChanges";
+    private static final String RISK = "risk";
+    private static final String RISK_INSTRUMENT = "risk.instrument.";
 
     /** What {@link #check} found. */
     public enum Outcome {
@@ -160,8 +164,19 @@ public final class JournalManifest {
     public static List<String> differences(final Map<String, String> recordedEntries, final Map<String, String> now) {
         final Map<String, String> recorded = upgraded(recordedEntries);
         final List<String> problems = new ArrayList<>();
+        final String recordedRisk = recorded.getOrDefault(RISK, "none");
+        if (!recordedRisk.equals(now.getOrDefault(RISK, "none"))) {
+            problems.add(SettingNames.envName(RISK) + " was " + recordedRisk + " when the journal was written, is "
+                    + now.getOrDefault(RISK, "none") + " now (balances are held from a journal's first command on)");
+        }
         for (final Map.Entry<String, String> entry : recorded.entrySet()) {
             final String key = entry.getKey();
+            if (key.equals(RISK) || key.startsWith(RISK + ".") && !recordedRisk.equals(now.getOrDefault(RISK, "none"))) {
+                continue;   // reported once above
+            }
+            if (key.startsWith(RISK_INSTRUMENT) && !now.containsKey(key)) {
+                continue;   // reported once, as the instrument's removal
+            }
             if (key.startsWith(INSTRUMENT)) {
                 final String symbol = key.substring(INSTRUMENT.length(), key.lastIndexOf('.'));
                 if (key.endsWith(TICK_SIZE) || key.endsWith(TICK_CHANGES)) {
@@ -203,6 +218,9 @@ public final class JournalManifest {
         entries.put("engine.max.open.orders.per.account", Integer.toString(limits.maxOpenOrdersPerAccount()));
         entries.put("engine.max.price.levels.per.side", Integer.toString(limits.maxPriceLevelsPerSide()));
         entries.put("engine.dedup.window", Integer.toString(limits.dedupWindow()));
+        if (limits.risk() != null) {
+            entries.putAll(limits.risk().manifestEntries(instruments.stream().map(Instrument::symbol).toList()));
+        }
         for (final Instrument instrument : instruments) {
             entries.put(INSTRUMENT + instrument.symbol() + PRICE_UNIT, instrument.priceUnit().toPlainString());
             entries.put(INSTRUMENT + instrument.symbol() + TICK_SIZE, instrument.tickSize().toPlainString());
@@ -232,6 +250,12 @@ public final class JournalManifest {
             final String what = key.endsWith(PRICE_UNIT) ? "price unit" : "lot size";
             return SettingNames.envName("instruments") + ": " + symbol + " " + what + " was " + recorded + " when the"
                     + " journal was written, is " + now + " now";
+        }
+        if (key.startsWith(RISK + ".")) {
+            return "balances: " + key.substring(RISK.length() + 1) + " was '" + recorded + "' when the journal was"
+                    + " written, is " + (now == null ? "gone" : "'" + now + "'") + " now (" + SettingNames.envName("assets")
+                    + ", " + SettingNames.envName("instrument.assets") + " and " + SettingNames.envName("fee.account")
+                    + " decide what the journal's amounts mean)";
         }
         return SettingNames.envName(key) + " was " + recorded + " when the journal was written, is " + now + " now";
     }

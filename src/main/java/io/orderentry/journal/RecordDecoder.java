@@ -87,6 +87,26 @@ final class RecordDecoder {
             decodeCancelAll(command);
         } else if (type == JournalFormat.TYPE_SET_PRICE_BAND || type == JournalFormat.TYPE_SET_PRICE_BAND_WITH_RULE) {
             decodePriceBand(command, type == JournalFormat.TYPE_SET_PRICE_BAND_WITH_RULE);
+        } else if (type == JournalFormat.TYPE_FUND) {
+            command.type = CommandType.FUND;
+            command.accountId = getString("accountId");
+            command.asset = getCode(JournalFormat.MAX_ASSETS + 1, "asset");
+            command.amount = getLong();
+            command.reference = getString("reference");
+            if (command.amount == 0) {
+                throw corrupted("a FUND of 0");
+            }
+        } else if (type == JournalFormat.TYPE_SET_FEES) {
+            command.type = CommandType.SET_FEES;
+            command.symbol = symbol();
+            require(2 * Integer.BYTES, "fee rates");
+            command.makerFeeRate = buffer.getInt(position);
+            command.takerFeeRate = buffer.getInt(position + Integer.BYTES);
+            position += 2 * Integer.BYTES;
+            if (command.makerFeeRate < 0 || command.makerFeeRate > 100_000 || command.takerFeeRate < 0
+                    || command.takerFeeRate > 100_000) {
+                throw corrupted("invalid fee rates " + command.makerFeeRate + "/" + command.takerFeeRate);
+            }
         } else {
             throw corrupted("unknown command type " + type);
         }

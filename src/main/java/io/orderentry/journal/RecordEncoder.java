@@ -74,6 +74,15 @@ final class RecordEncoder {
                     buffer.put(JournalFormat.TYPE_SET_PRICE_BAND_WITH_RULE).putShort((short) symbol.length).put(symbol)
                             .putInt(command.priceBandBasisPoints).put((byte) command.priceBandRule.code());
                 }
+                case FUND -> encodeFund(command, buffer, limit);
+                case SET_FEES -> {
+                    if (command.symbol < 0 || command.symbol >= symbolNames.length) {
+                        throw new IllegalArgumentException("SET_FEES with symbol index " + command.symbol);
+                    }
+                    final byte[] symbol = symbolNames[command.symbol];
+                    buffer.put(JournalFormat.TYPE_SET_FEES).putShort((short) symbol.length).put(symbol)
+                            .putInt(command.makerFeeRate).putInt(command.takerFeeRate);
+                }
                 default -> throw new IllegalArgumentException("unknown command type " + type);
             }
             if (withOrigin) {
@@ -123,7 +132,19 @@ final class RecordEncoder {
         }
     }
 
-    private void encodeCancelAll(final OrderCommand command, final ByteBuffer buffer, final int limit) {
+    private void encodeFund(final OrderCommand command, final ByteBuffer buffer, final int limit) {
+        if (command.accountId == null || command.reference == null || command.amount == 0 || command.asset < 0
+                || command.asset > JournalFormat.MAX_ASSETS) {
+            throw new IllegalArgumentException("FUND needs an account, an asset, an amount and a reference");
+        }
+        buffer.put(JournalFormat.TYPE_FUND);
+        putString(buffer, command.accountId, limit, "accountId");
+        requireRoom(buffer, 1 + 8, limit, "amount");
+        buffer.put((byte) command.asset).putLong(command.amount);
+        putString(buffer, command.reference, limit, "reference");
+    }
+
+        private void encodeCancelAll(final OrderCommand command, final ByteBuffer buffer, final int limit) {
         buffer.put(JournalFormat.TYPE_CANCEL_ALL);
         if (command.accountId == null) {
             throw new IllegalArgumentException("CANCEL_ALL without accountId");

@@ -186,7 +186,7 @@ public final class MarketDataStage implements BatchStage<EngineEvent> {
                     event.takerSide, event.timestampMicros));
             case ORDER_UPDATED -> updated(event);
             case ORDER_AMENDED -> amended(event);
-            case ORDER_ACCEPTED, COMMAND_COMPLETED, REQUEST_REJECTED, REPLAY_COMPLETED, TICK -> {
+            case ORDER_ACCEPTED, BALANCE_CHANGED, COMMAND_COMPLETED, REQUEST_REJECTED, REPLAY_COMPLETED, TICK -> {
                 // an accepted order rests, if at all, only at its ORDER_UPDATED; the others carry no market data
             }
             default -> throw new IllegalStateException("unknown event type " + event.type);

@@ -1,9 +1,11 @@
 package io.orderentry.persistence;
 
 import io.orderentry.engine.RejectReason;
+import io.orderentry.engine.RiskRules;
 import io.orderentry.instrument.Instrument;
 import io.orderentry.pipeline.EngineEvent;
 import io.orderentry.pipeline.EventType;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import org.postgresql.copy.CopyIn;
@@ -12,7 +14,7 @@ import org.postgresql.copy.CopyManager;
 /**
  * A batch's rows, sent with binary COPY (see {@link CopyBinary}) on the connection of the {@link PostgresSink} that
  * writes it, inside its transaction: the events, packed into one row, into {@code order_event_batches}, the trades
- * into {@code trades}, the new orders, folded per order (see {@link OrderFold}), into {@code orders}, and the
+ * into {@code trades}, the balance changes ({@link BalanceCopy}), the new orders, folded per order (see {@link OrderFold}), into {@code orders}, and the
  * changes of orders stored before the batch into the staging table {@code order_updates_stage}, which the sink
  * applies once it has claimed the high-water mark. It knows the tables' columns and how each event maps to them;
  * the transaction, the mark and the errors are the sink's.
@@ -40,11 +42,22 @@ final class BatchCopy {
 
     private final InstrumentColumns instruments;
     private final OrderFold fold = new OrderFold();
+    private final BalanceCopy balances;
     private final CopyBinary out = new CopyBinary();
+    private int stagedBalances;
 
     /** @param instruments the configured instruments, indexed by their engine symbol number */
     BatchCopy(final List<Instrument> instruments) {
+        this(instruments, null);
+    }
+
+    /**
+     * @param instruments the configured instruments, indexed by their engine symbol number
+     * @param risk        the engine's balances' rules, null without balances
+     */
+    BatchCopy(final List<Instrument> instruments, final RiskRules risk) {
         this.instruments = new InstrumentColumns(instruments);
+        this.balances = new BalanceCopy(risk);
     }
 
     /**
@@ -55,6 +68,7 @@ final class BatchCopy {
     int copy(final CopyManager copy, final EventBatch batch) throws SQLException {
         copyEvents(copy, batch);
         copyTrades(copy, batch);
+        stagedBalances = balances.copy(copy, batch);
         fold.fold(batch);
         copyNewOrders(copy);
         return stageUpdates(copy);
@@ -73,7 +87,7 @@ final class BatchCopy {
         for (int i = 0; i < events; i++) {
             final EngineEvent e = batch.get(i);
             if (e.type != EventType.ORDER_ACCEPTED && e.type != EventType.TRADE && e.type != EventType.ORDER_UPDATED
-                    && e.type != EventType.ORDER_AMENDED) {
+                    && e.type != EventType.ORDER_AMENDED && e.type != EventType.BALANCE_CHANGED) {
                 throw new IllegalStateException("event " + e.eventSequence + " of type " + e.type
                         + " is not persisted");
             }
@@ -87,12 +101,21 @@ final class BatchCopy {
             out.beginArray(column.elementOid, events);
             for (int i = 0; i < events; i++) {
                 final EngineEvent e = batch.get(i);
-                column.write(out, e, instruments.of(e.symbol));
+                if (e.type == EventType.BALANCE_CHANGED) {
+                    column.writeBalance(out, e);
+                } else {
+                    column.write(out, e, instruments.of(e.symbol));
+                }
             }
             out.endArray();
         }
         out.endRow();
         copyIn(copy, COPY_EVENTS);
+    }
+
+    /** Applies the balances the last {@link #copy} staged; after the claim of the mark, like the order changes. */
+    void applyBalances(final Connection connection) throws SQLException {
+        BalanceCopy.apply(connection, stagedBalances);
     }
 
     private void copyTrades(final CopyManager copy, final EventBatch batch) throws SQLException {

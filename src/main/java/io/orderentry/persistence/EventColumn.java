@@ -179,6 +179,24 @@ enum EventColumn {
     /** Appends the event's element of this column's array: its value, or NULL where the event type has none. */
     abstract void write(CopyBinary out, EngineEvent e, InstrumentColumns.Columns symbol);
 
+    /**
+     * Appends a BALANCE_CHANGED event's element: its sequence, type and time, and its order (NULL for a funding) like
+     * every event; NULL elsewhere. What changed is in {@code balance_ledger} ({@code V7__balances.sql}).
+     */
+    void writeBalance(final CopyBinary out, final EngineEvent e) {
+        switch (this) {
+            case COMMAND_SEQUENCE, EVENT_TYPE, OCCURRED_AT -> write(out, e, null);
+            case ORDER_ID -> {
+                if (e.orderId == 0) {
+                    out.nullValue();
+                } else {
+                    out.number(e.orderId);
+                }
+            }
+            default -> out.nullValue();
+        }
+    }
+
     /** Every column, in the table's order; shared, never to be changed. */
     static EventColumn[] all() {
         return ALL;

@@ -78,6 +78,9 @@ final class OrderFold {
                 case TRADE -> traded(e);
                 case ORDER_UPDATED -> updated(e);
                 case ORDER_AMENDED -> amended(e);
+                case BALANCE_CHANGED -> {
+                    // not an order's: BalanceCopy stores it
+                }
                 default -> throw new IllegalStateException("event " + e.eventSequence + " of type " + e.type
                         + " is not persisted");
             }

@@ -3,6 +3,7 @@ package io.orderentry.persistence;
 import com.lmax.disruptor.EventHandler;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.orderentry.engine.RiskRules;
 import io.orderentry.instrument.Instrument;
 import io.orderentry.journal.WallClock;
 import io.orderentry.pipeline.EngineEvent;
@@ -73,9 +74,19 @@ public final class PersistenceService {
      */
     public static PersistenceService open(final DatabaseConfig config, final List<Instrument> instruments,
                                           final boolean shared) {
+        return open(config, instruments, (RiskRules) null, shared);
+    }
+
+    /**
+     * As {@link #open(DatabaseConfig, List, boolean)}, storing balances too.
+     *
+     * @param risk the engine's balances' rules, null without balances
+     */
+    public static PersistenceService open(final DatabaseConfig config, final List<Instrument> instruments,
+                                          final RiskRules risk, final boolean shared) {
         final AtomicLong uncertainThrough = new AtomicLong(-1);
-        return open(config, instruments, (pool, columns) -> new PostgresSink(pool, columns, uncertainThrough, shared),
-                shared);
+        return open(config, instruments,
+                (pool, columns) -> new PostgresSink(pool, columns, risk, uncertainThrough, shared), shared);
     }
 
     /**

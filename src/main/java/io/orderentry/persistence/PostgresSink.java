@@ -1,5 +1,6 @@
 package io.orderentry.persistence;
 
+import io.orderentry.engine.RiskRules;
 import io.orderentry.instrument.Instrument;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -28,7 +29,8 @@ import org.slf4j.LoggerFactory;
  *       Batches therefore commit strictly in sequence order, and the row lock keeps any other writer out
  *       until this one commits;</li>
  *   <li>apply the staged changes with one {@code UPDATE ... FROM}, guarded by {@code last_sequence < new
- *       sequence}: after the claim, so that it sees the orders inserted by the previous batch;</li>
+ *       sequence}: after the claim, so that it sees the orders inserted by the previous batch; and the staged
+ *       balances ({@link BalanceCopy}) the same way;</li>
  *   <li>commit.</li>
  * </ol>
  * Exactly once: a batch always starts right after the stored mark, and every table is keyed by the
@@ -119,8 +121,14 @@ final class PostgresSink implements BatchSink {
      */
     PostgresSink(final DataSource pool, final List<Instrument> instruments, final AtomicLong uncertainThrough,
                  final boolean shared) {
+        this(pool, instruments, null, uncertainThrough, shared);
+    }
+
+    /** @param risk the engine's balances' rules, null without balances */
+    PostgresSink(final DataSource pool, final List<Instrument> instruments, final RiskRules risk,
+                 final AtomicLong uncertainThrough, final boolean shared) {
         this.pool = pool;
-        this.rows = new BatchCopy(instruments);
+        this.rows = new BatchCopy(instruments, risk);
         this.uncertainThrough = uncertainThrough;
         this.shared = shared;
     }
@@ -134,6 +142,7 @@ final class PostgresSink implements BatchSink {
             c.setAutoCommit(false);
             try (Statement statement = c.createStatement()) {
                 statement.execute(CREATE_STAGE);
+                statement.execute(BalanceCopy.CREATE_STAGE);
                 statement.execute(NESTED_LOOPS_ONLY);
                 statement.execute(END_ABANDONED);
             }
@@ -213,6 +222,7 @@ final class PostgresSink implements BatchSink {
                 turn.pass(batch.lastSequence());
             }
             applyUpdates(updates);
+            rows.applyBalances(connection);
             connection.commit();
             persisted = batch.lastSequence();
         } catch (final SQLException e) {

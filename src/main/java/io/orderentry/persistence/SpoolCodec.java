@@ -1,5 +1,6 @@
 package io.orderentry.persistence;
 
+import io.orderentry.engine.BalanceCause;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.OrderType;
 import io.orderentry.engine.RejectReason;
@@ -18,7 +19,7 @@ import java.nio.ByteBuffer;
  *
  * <pre>
  *  int   length of the whole record in bytes
- *  byte  type (ORDER_ACCEPTED 0, TRADE 1, ORDER_UPDATED 2, ORDER_AMENDED 3)
+ *  byte  type (ORDER_ACCEPTED 0, TRADE 1, ORDER_UPDATED 2, ORDER_AMENDED 3, BALANCE_CHANGED 4)
  *  long  event sequence, long command sequence, long timestamp micros, short symbol
  *  ...   the type's fields; strings as one length byte (255 = null) and ASCII bytes:
  *        ORDER_ACCEPTED  long orderId, accountId, clientOrderId, byte side, order type, time in force, postOnly,
@@ -29,6 +30,8 @@ import java.nio.ByteBuffer;
  *                        reject reason
  *        ORDER_AMENDED   long orderId, accountId, byte side, long price, quantity, filled, previous price,
  *                        previous quantity, byte kept priority
+ *        BALANCE_CHANGED accountId, byte asset, long available, held, available change, held change, fee, byte cause,
+ *                        long orderId, tradeId, reference
  * </pre>
  * Enums are written as ordinals: the spool is never read by another build (it is rebuilt from the journal at start).
  *
@@ -45,6 +48,8 @@ final class SpoolCodec {
     private static final byte TRADE = 1;
     private static final byte UPDATED = 2;
     private static final byte AMENDED = 3;
+    private static final byte BALANCE = 4;
+    private static final BalanceCause[] CAUSES = BalanceCause.values();
     private static final int NULL_STRING = 255;
 
     private static final Side[] SIDES = Side.values();
@@ -102,6 +107,14 @@ final class SpoolCodec {
                 buffer.putLong(event.price).putLong(event.quantity).putLong(event.filledQuantity)
                         .putLong(event.previousPrice).putLong(event.previousQuantity);
                 buffer.put((byte) (event.keptPriority ? 1 : 0));
+            }
+            case BALANCE_CHANGED -> {
+                header(buffer, BALANCE, event);
+                putString(buffer, event.accountId);
+                buffer.put((byte) event.asset).putLong(event.available).putLong(event.held)
+                        .putLong(event.availableChange).putLong(event.heldChange).putLong(event.fee)
+                        .put((byte) event.balanceCause.ordinal()).putLong(event.orderId).putLong(event.tradeId);
+                putString(buffer, event.reference);
             }
             default -> throw new IllegalArgumentException("only sequenced events are spooled, not " + event.type);
         }
@@ -180,6 +193,20 @@ final class SpoolCodec {
                 event.previousPrice = buffer.getLong();
                 event.previousQuantity = buffer.getLong();
                 event.keptPriority = buffer.get() != 0;
+            }
+            case BALANCE -> {
+                event.type = EventType.BALANCE_CHANGED;
+                event.accountId = getString(buffer);
+                event.asset = buffer.get();
+                event.available = buffer.getLong();
+                event.held = buffer.getLong();
+                event.availableChange = buffer.getLong();
+                event.heldChange = buffer.getLong();
+                event.fee = buffer.getLong();
+                event.balanceCause = CAUSES[buffer.get()];
+                event.orderId = buffer.getLong();
+                event.tradeId = buffer.getLong();
+                event.reference = getString(buffer);
             }
             default -> throw new IllegalStateException("spool record of unknown type " + type + " at " + start);
         }

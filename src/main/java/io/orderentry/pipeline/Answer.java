@@ -47,7 +47,7 @@ public record Answer(int status, String code, String message) {
         return switch (result) {
             case PLACED -> orderHeld ? PLACED : ORDER_NOT_RETAINED;
             case DUPLICATE, CANCELED, AMENDED -> orderHeld ? OK : ORDER_NOT_RETAINED;
-            case CANCELED_ALL, PRICE_BAND_SET -> OK;
+            case CANCELED_ALL, PRICE_BAND_SET, FEES_SET -> OK;
             case QUANTITY_NOT_ABOVE_FILLED -> INVALID_QUANTITY;
             case PRICE_OUTSIDE_BAND -> PRICE_OUTSIDE_BAND;
             case TOO_MANY_PRICE_LEVELS -> TOO_MANY_PRICE_LEVELS;

@@ -19,6 +19,16 @@ public enum CommandType {
      */
     SET_PRICE_BAND,
     /**
+     * Add funds to an account's balance of an asset, or withdraw them (with {@code ORDERS_RISK=balances}): an admin's
+     * request, journaled like an order so that replay rebuilds every balance. Idempotent on its reference.
+     */
+    FUND,
+    /**
+     * Set an instrument's fee rates (with balances): journaled by the service at start when the configured rates differ
+     * from the engine's, like {@link #SET_PRICE_BAND}. Nobody waits for it.
+     */
+    SET_FEES,
+    /**
      * A request the HTTP edge refused (400, 413, 422), carried only so that the audit stage records it in
      * order with everything else. Never journaled, never sequenced, never executed: the journal stage skips
      * it and the matcher stage forwards it as {@link EventType#REQUEST_REJECTED}.

@@ -1,5 +1,6 @@
 package io.orderentry.pipeline;
 
+import io.orderentry.engine.BalanceCause;
 import io.orderentry.engine.CommandResult;
 import io.orderentry.engine.OrderStatus;
 import io.orderentry.engine.OrderType;
@@ -97,6 +98,31 @@ public final class EngineEvent {
     public long makerFilledQuantity;
     public OrderStatus makerStatus;
 
+    /** BALANCE_CHANGED, and COMMAND_COMPLETED of a FUND: the asset's index in the engine's risk rules. */
+    public int asset;
+    /** BALANCE_CHANGED: the account's available balance after the change; COMMAND_COMPLETED of a FUND: the answer's. */
+    public long available;
+    /** BALANCE_CHANGED: what the account's open orders hold after the change; of a FUND: the answer's. */
+    public long held;
+    /** BALANCE_CHANGED: what was added to available (negative: taken). */
+    public long availableChange;
+    /** BALANCE_CHANGED: what was added to held (negative: taken). */
+    public long heldChange;
+    /** BALANCE_CHANGED of a TRADE: the fee taken from what the account received. */
+    public long fee;
+    /** BALANCE_CHANGED: why. */
+    public BalanceCause balanceCause;
+    /** BALANCE_CHANGED of a funding, and COMMAND_COMPLETED of a FUND: the funding's reference. */
+    public String reference;
+    /** COMMAND_COMPLETED of a SET_FEES: the maker fee rate set, in millionths. */
+    public int makerFeeRate;
+    /** COMMAND_COMPLETED of a SET_FEES: the taker fee rate set, in millionths. */
+    public int takerFeeRate;
+    /** COMMAND_COMPLETED of a FUND: the amount asked for (units of the asset). */
+    public long amount;
+    /** COMMAND_COMPLETED of a FUND: the event sequence of the funding's balance change, 0 when it changed nothing. */
+    public long balanceSequence;
+
     /** COMMAND_COMPLETED: the engine's result, or null when {@link #journalFailed}. */
     public CommandResult result;
     /** COMMAND_COMPLETED: the command was not made durable and was not executed. */
@@ -159,6 +185,18 @@ public final class EngineEvent {
         makerAccountId = null;
         makerFilledQuantity = 0;
         makerStatus = null;
+        asset = 0;
+        available = 0;
+        held = 0;
+        availableChange = 0;
+        heldChange = 0;
+        fee = 0;
+        balanceCause = null;
+        reference = null;
+        amount = 0;
+        balanceSequence = 0;
+        makerFeeRate = 0;
+        takerFeeRate = 0;
         result = null;
         journalFailed = false;
         refusal = null;

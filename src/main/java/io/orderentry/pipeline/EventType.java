@@ -13,6 +13,11 @@ public enum EventType {
      * ORDER_UPDATED with its final state follows in the same command.
      */
     ORDER_AMENDED,
+    /**
+     * With balances: one account's balance of one asset changed (sequenced engine event), carrying the new balance,
+     * what changed and why ({@link io.orderentry.engine.BalanceCause}).
+     */
+    BALANCE_CHANGED,
     /** The end of one command: its result, for the waiting request. Not sequenced. */
     COMMAND_COMPLETED,
     /** A request the HTTP edge refused, forwarded for the audit trail only. Not sequenced, never replayed. */
@@ -27,6 +32,7 @@ public enum EventType {
 
     /** @return true for the events that carry an engine event sequence and are persisted */
     public boolean isSequenced() {
-        return this == ORDER_ACCEPTED || this == TRADE || this == ORDER_UPDATED || this == ORDER_AMENDED;
+        return this == ORDER_ACCEPTED || this == TRADE || this == ORDER_UPDATED || this == ORDER_AMENDED
+                || this == BALANCE_CHANGED;
     }
 }

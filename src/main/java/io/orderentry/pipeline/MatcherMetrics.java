@@ -2,6 +2,7 @@ package io.orderentry.pipeline;
 
 import io.orderentry.engine.CommandResult;
 import io.orderentry.engine.OrderStatus;
+import io.orderentry.engine.RejectReason;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
@@ -16,8 +17,10 @@ public final class MatcherMetrics {
     private static final int TRADES = 3;
     private static final int RESULTS = 4;
     private static final int STATUSES = RESULTS + CommandResult.values().length;
+    private static final int REASONS = STATUSES + OrderStatus.values().length;
+    private static final int FUNDINGS = REASONS + RejectReason.values().length;
 
-    private final AtomicLongArray values = new AtomicLongArray(STATUSES + OrderStatus.values().length);
+    private final AtomicLongArray values = new AtomicLongArray(FUNDINGS + CommandResult.values().length);
 
     /** Called on the matcher thread after each executed command. */
     void recordCommand(final long serviceNanos) {
@@ -43,6 +46,31 @@ public final class MatcherMetrics {
     void recordStatus(final OrderStatus status) {
         final int index = STATUSES + status.ordinal();
         values.lazySet(index, values.get(index) + 1);
+    }
+
+    /** Called on the matcher thread for each order state reported with a reason other than NONE. */
+    void recordReason(final RejectReason reason) {
+        final int index = REASONS + reason.ordinal();
+        values.lazySet(index, values.get(index) + 1);
+    }
+
+    /** Called on the matcher thread once per funding command, with its result. */
+    void recordFunding(final CommandResult result) {
+        final int index = FUNDINGS + result.ordinal();
+        values.lazySet(index, values.get(index) + 1);
+    }
+
+    /**
+     * @return how many order states were reported with this reason (REJECTED, EXPIRED or CANCELED by the engine, e.g.
+     *         INSUFFICIENT_BALANCE), replayed ones included
+     */
+    public long reasons(final RejectReason reason) {
+        return values.get(REASONS + reason.ordinal());
+    }
+
+    /** @return how many fundings ended with the given result, replayed ones included */
+    public long fundings(final CommandResult result) {
+        return values.get(FUNDINGS + result.ordinal());
     }
 
     /** @return trades executed since start, replayed ones included */

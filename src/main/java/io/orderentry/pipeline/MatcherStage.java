@@ -2,6 +2,7 @@ package io.orderentry.pipeline;
 
 import com.lmax.disruptor.EventHandler;
 import com.lmax.disruptor.RingBuffer;
+import io.orderentry.engine.BalanceCause;
 import io.orderentry.engine.CommandResult;
 import io.orderentry.engine.EventSink;
 import io.orderentry.engine.Matcher;
@@ -131,6 +132,10 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             }
             case SET_PRICE_BAND -> matcher.setPriceBand(command.timestampMicros, command.symbol,
                     command.priceBandBasisPoints, command.priceBandRule);
+            case FUND -> matcher.fund(command.timestampMicros, command.accountId, command.asset, command.amount,
+                    command.reference);
+            case SET_FEES -> matcher.setFees(command.timestampMicros, command.symbol, command.makerFeeRate,
+                    command.takerFeeRate);
             default -> throw new IllegalStateException("unknown command type " + command.type);
         }
     }
@@ -204,6 +209,16 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             case SET_PRICE_BAND -> {
                 event.symbol = command.symbol;
                 event.priceBandBasisPoints = command.priceBandBasisPoints;
+            }
+            case FUND -> {
+                event.asset = command.asset;
+                event.amount = command.amount;
+                event.reference = command.reference;
+            }
+            case SET_FEES -> {
+                event.symbol = command.symbol;
+                event.makerFeeRate = command.makerFeeRate;
+                event.takerFeeRate = command.takerFeeRate;
             }
             default -> {
                 // a place's and a cancel's terms are in their orders' events
@@ -313,6 +328,9 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             output.publish(seq);
         }
         metrics.recordStatus(status);
+        if (rejectReason != RejectReason.NONE) {
+            metrics.recordReason(rejectReason);
+        }
     }
 
     @Override
@@ -333,13 +351,54 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
     }
 
     @Override
+    public void balanceChanged(final long eventSequence, final long timestampMicros, final String accountId,
+                               final int asset, final long available, final long held, final long availableChange,
+                               final long heldChange, final long fee, final BalanceCause cause, final long orderId,
+                               final long tradeId, final String reference) {
+        final long seq = output.next();
+        try {
+            final EngineEvent event = claim(seq, EventType.BALANCE_CHANGED);
+            event.eventSequence = eventSequence;
+            event.timestampMicros = timestampMicros;
+            event.accountId = accountId;
+            event.asset = asset;
+            event.available = available;
+            event.held = held;
+            event.availableChange = availableChange;
+            event.heldChange = heldChange;
+            event.fee = fee;
+            event.balanceCause = cause;
+            event.orderId = orderId;
+            event.tradeId = tradeId;
+            event.reference = reference;
+        } finally {
+            output.publish(seq);
+        }
+    }
+
+    @Override
+    public void fundingCompleted(final CommandResult result, final String accountId, final int asset,
+                                 final long available, final long held, final long sequence) {
+        completed(result, 0, available, held, sequence);
+        metrics.recordFunding(result);
+    }
+
+    @Override
     public void commandCompleted(final CommandResult result, final long orderId) {
+        completed(result, orderId, 0, 0, 0);
+    }
+
+    private void completed(final CommandResult result, final long orderId, final long available, final long held,
+                           final long balanceSequence) {
         final long seq = output.next();
         try {
             final EngineEvent event = claim(seq, EventType.COMMAND_COMPLETED);
             event.result = result;
             event.orderId = orderId;
             copyRequest(command, event);   // replayed: who asked, as the journal holds it (null before format 2)
+            event.available = available;
+            event.held = held;
+            event.balanceSequence = balanceSequence;
             if (!replaying) {
                 event.edgeNanos = command.edgeNanos;
                 event.journalNanos = command.journalNanos;

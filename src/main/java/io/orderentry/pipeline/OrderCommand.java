@@ -46,7 +46,7 @@ public final class OrderCommand {
     /** Set by the journal stage when the record could not be made durable; the matcher skips it. */
     public boolean journalFailed;
 
-    /** PLACE and CANCEL_ALL: the owning account. */
+    /** PLACE, CANCEL_ALL and FUND: the owning account. */
     public String accountId;
     /**
      * REJECTED: an account only the refused request's body named, no key vouching for it (no key, a key that failed
@@ -55,7 +55,7 @@ public final class OrderCommand {
     public String claimedAccountId;
     /** PLACE: the client's idempotency key, or null. */
     public String clientOrderId;
-    /** PLACE and SET_PRICE_BAND: the instrument's index in the configured instrument list. CANCEL_ALL: that, or -1 for all. */
+    /** PLACE, SET_PRICE_BAND and SET_FEES: the instrument's index in the configured instrument list. CANCEL_ALL: that, or -1 for all. */
     public int symbol;
     /** PLACE: side. */
     public Side side;
@@ -90,6 +90,17 @@ public final class OrderCommand {
     /** SET_PRICE_BAND: how the band bounds MARKET orders ({@link MarketBandRule#CURRENT} unless replayed from older records). */
     public MarketBandRule priceBandRule;
 
+    /** FUND: the asset's index in the engine's risk rules. */
+    public int asset;
+    /** FUND: the amount in units of the asset; negative for a withdrawal, never 0. */
+    public long amount;
+    /** FUND: the funding's idempotency key (its reference). */
+    public String reference;
+    /** SET_FEES: the maker fee of instrument {@link #symbol}, in millionths. */
+    public int makerFeeRate;
+    /** SET_FEES: the taker fee, in millionths. */
+    public int takerFeeRate;
+
     /** REJECTED: what the edge answered. PLACE and CANCEL: null. */
     public Refusal refusal;
 
@@ -105,6 +116,7 @@ public final class OrderCommand {
         accountId = null;
         claimedAccountId = null;
         clientOrderId = null;
+        reference = null;
         refusal = null;
     }
 
@@ -137,6 +149,11 @@ public final class OrderCommand {
         price = 0;
         quantity = 0;
         orderId = 0;
+        asset = 0;
+        amount = 0;
+        reference = null;
+        makerFeeRate = 0;
+        takerFeeRate = 0;
         refusal = null;
     }
 }

@@ -125,6 +125,8 @@ public final class OrderStateView {
     final FinalOrderRetention retention;
     /** Copies slots into {@link OrderState}s for readers on other threads. */
     private final OrderStateReads reads = new OrderStateReads(this);
+    /** The accounts' balances, with {@code ORDERS_RISK=balances}; empty without. */
+    private final BalanceBook balances = new BalanceBook();
     long appliedSequence;
     volatile long lastEventSequence;
 
@@ -149,6 +151,11 @@ public final class OrderStateView {
             throw new IllegalArgumentException("retainedFinalOrders must be > 0 and dedupWindow >= 0");
         }
         this.retention = new FinalOrderRetention(this, retainedFinalOrders, dedupWindow);
+    }
+
+    /** @return the accounts' balances, as the events applied so far left them; read from any thread */
+    public BalanceBook balances() {
+        return balances;
     }
 
     /**
@@ -185,6 +192,7 @@ public final class OrderStateView {
             case TRADE -> traded(event);
             case ORDER_UPDATED -> updated(event);
             case ORDER_AMENDED -> amended(event);
+            case BALANCE_CHANGED -> balances.changed(event);
             case COMMAND_COMPLETED, REQUEST_REJECTED, REPLAY_COMPLETED, TICK -> {
                 return;
             }

@@ -29,6 +29,9 @@ public record ServiceState(Matcher matcher, OrderStateView view, MarketDataStage
         final long engine = System.nanoTime();
         view.restoreSnapshot(in);
         view.restoreDedupWindow(matcher.rememberedOrderIds());   // not in the view's part: the engine's is the truth
+        final long sequence = matcher.lastEventSequence();
+        matcher.forEachBalance((account, asset, available, held) ->   // nor are the balances
+                view.balances().restore(account, asset, available, held, sequence));
         final long orders = System.nanoTime();
         marketData.restoreSnapshot(in);
         LOG.info("snapshot: restored the engine ({} resting orders) in {} ms, the order view ({} orders) in {} ms, the"

@@ -72,7 +72,8 @@ class AuditRecordEncoderTest {
         final JsonNode amendTerms = MAPPER.readTree(encode(1, amend)).get("terms");
         final List<String> members = new ArrayList<>();
         amendTerms.fieldNames().forEachRemaining(members::add);
-        assertEquals(List.of("instrument", "allInstruments", "price", "quantity", "cause", "bandBasisPoints"), members);
+        assertEquals(List.of("instrument", "allInstruments", "price", "quantity", "cause", "bandBasisPoints", "asset",
+                "amount", "reference", "makerFeeRate", "takerFeeRate"), members);
         assertEquals(5_001_000, amendTerms.get("price").asLong());
         assertTrue(amendTerms.get("quantity").isNull(), "0: the quantity was kept, or is not known");
         assertTrue(amendTerms.get("instrument").isNull());

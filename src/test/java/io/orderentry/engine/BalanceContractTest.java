@@ -30,7 +30,7 @@ abstract class BalanceContractTest extends ContractTestSupport {
     abstract OrderEngine newEngine(int symbolCount, EngineConfig limits, RiskRules risk, EventSink sink);
 
     static RiskRules rules(final int makerFee, final int takerFee) {
-        return new RiskRules(new String[] {"BTC", "USD", "ETH"}, new int[] {A_BTC, A_ETH}, new int[] {A_USD, A_USD},
+        return new RiskRules(new String[] {"BTC", "USD", "ETH"}, new int[] {8, 2, 8}, new int[] {A_BTC, A_ETH}, new int[] {A_USD, A_USD},
                 new long[] {1, 10}, new long[] {1, 2}, new int[] {makerFee, 0}, new int[] {takerFee, 0}, FEES);
     }
 

@@ -15,7 +15,7 @@ record Command(Kind kind, long orderId, String accountId, String clientOrderId, 
                OrderType type, TimeInForce timeInForce, boolean postOnly, SelfTradePrevention selfTradePrevention,
                long price, long quantity, RejectReason cause, long session) {
 
-    enum Kind { PLACE, CANCEL, AMEND, CANCEL_ALL, SET_PRICE_BAND, CANCEL_ON_DISCONNECT, FUND }
+    enum Kind { PLACE, CANCEL, AMEND, CANCEL_ALL, SET_PRICE_BAND, CANCEL_ON_DISCONNECT, FUND, SET_FEES }
 
     /** A command of no stream connection. */
     Command(final Kind kind, final long orderId, final String accountId, final String clientOrderId, final int symbol,
@@ -41,6 +41,11 @@ record Command(Kind kind, long orderId, String accountId, String clientOrderId, 
     /** A funding: the asset travels in {@code symbol}, the amount in {@code quantity}, the reference as the client id. */
     static Command fund(final String accountId, final int asset, final long amount, final String reference) {
         return new Command(Kind.FUND, 0, accountId, reference, asset, null, null, null, false, null, 0, amount, null);
+    }
+
+    /** A change of an instrument's fee rates: the maker's travels in {@code price}, the taker's in {@code quantity}. */
+    static Command setFees(final int symbol, final int maker, final int taker) {
+        return new Command(Kind.SET_FEES, 0, null, null, symbol, null, null, null, false, null, maker, taker, null);
     }
 
     static Command cancelOf(final long orderId) {
@@ -108,6 +113,7 @@ record Command(Kind kind, long orderId, String accountId, String clientOrderId, 
             case CANCEL_ALL -> engine.cancelAll(timestampMicros, accountId, symbol, cause);
             case SET_PRICE_BAND -> engine.setPriceBand(timestampMicros, symbol, (int) quantity, bandRule());
             case FUND -> engine.fund(timestampMicros, accountId, symbol, quantity, clientOrderId);
+            case SET_FEES -> engine.setFees(timestampMicros, symbol, (int) price, (int) quantity);
             default -> throw new IllegalStateException(kind.toString());
         }
     }
@@ -123,6 +129,7 @@ record Command(Kind kind, long orderId, String accountId, String clientOrderId, 
             case CANCEL_ALL -> matcher.cancelAll(timestampMicros, accountId, symbol, cause);
             case SET_PRICE_BAND -> matcher.setPriceBand(timestampMicros, symbol, (int) quantity, bandRule());
             case FUND -> matcher.fund(timestampMicros, accountId, symbol, quantity, clientOrderId);
+            case SET_FEES -> matcher.setFees(timestampMicros, symbol, (int) price, (int) quantity);
             default -> throw new IllegalStateException(kind.toString());
         }
     }

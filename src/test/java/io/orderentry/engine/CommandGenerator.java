@@ -88,8 +88,8 @@ final class CommandGenerator {
     /**
      * @return this generator, also funding the accounts by the rules' assets: first a deposit of every asset to every
      *         account, then about 4% of the commands: deposits (mostly modest, so that INSUFFICIENT_BALANCE occurs),
-     *         withdrawals (some beyond what is available), exact and altered retries of a recent funding, and now and
-     *         then a deposit of the whole maximum supply, which is refused
+     *         withdrawals (some beyond what is available), exact and altered retries of a recent funding, now and then
+     *         a deposit of the whole maximum supply, which is refused, and a change of an instrument's fee rates
      */
     CommandGenerator withFunding(final RiskRules rules) {
         this.risk = rules;
@@ -137,6 +137,12 @@ final class CommandGenerator {
         }
         if (roll < 12) {
             return funding(account, asset, RiskRules.MAX_SUPPLY);
+        }
+        if (roll < 14) {
+            // a restart with other fee rates journals them
+            final int[] rates = {0, 500, 1_000, 2_500, RiskRules.MAX_FEE_RATE};
+            return Command.setFees(random.nextInt(symbolCount), rates[random.nextInt(rates.length)],
+                    rates[random.nextInt(rates.length)]);
         }
         if (roll < 35) {
             return funding(account, asset, -(1 + (long) (random.nextDouble() * 3 * depositSize(asset))));

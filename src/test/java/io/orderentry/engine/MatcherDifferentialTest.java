@@ -97,7 +97,7 @@ class MatcherDifferentialTest {
     /** The results only balances produce. */
     private static final Set<CommandResult> BALANCE_RESULTS = EnumSet.of(CommandResult.INSUFFICIENT_BALANCE,
             CommandResult.FUNDED, CommandResult.FUNDING_DUPLICATE, CommandResult.FUNDING_MISMATCH,
-            CommandResult.BALANCE_LIMIT_EXCEEDED);
+            CommandResult.BALANCE_LIMIT_EXCEEDED, CommandResult.FEES_SET);
 
     /** Every result but the balances'; PRICE_BAND_SET where the generator changes bands (the banded runs). */
     private static final Set<CommandResult> RESULTS = EnumSet.complementOf(EnumSet.copyOf(BALANCE_RESULTS));
@@ -187,7 +187,7 @@ class MatcherDifferentialTest {
      * 0.1% maker and 0.2% taker fee; instrument 1 trades B against Q with larger units (10 and 3) and no fees; the thin
      * instrument 2 trades A against B, so that an asset is base on one instrument and quote on another.
      */
-    static final RiskRules RISK = new RiskRules(new String[] {"A", "Q", "B"}, new int[] {0, 2, 0},
+    static final RiskRules RISK = new RiskRules(new String[] {"A", "Q", "B"}, new int[] {2, 2, 2}, new int[] {0, 2, 0},
             new int[] {1, 1, 2}, new long[] {1, 10, 1}, new long[] {1, 3, 1}, new int[] {1_000, 0, 0},
             new int[] {2_000, 0, 500}, "fees");
 
@@ -451,7 +451,7 @@ class MatcherDifferentialTest {
                 if (accepted == null) {
                     return;
                 }
-                if (last.rejectReason() == RejectReason.INSUFFICIENT_BALANCE && command.type() == OrderType.MARKET) {
+                if (last.rejectReason() == RejectReason.INSUFFICIENT_BALANCE && last.status() == OrderStatus.EXPIRED) {
                     assertEquals(Side.BUY, command.side(), "only a MARKET BUY is stopped by funds: " + events);
                     outcomes.add("MARKET BUY stopped by funds " + (last.filled() > 0 ? "after fills"
                             : "before any fill"));

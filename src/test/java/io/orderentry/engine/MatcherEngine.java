@@ -42,6 +42,11 @@ final class MatcherEngine implements OrderEngine {
     }
 
     @Override
+    public void setFees(final long timestampMicros, final int symbol, final int makerFeeRate, final int takerFeeRate) {
+        matcher.setFees(timestampMicros, symbol, makerFeeRate, takerFeeRate);
+    }
+
+    @Override
     public long available(final String accountId, final int asset) {
         return matcher.available(accountId, asset);
     }

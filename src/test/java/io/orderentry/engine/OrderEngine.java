@@ -64,6 +64,9 @@ interface OrderEngine {
     /** Funds an account (negative: a withdrawal); only for an engine made with {@link RiskRules}. */
     void fund(long timestampMicros, String accountId, int asset, long amount, String reference);
 
+    /** Sets an instrument's fee rates (millionths); only for an engine made with {@link RiskRules}. */
+    void setFees(long timestampMicros, int symbol, int makerFeeRate, int takerFeeRate);
+
     /** @return the account's available balance of the asset, 0 without balances */
     long available(String accountId, int asset);
 

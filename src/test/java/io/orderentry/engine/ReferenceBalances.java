@@ -19,7 +19,7 @@ final class ReferenceBalances {
     private record Funding(String accountId, int asset, long amount, long available, long held, long sequence) {
     }
 
-    private final RiskRules rules;
+    private RiskRules rules;
     private final EventSink sink;
     private final LongSupplier nextSequence;
     private final LongSupplier currentSequence;
@@ -159,6 +159,10 @@ final class ReferenceBalances {
                 after[1].longValueExact(), currentSequence.getAsLong());
         fundings.put(reference, done);
         sink.fundingCompleted(CommandResult.FUNDED, accountId, asset, done.available(), done.held(), done.sequence());
+    }
+
+    void setFees(final int symbol, final int maker, final int taker) {
+        rules = rules.withFees(symbol, maker, taker);
     }
 
     long available(final String accountId, final int asset) {

@@ -517,6 +517,15 @@ final class ReferenceMatcher implements OrderEngine {
     }
 
     @Override
+    public void setFees(final long ts, final int symbol, final int makerFeeRate, final int takerFeeRate) {
+        if (balances == null || symbol < 0 || symbol >= symbolCount) {
+            throw new IllegalArgumentException("invalid fees");
+        }
+        balances.setFees(symbol, makerFeeRate, takerFeeRate);
+        sink.commandCompleted(CommandResult.FEES_SET, 0);
+    }
+
+    @Override
     public long available(final String accountId, final int asset) {
         return balances == null ? 0 : balances.available(accountId, asset);
     }

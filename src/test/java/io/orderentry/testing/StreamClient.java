@@ -364,17 +364,20 @@ public final class StreamClient implements AutoCloseable {
 
     private void apply(final JsonNode m) {
         final String type = kind(m);
-        if (!"snapshot".equals(type) && !"update".equals(type)) {
+        if (!"snapshot".equals(type) && !"update".equals(type) && !"balance".equals(type)) {
             return;
         }
         final String channel = m.get("channel").asText();
         final String symbol = "orders".equals(channel) ? m.get("accountId").asText() : m.get("symbol").asText();
         final String key = channel + ":" + symbol;
         final long sequence = m.get("sequence").asLong();
-        if ("update".equals(type) && sequences.getOrDefault(key, -1L) + 1 != sequence) {
+        if (!"snapshot".equals(type) && sequences.getOrDefault(key, -1L) + 1 != sequence) {
             gaps.add(key + ": " + sequence + " after " + sequences.get(key));
         }
         sequences.put(key, sequence);
+        if ("balance".equals(type)) {
+            return;   // a balance's change takes the orders channel's next sequence and changes no order
+        }
         switch (channel) {
             case "orders" -> applyOrders(m, symbol, "snapshot".equals(type));
             case "book" -> {

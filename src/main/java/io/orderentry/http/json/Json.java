@@ -12,6 +12,7 @@ import io.netty.buffer.ByteBufAllocator;
 import io.orderentry.account.FeedRenderer;
 import io.orderentry.http.ApiError;
 import io.orderentry.http.DirectBody;
+import io.orderentry.instrument.Assets;
 import io.orderentry.instrument.Instrument;
 import io.orderentry.query.OrderState;
 import io.vertx.core.buffer.Buffer;
@@ -38,6 +39,7 @@ public final class Json {
     private final JsonFactory factory;
     private final List<Instrument> instruments;
     private final int[] priceBands;
+    private final Assets assets;
     /** Orders are rendered by hand into bytes reused per event loop; see {@link OrderJson}. */
     private final ThreadLocal<OrderJson> orderJson;
 
@@ -53,6 +55,16 @@ public final class Json {
      * @param priceBandBasisPoints each instrument's price band, by index, for {@link #symbols}
      */
     public Json(final List<Instrument> instruments, final int[] priceBandBasisPoints) {
+        this(instruments, priceBandBasisPoints, null);
+    }
+
+    /**
+     * @param instruments          indexed by {@link Instrument#index()}
+     * @param priceBandBasisPoints each instrument's price band, by index, for {@link #symbols}
+     * @param assets               the instruments' assets and fees, for {@link #symbols}; null leaves them out
+     */
+    public Json(final List<Instrument> instruments, final int[] priceBandBasisPoints, final Assets assets) {
+        this.assets = assets;
         this.instruments = List.copyOf(instruments);
         this.priceBands = priceBandBasisPoints.clone();
         this.orderJson = ThreadLocal.withInitial(() -> new OrderJson(this.instruments));
@@ -74,6 +86,14 @@ public final class Json {
      */
     public static FeedRenderer orderFeedRenderer(final List<Instrument> instruments) {
         return new OrderFeedJson(instruments);
+    }
+
+    /**
+     * @param assets the assets balance messages name, null without balances
+     * @return as {@link #orderFeedRenderer(List)}, rendering balance messages too
+     */
+    public static FeedRenderer orderFeedRenderer(final List<Instrument> instruments, final Assets assets) {
+        return new OrderFeedJson(instruments, assets);
     }
 
     /** @return the mapper requests are parsed with */
@@ -271,6 +291,14 @@ public final class Json {
                 g.writeStringField("maxPrice", instrument.price(instrument.maxPrice()).toPlainString());
                 g.writeStringField("priceBandPercent",
                         io.orderentry.instrument.TradingRules.percent(priceBands[instrument.index()]));
+                if (assets != null) {
+                    g.writeStringField("baseAsset", assets.baseAsset(instrument.index()));
+                    g.writeStringField("quoteAsset", assets.quoteAsset(instrument.index()));
+                    if (assets.balances()) {
+                        g.writeStringField("makerFeeRate", Assets.rate(assets.makerFees()[instrument.index()]));
+                        g.writeStringField("takerFeeRate", Assets.rate(assets.takerFees()[instrument.index()]));
+                    }
+                }
                 g.writeEndObject();
             }
             g.writeEndArray();

@@ -1,6 +1,7 @@
 package io.orderentry.http.json;
 
 import io.orderentry.account.FeedRenderer;
+import io.orderentry.instrument.Assets;
 import io.orderentry.account.OrderUpdate;
 import io.orderentry.http.stream.StreamFrames;
 import io.orderentry.instrument.Instrument;
@@ -15,8 +16,12 @@ import java.util.List;
  * {"type":"snapshot","channel":"orders","accountId":"acct-1","sequence":7,"orders":[{order},...]}
  * {"channel":"orders","event":"FILL","sequence":8,"orderId":1017,...every member of the order...,
  *  "fill":{"tradeId":311,"price":"49999.00","quantity":"0.1000","liquidity":"MAKER","timestamp":"..."}}
+ * {"type":"balance","channel":"orders","accountId":"acct-1","sequence":9,"asset":"USD","total":"1000.00","available":"800.00",
+ *  "held":"200.00","engineSequence":88240}
  * {"type":"unsubscribed","channel":"orders","accountId":"acct-1"}
  * </pre>
+ * A balance message (with balances) follows every change of one of the account's balances, with the next feed
+ * sequence, shared with the order updates.
  * An update is the order object of the REST answers plus {@code "event"} (and {@code "channel"}), as API.md has it,
  * with one member renamed: its {@code "sequence"} is the account's feed sequence (consecutive per account, the one a
  * client checks for gaps), so the engine event sequence of the order's last change, {@code "sequence"} in REST, is
@@ -35,16 +40,37 @@ public final class OrderFeedJson implements FeedRenderer {
     private static final int INITIAL_BUFFER = 4096;
 
     private final OrderJson orders;
+    private final Assets assets;
     private JsonBytes out = new JsonBytes(INITIAL_BUFFER);
 
     /** @param instruments indexed by {@link Instrument#index()} */
     public OrderFeedJson(final List<Instrument> instruments) {
+        this(instruments, null);
+    }
+
+    /**
+     * @param instruments indexed by {@link Instrument#index()}
+     * @param assets      the assets balance messages name, null without balances
+     */
+    public OrderFeedJson(final List<Instrument> instruments, final Assets assets) {
         this.orders = new OrderJson(instruments);
+        this.assets = assets;
     }
 
     /** Renders an update; on the order stage's thread. */
     @Override
     public byte[] render(final String accountId, final OrderUpdate update) {
+        final OrderUpdate.Balance balance = update.balance();
+        if (balance != null) {
+            final int asset = balance.asset();
+            return frame(out.reset().ascii("{\"type\":\"balance\",\"channel\":\"orders\",\"accountId\":")
+                    .string(accountId).ascii(",\"sequence\":").number(update.sequence()).ascii(",\"asset\":").string(assets.names().get(asset))
+                    .ascii(",\"total\":\"").ascii(assets.amount(asset, balance.available() + balance.held())
+                            .toPlainString())
+                    .ascii("\",\"available\":\"").ascii(assets.amount(asset, balance.available()).toPlainString())
+                    .ascii("\",\"held\":\"").ascii(assets.amount(asset, balance.held()).toPlainString())
+                    .ascii("\",\"engineSequence\":").number(balance.engineSequence()).raw((byte) '}'));
+        }
         final JsonBytes json = out.reset().ascii("{\"channel\":\"orders\",\"event\":\"")
                 .ascii(update.event().name()).ascii("\",\"sequence\":").number(update.sequence()).raw((byte) ',');
         orders.writeFields(json, update.order(), "engineSequence");

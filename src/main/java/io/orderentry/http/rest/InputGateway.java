@@ -301,6 +301,59 @@ public final class InputGateway {
         return true;
     }
 
+    /**
+     * Publishes a funding of an account (an admin's request, with balances): a deposit, or a withdrawal with a negative
+     * amount.
+     *
+     * @param asset     the asset's index in the engine's risk rules
+     * @param amount    in units of the asset, not 0
+     * @param reference the funding's idempotency key
+     * @return false if the ring is full and nothing was published
+     */
+    public boolean tryFund(final String accountId, final int asset, final long amount, final String reference,
+                           final long requestId, final int replyTo, final String requestTag,
+                           final String remoteAddress, final String keyId) {
+        final long seq = claim(ring.getBufferSize());
+        if (seq < 0) {
+            return false;
+        }
+        try {
+            final OrderCommand command = request(seq, CommandType.FUND, requestId, replyTo, requestTag, remoteAddress,
+                    keyId);
+            command.accountId = accountId;
+            command.asset = asset;
+            command.amount = amount;
+            command.reference = reference;
+        } finally {
+            release(seq);
+        }
+        return true;
+    }
+
+    /**
+     * Publishes a change of an instrument's fee rates (at start, when the configuration differs from the engine's);
+     * nobody waits for it.
+     *
+     * @return false if the ring is full and nothing was published
+     */
+    public boolean trySetFees(final int symbol, final int makerFeeRate, final int takerFeeRate) {
+        final long seq = claim(ring.getBufferSize());
+        if (seq < 0) {
+            return false;
+        }
+        try {
+            final OrderCommand command = ring.get(seq);
+            command.reset();
+            command.type = CommandType.SET_FEES;
+            command.symbol = symbol;
+            command.makerFeeRate = makerFeeRate;
+            command.takerFeeRate = takerFeeRate;
+        } finally {
+            release(seq);
+        }
+        return true;
+    }
+
     /** Puts a place's terms into its slot; @return the slot */
     private static OrderCommand terms(final OrderCommand command, final PlaceOrder order) {
         command.accountId = order.accountId();

@@ -79,9 +79,13 @@ public final class ReplyStage implements BatchStage<EngineEvent> {
             } else {
                 orders = List.of();
             }
+            final Reply.Funding funding = event.commandType == CommandType.FUND && !event.journalFailed
+                    ? new Reply.Funding(event.accountId, event.asset, event.available, event.held,
+                            event.balanceSequence)
+                    : null;
             pending.get(event.replyTo).add(new Reply(event.requestId, event.result, event.journalFailed,
                     event.orderId, event.journalFailed || event.orderId == 0 ? null : view.get(event.orderId),
-                    event.commandType, orders));
+                    event.commandType, orders, funding));
         }
     }
 
