@@ -4,6 +4,7 @@
 Run through bench/ab.sh, which builds the jar first. Usage:
     python3 bench/ab.py [a=keys] [b=none] [rounds=10] [window=10] [warmup=60] [mode=memory] [wrk=2x64]
                         [jar_a=JAR] [jar_b=JAR]   (two builds: e.g. a=keys b=keys jar_a=/tmp/old/order-entry.jar)
+                        [env_a=K=V,K=V] [env_b=K=V]   (two settings: e.g. env_a=ORDERS_RISK=balances)
 
 Why: on this machine (a VM on shared hardware) the same run gives 22k or 33k orders a second from one minute to the
 next (loadtest/RESULTS.md, "Issue 14"), far more than the few percent an A/B is meant to see; runs of a few minutes
@@ -37,6 +38,10 @@ JAR = os.environ.get("ORDERS_JAR", os.path.join(ROOT, "target", "order-entry.jar
 # two builds instead of two settings: jar_a=/path/to/old.jar (b runs JAR unless jar_b= names another)
 JAR_A = arg("jar_a", JAR)
 JAR_B = arg("jar_b", JAR)
+# two sets of settings: env_a=ORDERS_RISK=balances,ORDERS_FEES=BTCUSD:0.001:0.002 (comma separated K=V). A service
+# with ORDERS_RISK=balances gets each load key's account funded (through POST /admin/balances with an admin key) far
+# beyond what the run trades, once it is ready, so that its orders are held and settled but never refused
+ENV = {side: dict(kv.split("=", 1) for kv in arg(f"env_{side}", "").split(",") if kv) for side in ("a", "b")}
 # two sets of JVM flags: JAVA_OPTS_A / JAVA_OPTS_B (each defaults to JAVA_OPTS)
 OPTS = {"a": os.environ.get("JAVA_OPTS_A", " ".join(JAVA_OPTS)).split(),
         "b": os.environ.get("JAVA_OPTS_B", " ".join(JAVA_OPTS)).split()}
@@ -46,16 +51,35 @@ class Service:
     def __init__(self, label, auth, jar):
         self.label = label
         self.jar = jar
-        self.keys = Keys(auth, jar=jar)
+        self.balances = ENV[label].get("ORDERS_RISK") == "balances"
+        if self.balances and auth != "keys":
+            raise SystemExit("funding a balances run needs API keys (a=keys / b=keys): the load's accounts are theirs")
+        self.keys = Keys(auth, jar=jar, admin=self.balances)
         self.work = tempfile.mkdtemp(prefix=f"ab-{label}-")
         self.port = free_port()
         self.db = f"oe_ab_{label}_{os.getpid()}"
         env = self.keys.service(service_env(self.work, self.port, MODE, self.db))
+        env.update(ENV[label])
         self.proc = subprocess.Popen([JAVA] + OPTS[label] + ["-jar", jar], env=env,
                                      stdout=open(os.path.join(self.work, "service.log"), "w"),
                                      stderr=subprocess.STDOUT)
         self.url = f"http://127.0.0.1:{self.port}"
         self.windows = []
+
+    def fund(self):
+        """With balances: every load account gets 10^10 USD, 10^8 BTC and 10^9 ETH, once."""
+        if not self.balances:
+            return
+        import json, urllib.request
+        count = sum(1 for _ in open(self.keys.secrets_file))
+        for n in range(1, count + 1):
+            for asset, amount in (("USD", "10000000000"), ("BTC", "100000000"), ("ETH", "1000000000")):
+                body = json.dumps({"asset": asset, "amount": amount, "reference": f"ab-{n}-{asset}"}).encode()
+                req = urllib.request.Request(f"{self.url}/admin/balances/bench-{n}", data=body, method="POST",
+                                             headers=self.keys.admin_headers())
+                with urllib.request.urlopen(req, timeout=30) as r:
+                    r.read()
+        print(f"== {self.label}: funded {count} accounts", file=sys.stderr)
 
     def ticks(self):
         with open(f"/proc/{self.proc.pid}/stat") as f:
@@ -102,6 +126,7 @@ def main():
         services = [Service("a", A, JAR_A), Service("b", B, JAR_B)]
         for s in services:
             wait_http(s.url, s.proc)
+            s.fund()
         for s in services:
             print(f"== {s.label} ({s.keys.describe()}): warm-up {WARMUP} s", file=sys.stderr)
             s.wrk(WARMUP)
@@ -115,7 +140,8 @@ def main():
             rows.append((r, order[0].label, got["a"], got["b"]))
             print(f"== round {r}: a {got['a']['rps']:,.0f} req/s {got['a']['cpu']:.1f} µs, b {got['b']['rps']:,.0f}"
                   f" req/s {got['b']['cpu']:.1f} µs", file=sys.stderr)
-        print(f"# A/B in turns: a = {a.keys.describe()}, {a.jar}; b = {b.keys.describe()}, {b.jar}; mode {MODE}; {ROUNDS} rounds of"
+        print(f"# A/B in turns: a = {a.keys.describe()}, {a.jar} {ENV['a'] or ''}; b = {b.keys.describe()}, {b.jar}"
+              f" {ENV['b'] or ''}; mode {MODE}; {ROUNDS} rounds of"
               f" {WINDOW} s each, wrk -t{WRK_THREADS} -c{WRK_CONNECTIONS} loadtest/order-submission.lua, {WARMUP} s"
               f" warm-up each; JVM a: {' '.join(OPTS['a'])}; b: {' '.join(OPTS['b'])}\n")
         print("| round | first | a req/s | b req/s | a/b req/s | a CPU µs/order | b CPU µs/order | a/b CPU | a wrk µs | b wrk µs |")

@@ -11,6 +11,8 @@ heap = arg("heap", "4g")
 rate = arg("rate", "2000")
 seconds = arg("seconds", "60")
 work = arg("dir", "")
+# accounts=N (N > 0): a history for ORDERS_RISK=balances, each of N accounts funded first, the orders spread over them
+accounts = int(arg("accounts", "0"))
 phases = arg("phases", "123")
 # the Dockerfile's former flags, with the heap of this run (not bin/order-entry's: issue 33 changed those after the
 # snapshot figures in RESULTS.md were taken)
@@ -26,6 +28,8 @@ def service(log_name, port, extra=None):
     env = dict(os.environ, ORDERS_HTTP_HOST="127.0.0.1", ORDERS_HTTP_PORT=str(port), ORDERS_JOURNAL_DIR=journal,
                ORDERS_JOURNAL_SYNC="none", ORDERS_AUDIT_DIR=os.path.join(base, "audit"), ORDERS_DB_URL="",
                ORDERS_SNAPSHOT_EVERY_COMMANDS="0", ORDERS_SNAPSHOT_INTERVAL_SECONDS="0")
+    if accounts > 0:
+        env["ORDERS_RISK"] = "balances"
     env.update(extra or {})
     keys.service(env)
     log = open(os.path.join(base, log_name), "w")
@@ -50,7 +54,7 @@ def grep(log_name, pattern):
 
 if not os.path.isdir(journal):
     subprocess.run(["java", "-Xmx1g", "-cp", cp, "io.orderentry.bench.snapshot.HistoryGenerator", journal,
-                    str(resting), str(records)], check=True)
+                    str(resting), str(records), str(accounts)], check=True)
 journal_bytes = sum(os.path.getsize(os.path.join(journal, f)) for f in os.listdir(journal))
 print(f"journal: {records:,} records, {journal_bytes / 1e9:.2f} GB in {journal}")
 

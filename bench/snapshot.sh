@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # bench/snapshot.sh [records=50000000] [resting=1000000] [heap=4g] [rate=2000] [seconds=60] [dir=DIR] [phases=123]
+#                   [accounts=N]   (N > 0: ORDERS_RISK=balances, each of N accounts funded first)
 #
 # Restart after a long history (issue 12): writes a journal of RECORDS records that leaves RESTING orders in the
 # books (bench/snapshot.py, HistoryGenerator), starts the service on it (a whole-journal replay), has it write a

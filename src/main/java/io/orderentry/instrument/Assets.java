@@ -40,7 +40,8 @@ import java.util.Map;
  * @param makerFees   per instrument, the configured maker fee in millionths
  * @param takerFees   per instrument, the configured taker fee in millionths
  * @param feeAccount  the account fees are paid to
- * @param rules       the engine's rules, with fee rates 0 (the rates it starts from; the configured ones are journaled)
+ * @param rules       with balances, the engine's rules, with fee rates 0 (the rates it starts from; the configured
+ *                    ones are journaled); null without
  */
 public record Assets(boolean balances, List<String> names, int[] scales, int[] base, int[] quote, int[] makerFees,
                      int[] takerFees, String feeAccount, RiskRules rules) {
@@ -58,14 +59,20 @@ public record Assets(boolean balances, List<String> names, int[] scales, int[] b
         if (!risk.equals("none") && !risk.equals("balances")) {
             throw new ConfigException(SettingNames.envName(RISK) + " must be none or balances, was '" + risk + "'");
         }
+        final boolean balances = risk.equals("balances");
         final int symbols = instruments.size();
-        final Map<String, String[]> pairs = pairs(settings.string(INSTRUMENT_ASSETS), instruments);
+        final Map<String, String[]> pairs = pairs(settings.string(INSTRUMENT_ASSETS), instruments, balances);
         final List<String> names = new ArrayList<>();
         final int[] base = new int[symbols];
         final int[] quote = new int[symbols];
         final Map<String, Integer> needed = new LinkedHashMap<>();
         for (final Instrument instrument : instruments) {
             final String[] pair = pairs.get(instrument.symbol());
+            if (pair == null) {
+                base[instrument.index()] = -1;   // without balances an instrument need not name its assets
+                quote[instrument.index()] = -1;
+                continue;
+            }
             base[instrument.index()] = index(names, pair[0]);
             quote[instrument.index()] = index(names, pair[1]);
             needed.merge(pair[0], decimals(instrument.lotSize()), Math::max);
@@ -96,18 +103,20 @@ public record Assets(boolean balances, List<String> names, int[] scales, int[] b
             throw new ConfigException(SettingNames.envName(FEE_ACCOUNT) + " must be 1-64 of [A-Za-z0-9_-], was '"
                     + feeAccount + "'");
         }
-        final long[] basePerLot = new long[symbols];
-        final long[] quotePerPriceLot = new long[symbols];
-        for (final Instrument instrument : instruments) {
-            final int s = instrument.index();
-            basePerLot[s] = instrument.lotSize().movePointRight(scales[base[s]]).longValueExact();
-            quotePerPriceLot[s] = instrument.priceUnit().multiply(instrument.lotSize())
-                    .movePointRight(scales[quote[s]]).longValueExact();
+        RiskRules rules = null;
+        if (balances) {
+            final long[] basePerLot = new long[symbols];
+            final long[] quotePerPriceLot = new long[symbols];
+            for (final Instrument instrument : instruments) {
+                final int s = instrument.index();
+                basePerLot[s] = instrument.lotSize().movePointRight(scales[base[s]]).longValueExact();
+                quotePerPriceLot[s] = instrument.priceUnit().multiply(instrument.lotSize())
+                        .movePointRight(scales[quote[s]]).longValueExact();
+            }
+            rules = new RiskRules(names.toArray(String[]::new), scales, base, quote, basePerLot, quotePerPriceLot,
+                    new int[symbols], new int[symbols], feeAccount);
         }
-        final RiskRules rules = new RiskRules(names.toArray(String[]::new), scales, base, quote, basePerLot,
-                quotePerPriceLot, new int[symbols], new int[symbols], feeAccount);
-        return new Assets(risk.equals("balances"), List.copyOf(names), scales, base, quote, makers, takers, feeAccount,
-                rules);
+        return new Assets(balances, List.copyOf(names), scales, base, quote, makers, takers, feeAccount, rules);
     }
 
     /** @return the engine's rules with balances, or null with {@code ORDERS_RISK=none} */
@@ -120,12 +129,14 @@ public record Assets(boolean balances, List<String> names, int[] scales, int[] b
         return names.indexOf(asset);
     }
 
+    /** @return the instrument's base asset, or null for one that names none (possible only without balances) */
     public String baseAsset(final int symbol) {
-        return names.get(base[symbol]);
+        return base[symbol] < 0 ? null : names.get(base[symbol]);
     }
 
+    /** @return the instrument's quote asset, or null for one that names none (possible only without balances) */
     public String quoteAsset(final int symbol) {
-        return names.get(quote[symbol]);
+        return quote[symbol] < 0 ? null : names.get(quote[symbol]);
     }
 
     public int scale(final int asset) {
@@ -155,8 +166,12 @@ public record Assets(boolean balances, List<String> names, int[] scales, int[] b
         return Math.max(0, value.stripTrailingZeros().scale());
     }
 
-    /** {@code SYMBOL:BASE:QUOTE}; an instrument not listed of 6 letters splits 3 + 3 ({@code BTCUSD}: BTC, USD). */
-    private static Map<String, String[]> pairs(final String text, final List<Instrument> instruments) {
+    /**
+     * {@code SYMBOL:BASE:QUOTE}; an instrument not listed of 6 letters splits 3 + 3 ({@code BTCUSD}: BTC, USD); another
+     * is refused with balances and has no assets (no entry) without.
+     */
+    private static Map<String, String[]> pairs(final String text, final List<Instrument> instruments,
+                                               final boolean balances) {
         final String variable = SettingNames.envName(INSTRUMENT_ASSETS);
         final Map<String, String[]> pairs = new HashMap<>();
         if (!text.isBlank()) {
@@ -179,6 +194,9 @@ public record Assets(boolean balances, List<String> names, int[] scales, int[] b
         for (final Instrument instrument : instruments) {
             final String symbol = instrument.symbol();
             if (!pairs.containsKey(symbol)) {
+                if (symbol.length() != 6 && !balances) {
+                    continue;
+                }
                 if (symbol.length() != 6) {
                     throw new ConfigException(variable + ": " + symbol + " does not split into two 3-letter assets;"
                             + " name its base and quote asset (SYMBOL:BASE:QUOTE)");

@@ -55,7 +55,7 @@ class PackedEventsIT {
     @Test
     void everyEventOfEveryTypeReadsBackAsTheRowPerEventLayoutStoredItWhateverTheBatchBoundaries() throws Exception {
         final List<EngineEvent> events = GeneratedEvents.generateWithOperations(51, 3_000);
-        assertEquals("6", migrate());
+        assertEquals("7", migrate());
         final List<List<String>> reference = written(events, new InsertSink(pool, GeneratedEvents.INSTRUMENTS), 1_000);
         assertEquals(events.size(), reference.size());
         assertTrue(reference.stream().anyMatch(row -> row.get(2).equals("ORDER_AMENDED")), "amends among them");
@@ -104,7 +104,7 @@ class PackedEventsIT {
         assertEquals(500, old.poll(false));
         before.disconnect();
 
-        assertEquals("6", migrate());
+        assertEquals("7", migrate());
         assertEquals(reference.subList(0, 1_000), DB.rows(ALL_EVENTS), "the rows of before, unchanged");
         assertEquals(1_000, DB.number("SELECT count(*) FROM order_events_v4"));
 

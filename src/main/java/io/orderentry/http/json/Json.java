@@ -291,7 +291,7 @@ public final class Json {
                 g.writeStringField("maxPrice", instrument.price(instrument.maxPrice()).toPlainString());
                 g.writeStringField("priceBandPercent",
                         io.orderentry.instrument.TradingRules.percent(priceBands[instrument.index()]));
-                if (assets != null) {
+                if (assets != null && assets.baseAsset(instrument.index()) != null) {
                     g.writeStringField("baseAsset", assets.baseAsset(instrument.index()));
                     g.writeStringField("quoteAsset", assets.quoteAsset(instrument.index()));
                     if (assets.balances()) {

@@ -46,6 +46,9 @@ final class BenchmarkCommands {
     private final long[] price;
     private final long[] quantity;
     private final long[] cancelTarget;
+    /** The accounts the stream's orders come from, {@code acct-0} to {@code acct-999}. */
+    static final int ACCOUNTS = 1_000;
+
     private final String[] accountId;
     private final String[] clientOrderId;
     private int length;
@@ -96,7 +99,7 @@ final class BenchmarkCommands {
         final Tracker tracker = new Tracker();
         final Matcher matcher = new Matcher(1, EngineConfig.DEFAULTS, tracker);
         final BenchmarkCommands c = new BenchmarkCommands(length);
-        final String[] accounts = new String[1_000];
+        final String[] accounts = new String[ACCOUNTS];
         for (int a = 0; a < accounts.length; a++) {
             accounts[a] = "acct-" + a;
         }

@@ -1,5 +1,6 @@
 package io.orderentry.bench.engine;
 
+import io.orderentry.engine.BalanceCause;
 import io.orderentry.engine.CommandResult;
 import io.orderentry.engine.EventSink;
 import io.orderentry.engine.OrderStatus;
@@ -48,6 +49,14 @@ final class ChecksumSink implements EventSink {
                              final long quantity, final long filledQuantity, final long remainingQuantity,
                              final OrderStatus status, final RejectReason rejectReason) {
         checksum += filledQuantity * 31 + status.ordinal();
+    }
+
+    @Override
+    public void balanceChanged(final long eventSequence, final long timestampMicros, final String accountId,
+                               final int asset, final long available, final long held, final long availableChange,
+                               final long heldChange, final long fee, final BalanceCause cause, final long orderId,
+                               final long tradeId, final String reference) {
+        checksum += available ^ held + asset;
     }
 
     @Override
