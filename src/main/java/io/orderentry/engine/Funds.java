@@ -74,32 +74,34 @@ final class Funds {
                 : RiskRules.saturatedProduct(quantity, rules.baseUnitsPerLot(symbol));
     }
 
-    /** @return true when the account's available balance covers {@code amount} of the asset */
-    boolean covers(final String accountId, final int asset, final long amount) {
-        final int row = table.find(accountId);
+    /** @return the account's row in the table (rows never move), -1 for an account that has no balances */
+    int row(final String accountId) {
+        return table.find(accountId);
+    }
+
+    /** @return true when the available balance of the account in {@code row} (-1: none) covers {@code amount} */
+    boolean covers(final int row, final int asset, final long amount) {
         return row >= 0 && amount <= table.available[table.cell(row, asset)];
     }
 
-    /** Moves {@code amount} (positive: a hold, negative: a release) between available and held. */
-    void hold(final long timestampMicros, final String accountId, final long orderId, final int asset,
-              final long amount) {
+    /** Moves {@code amount} (positive: a hold, negative: a release) between available and held of {@code row}. */
+    void hold(final long timestampMicros, final int row, final long orderId, final int asset, final long amount) {
         if (amount != 0) {
-            change(timestampMicros, table.find(accountId), asset, -amount, amount, 0,
+            change(timestampMicros, row, asset, -amount, amount, 0,
                     amount > 0 ? BalanceCause.HOLD : BalanceCause.RELEASE, orderId, 0, null);
         }
     }
 
     /** Returns to available what an order's remainder of {@code remaining} lots at {@code price} held. */
-    void release(final long timestampMicros, final String accountId, final long orderId, final int symbol,
-                 final Side side, final long price, final long remaining) {
+    void release(final long timestampMicros, final int row, final long orderId, final int symbol, final Side side,
+                 final long price, final long remaining) {
         if (remaining > 0) {
-            hold(timestampMicros, accountId, orderId, heldAsset(symbol, side), -required(symbol, side, price, remaining));
+            hold(timestampMicros, row, orderId, heldAsset(symbol, side), -required(symbol, side, price, remaining));
         }
     }
 
-    /** @return how many lots at {@code price} the account's available quote pays for (a MARKET BUY's limit) */
-    long affordableLots(final String accountId, final int symbol, final long price) {
-        final int row = table.find(accountId);
+    /** @return how many lots at {@code price} the available quote of {@code row} (-1: none) pays for */
+    long affordableLots(final int row, final int symbol, final long price) {
         if (row < 0) {
             return 0;
         }
@@ -110,18 +112,18 @@ final class Funds {
     /**
      * Settles one trade; see the class documentation.
      *
+     * @param takerRow   the taker's account's row
      * @param takerLimit the taker's price, 0 for a MARKET order
+     * @param makerRow   the maker's account's row ({@link Order#balanceRow})
      */
     void settle(final long timestampMicros, final long tradeId, final int symbol, final long price,
-                final long quantity, final Side takerSide, final String takerAccountId, final long takerOrderId,
-                final long takerLimit, final String makerAccountId, final long makerOrderId) {
+                final long quantity, final Side takerSide, final int takerRow, final long takerOrderId,
+                final long takerLimit, final int makerRow, final long makerOrderId) {
         final int base = rules.baseAsset(symbol);
         final int quote = rules.quoteAsset(symbol);
         final long perPriceLot = rules.quoteUnitsPerPriceLot(symbol);
         final long notional = price * quantity * perPriceLot;
         final long baseAmount = quantity * rules.baseUnitsPerLot(symbol);
-        final int takerRow = table.find(takerAccountId);
-        final int makerRow = table.find(makerAccountId);
         final long takerFee;
         final long makerFee;
         final int takerReceives;

@@ -292,8 +292,9 @@ public final class Matcher {
         }
         final boolean holds = funds != null && (type == OrderType.LIMIT || side == Side.SELL);
         final int heldAsset = funds == null ? -1 : funds.heldAsset(symbol, side);
+        final int row = funds == null ? -1 : funds.row(accountId);
         if (reason == RejectReason.NONE && holds
-                && !funds.covers(accountId, heldAsset, funds.required(symbol, side, price, quantity))) {
+                && !funds.covers(row, heldAsset, funds.required(symbol, side, price, quantity))) {
             reason = RejectReason.INSUFFICIENT_BALANCE;
         }
 
@@ -306,11 +307,12 @@ public final class Matcher {
             status = OrderStatus.EXPIRED;
         } else {
             if (holds) {
-                funds.hold(timestampMicros, accountId, orderId, heldAsset, funds.required(symbol, side, price, quantity));
+                funds.hold(timestampMicros, row, orderId, heldAsset, funds.required(symbol, side, price, quantity));
             }
-            filled = match(timestampMicros, orderId, accountId, symbol, side, opposite, reach, price, quantity, 0, stp);
+            filled = match(timestampMicros, orderId, accountId, row, symbol, side, opposite, reach, price, quantity, 0,
+                    stp);
             if (holds && (selfTradeStopped || timeInForce != TimeInForce.GTC)) {
-                funds.release(timestampMicros, accountId, orderId, symbol, side, price, quantity - filled);
+                funds.release(timestampMicros, row, orderId, symbol, side, price, quantity - filled);
             }
             if (filled == quantity) {
                 status = OrderStatus.FILLED;
@@ -320,6 +322,7 @@ public final class Matcher {
             } else if (timeInForce == TimeInForce.GTC) {
                 resting = quantity - filled;
                 final Order order = rest(own, orderId, accountId, price, quantity, filled, postOnly, stp, session);
+                order.balanceRow = row;
                 accountOrders.add(order);
                 status = filled == 0 ? OrderStatus.NEW : OrderStatus.PARTIALLY_FILLED;
             } else {
@@ -392,11 +395,12 @@ public final class Matcher {
             refusal = null;
         }
         final String accountId = order.accountId;
+        final int row = order.balanceRow;
         long holdChange = 0;
         if (refusal == null && funds != null) {
             holdChange = funds.required(symbol, side, price, quantity - filledBefore)
                     - funds.required(symbol, side, previousPrice, previousQuantity - filledBefore);
-            if (holdChange > 0 && !funds.covers(accountId, funds.heldAsset(symbol, side), holdChange)) {
+            if (holdChange > 0 && !funds.covers(order.balanceRow, funds.heldAsset(symbol, side), holdChange)) {
                 refusal = CommandResult.INSUFFICIENT_BALANCE;
             }
         }
@@ -408,7 +412,7 @@ public final class Matcher {
         sink.orderAmended(++lastEventSequence, timestampMicros, orderId, accountId, symbol, side, price, quantity,
                 filledBefore, previousPrice, previousQuantity, keptPriority);
         if (holdChange != 0) {
-            funds.hold(timestampMicros, accountId, orderId, funds.heldAsset(symbol, side), holdChange);
+            funds.hold(timestampMicros, order.balanceRow, orderId, funds.heldAsset(symbol, side), holdChange);
         }
         final long filled;
         final long resting;
@@ -429,13 +433,13 @@ public final class Matcher {
                 reason = RejectReason.POST_ONLY_WOULD_CROSS;
                 forget(order);
                 if (funds != null) {
-                    funds.release(timestampMicros, accountId, orderId, symbol, side, price, quantity - filled);
+                    funds.release(timestampMicros, row, orderId, symbol, side, price, quantity - filled);
                 }
             } else {
-                filled = match(timestampMicros, orderId, accountId, symbol, side, opposite, reach, price, quantity,
-                        filledBefore, order.stp);
+                filled = match(timestampMicros, orderId, accountId, row, symbol, side, opposite, reach, price,
+                        quantity, filledBefore, order.stp);
                 if (funds != null && selfTradeStopped) {
-                    funds.release(timestampMicros, accountId, orderId, symbol, side, price, quantity - filled);
+                    funds.release(timestampMicros, row, orderId, symbol, side, price, quantity - filled);
                 }
                 if (filled == quantity) {
                     resting = 0;
@@ -767,8 +771,8 @@ public final class Matcher {
      * @param filled what the order had filled before this command
      * @return its filled quantity after this command
      */
-    private long match(final long timestampMicros, final long orderId, final String accountId, final int symbol,
-                       final Side side, final BookSide opposite, final long reach, final long price,
+    private long match(final long timestampMicros, final long orderId, final String accountId, final int row,
+                       final int symbol, final Side side, final BookSide opposite, final long reach, final long price,
                        final long quantity, long filled, final SelfTradePrevention stp) {
         selfTradeStopped = false;
         fundsStopped = false;
@@ -789,7 +793,7 @@ public final class Matcher {
             }
             long traded = Math.min(quantity - filled, maker.remaining());
             if (paysFromAvailable) {
-                traded = Math.min(traded, funds.affordableLots(accountId, symbol, level.price));
+                traded = Math.min(traded, funds.affordableLots(row, symbol, level.price));
                 if (traded == 0) {
                     fundsStopped = true;
                     break;
@@ -804,8 +808,8 @@ public final class Matcher {
                     accountId, filled, maker.orderId, maker.accountId, maker.filled,
                     makerDone ? OrderStatus.FILLED : OrderStatus.PARTIALLY_FILLED);
             if (funds != null) {
-                funds.settle(timestampMicros, lastTradeId, symbol, level.price, traded, side, accountId, orderId, price,
-                        maker.accountId, maker.orderId);
+                funds.settle(timestampMicros, lastTradeId, symbol, level.price, traded, side, row, orderId, price,
+                        maker.balanceRow, maker.orderId);
             }
             if (makerDone) {
                 removeResting(maker);
@@ -822,11 +826,12 @@ public final class Matcher {
         final String accountId = order.accountId;
         final long quantity = order.quantity;
         final long filled = order.filled;
+        final int row = order.balanceRow;
         removeResting(order);
         sink.orderUpdated(++lastEventSequence, timestampMicros, orderId, accountId, side.symbol(), side.side(), price,
                 quantity, filled, 0, OrderStatus.CANCELED, reason);
         if (funds != null) {
-            funds.release(timestampMicros, accountId, orderId, side.symbol(), side.side(), price, quantity - filled);
+            funds.release(timestampMicros, row, orderId, side.symbol(), side.side(), price, quantity - filled);
         }
     }
 

@@ -159,6 +159,9 @@ final class MatcherSnapshot {
         }
         if (balances) {
             matcher.funds.restoreSnapshot(in, symbols, accounts);
+            for (final Order order : restored) {
+                order.balanceRow = matcher.funds.row(order.accountId);
+            }
             matcher.funds.checkHeld(restored);
         }
     }

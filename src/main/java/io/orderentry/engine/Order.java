@@ -20,6 +20,8 @@ final class Order {
     String accountId;
     /** The stream connection it was placed through with cancel on disconnect, 0 for none. */
     long session;
+    /** With balances: its account's row in the {@link BalanceTable} (rows never move), so a trade looks nothing up. */
+    int balanceRow = -1;
     PriceLevel level;
     Order prev;
     Order next;
@@ -44,6 +46,7 @@ final class Order {
 
     /** Drops every reference so that a pooled node keeps nothing alive. */
     void clear() {
+        balanceRow = -1;
         accountId = null;
         stp = null;
         level = null;

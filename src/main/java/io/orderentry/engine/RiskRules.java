@@ -186,8 +186,17 @@ public final class RiskRules {
         return high != 0 || low < 0 ? Long.MAX_VALUE : low;
     }
 
+    /** Below this an amount times any rate fits in a long: the fee takes one multiplication and one division. */
+    private static final long FAST_FEE_AMOUNT = Long.MAX_VALUE / MAX_FEE_RATE;
+
     /** @return {@code floor(amount x rate / 1,000,000)} for a non-negative amount, without overflow */
     static long fee(final long amount, final int rate) {
+        if (rate == 0) {
+            return 0;
+        }
+        if (amount <= FAST_FEE_AMOUNT) {
+            return amount * rate / FEE_RATE_DENOMINATOR;
+        }
         return amount / FEE_RATE_DENOMINATOR * rate + amount % FEE_RATE_DENOMINATOR * rate / FEE_RATE_DENOMINATOR;
     }
 

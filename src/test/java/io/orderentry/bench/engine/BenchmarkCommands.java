@@ -48,6 +48,17 @@ final class BenchmarkCommands {
     private final long[] cancelTarget;
     /** The accounts the stream's orders come from, {@code acct-0} to {@code acct-999}. */
     static final int ACCOUNTS = 1_000;
+    /**
+     * Their names, one instance each, as the service's matcher stage hands the engine one instance per account
+     * ({@code AccountNames}): what funding a benchmark's accounts must use too.
+     */
+    static final String[] ACCOUNT_NAMES = new String[ACCOUNTS];
+
+    static {
+        for (int a = 0; a < ACCOUNTS; a++) {
+            ACCOUNT_NAMES[a] = "acct-" + a;
+        }
+    }
 
     private final String[] accountId;
     private final String[] clientOrderId;
@@ -99,10 +110,7 @@ final class BenchmarkCommands {
         final Tracker tracker = new Tracker();
         final Matcher matcher = new Matcher(1, EngineConfig.DEFAULTS, tracker);
         final BenchmarkCommands c = new BenchmarkCommands(length);
-        final String[] accounts = new String[ACCOUNTS];
-        for (int a = 0; a < accounts.length; a++) {
-            accounts[a] = "acct-" + a;
-        }
+        final String[] accounts = ACCOUNT_NAMES;
         final int drainStart = length - targetDepth * 2;
         while (c.length < length) {
             final int i = c.length;

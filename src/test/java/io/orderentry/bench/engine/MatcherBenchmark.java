@@ -63,8 +63,12 @@ public class MatcherBenchmark {
         final Matcher matcher = new Matcher(1, EngineConfig.DEFAULTS, new int[] {band}, balances ? RULES : null, sink);
         if (balances) {
             for (int a = 0; a < BenchmarkCommands.ACCOUNTS; a++) {
-                matcher.fund(0, "acct-" + a, 0, 1L << 50, "btc-" + a);
-                matcher.fund(0, "acct-" + a, 1, 1L << 56, "usd-" + a);
+                // 1,000 x 2^50 units stays below the supply limit of 2^61; an order of the stream holds at most 2 x 10^7
+                matcher.fund(0, BenchmarkCommands.ACCOUNT_NAMES[a], 0, 1L << 50, "btc-" + a);
+                matcher.fund(0, BenchmarkCommands.ACCOUNT_NAMES[a], 1, 1L << 50, "usd-" + a);
+            }
+            if (matcher.supply(1) != BenchmarkCommands.ACCOUNTS * (1L << 50)) {
+                throw new IllegalStateException("funding refused: the benchmark would measure rejections");
             }
         }
         player = new CommandPlayer(commands, matcher);
