@@ -15,8 +15,9 @@ import org.postgresql.copy.CopyIn;
 import org.postgresql.copy.CopyManager;
 
 /**
- * A batch's balance changes ({@code ORDERS_RISK=balances}; {@code V7__balances.sql}): every BALANCE_CHANGED event as a
- * row of the ledger {@code balance_ledger}, keyed by its event sequence (exactly once, like the other tables), and
+ * A batch's balance changes ({@code ORDERS_RISK=balances}; {@code V7__balances.sql}): every BALANCE_CHANGED event as an
+ * element of the ledger, packed per batch into one row of {@code balance_ledger_batches} (one array per column, read
+ * through the view {@code balance_ledger}; exactly once, like the other tables), and
  * each account's last balance of each asset in the batch staged into {@code balance_updates_stage}, which the sink
  * applies to {@code balances} once it has claimed the high-water mark, so that batches apply in sequence order.
  * Amounts are exact NUMERICs at the asset's scale.
@@ -26,9 +27,9 @@ import org.postgresql.copy.CopyManager;
 final class BalanceCopy {
 
     private static final String BINARY = " WITH (FORMAT binary)";
-    private static final String COPY_LEDGER = "COPY balance_ledger (sequence, command_sequence, occurred_at,"
-            + " account_id, asset, cause, available_change, held_change, fee, available, held, order_id, trade_id,"
-            + " reference) FROM STDIN" + BINARY;
+    private static final String COPY_LEDGER = "COPY balance_ledger_batches (first_sequence, last_sequence, sequence,"
+            + " command_sequence, occurred_at, account_id, asset, cause, available_change, held_change, fee, available,"
+            + " held, order_id, trade_id, reference) FROM STDIN" + BINARY;
     private static final String COPY_STAGE = "COPY balance_updates_stage (account_id, asset, available, held,"
             + " updated_at, last_sequence) FROM STDIN" + BINARY;
     /** Created on every connection of a sink (a temporary table is the session's). */
@@ -47,6 +48,8 @@ final class BalanceCopy {
     /** Per account, per asset: the index + 1 in the batch of its last balance event (0: none). */
     private final Map<String, int[]> last = new HashMap<>();
     private final List<EngineEvent> staged = new ArrayList<>();
+    /** The batch's balance events, in sequence order. */
+    private final List<EngineEvent> ledger = new ArrayList<>();
 
     /** @param risk the engine's rules (asset names and scales), null without balances */
     BalanceCopy(final RiskRules risk) {
@@ -66,7 +69,7 @@ final class BalanceCopy {
     int copy(final CopyManager copy, final EventBatch batch) throws SQLException {
         last.clear();
         staged.clear();
-        out.reset();
+        ledger.clear();
         for (int i = 0; i < batch.size(); i++) {
             final EngineEvent e = batch.get(i);
             if (e.type != EventType.BALANCE_CHANGED) {
@@ -76,18 +79,10 @@ final class BalanceCopy {
                 throw new IllegalStateException("event " + e.eventSequence + " is a balance change, but persistence"
                         + " was opened without balances");
             }
-            final CopyBinary.Units unit = units[e.asset];
-            out.number(e.eventSequence).number(e.commandSequence).timestamp(e.timestampMicros).text(e.accountId)
-                    .text(risk.asset(e.asset)).name(e.balanceCause).decimal(e.availableChange, unit)
-                    .decimal(e.heldChange, unit).decimal(e.fee, unit).decimal(e.available, unit)
-                    .decimal(e.held, unit);
-            optional(e.orderId);
-            optional(e.tradeId);
-            out.text(e.reference);
-            out.endRow();
+            ledger.add(e);
             last.computeIfAbsent(e.accountId, a -> new int[risk.assetCount()])[e.asset] = i + 1;
         }
-        copyIn(copy, COPY_LEDGER);
+        copyLedger(copy);
         out.reset();
         for (final int[] indexes : last.values()) {
             for (final int index : indexes) {
@@ -103,6 +98,47 @@ final class BalanceCopy {
         }
         copyIn(copy, COPY_STAGE);
         return staged.size();
+    }
+
+    /** The batch's balance events as one row of {@code balance_ledger_batches}: one array per column. */
+    private void copyLedger(final CopyManager copy) throws SQLException {
+        out.reset();
+        final int n = ledger.size();
+        if (n == 0) {
+            return;
+        }
+        out.number(ledger.get(0).eventSequence).number(ledger.get(n - 1).eventSequence);
+        out.beginArray(CopyBinary.BIGINT_OID, n);
+        ledger.forEach(e -> out.number(e.eventSequence));
+        out.endArray().beginArray(CopyBinary.BIGINT_OID, n);
+        ledger.forEach(e -> out.number(e.commandSequence));
+        out.endArray().beginArray(CopyBinary.TIMESTAMPTZ_OID, n);
+        ledger.forEach(e -> out.timestamp(e.timestampMicros));
+        out.endArray().beginArray(CopyBinary.TEXT_OID, n);
+        ledger.forEach(e -> out.text(e.accountId));
+        out.endArray().beginArray(CopyBinary.TEXT_OID, n);
+        ledger.forEach(e -> out.text(risk.asset(e.asset)));
+        out.endArray().beginArray(CopyBinary.TEXT_OID, n);
+        ledger.forEach(e -> out.name(e.balanceCause));
+        out.endArray().beginArray(CopyBinary.NUMERIC_OID, n);
+        ledger.forEach(e -> out.decimal(e.availableChange, units[e.asset]));
+        out.endArray().beginArray(CopyBinary.NUMERIC_OID, n);
+        ledger.forEach(e -> out.decimal(e.heldChange, units[e.asset]));
+        out.endArray().beginArray(CopyBinary.NUMERIC_OID, n);
+        ledger.forEach(e -> out.decimal(e.fee, units[e.asset]));
+        out.endArray().beginArray(CopyBinary.NUMERIC_OID, n);
+        ledger.forEach(e -> out.decimal(e.available, units[e.asset]));
+        out.endArray().beginArray(CopyBinary.NUMERIC_OID, n);
+        ledger.forEach(e -> out.decimal(e.held, units[e.asset]));
+        out.endArray().beginArray(CopyBinary.BIGINT_OID, n);
+        ledger.forEach(e -> optional(e.orderId));
+        out.endArray().beginArray(CopyBinary.BIGINT_OID, n);
+        ledger.forEach(e -> optional(e.tradeId));
+        out.endArray().beginArray(CopyBinary.TEXT_OID, n);
+        ledger.forEach(e -> out.text(e.reference));
+        out.endArray();
+        out.endRow();
+        copyIn(copy, COPY_LEDGER);
     }
 
     /** Applies what {@link #copy} staged to {@code balances}; after the claim of the mark, in the same transaction. */

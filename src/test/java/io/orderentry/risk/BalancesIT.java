@@ -168,6 +168,12 @@ class BalancesIT {
                     .get(0))));
             assertEquals(DB.number("SELECT count(*) FROM balance_ledger"),
                     DB.number("SELECT count(DISTINCT sequence) FROM balance_ledger"));
+            assertEquals(DB.number("SELECT count(*) FROM balance_ledger WHERE account_id = 'alice'"),
+                    DB.number("SELECT count(*) FROM balance_statement('alice', NULL)"),
+                    "an account's statement is its rows of the ledger");
+            assertEquals(0, new BigDecimal("50000").compareTo(new BigDecimal(DB.rows("SELECT available FROM"
+                    + " balance_statement('alice', 'USD') ORDER BY sequence DESC LIMIT 1").get(0).get(0))),
+                    "the statement ends at the balance");
             assertEquals(DB.number("SELECT count(*) FROM balance_ledger"),
                     DB.number("SELECT count(*) FROM order_events WHERE event_type = 'BALANCE_CHANGED'"),
                     "exactly once: every balance event once in the ledger");

@@ -49,7 +49,7 @@ public final class PostgresFixture implements BeforeAllCallback, AfterAllCallbac
     private static final Pattern URL = Pattern.compile("jdbc:postgresql://([^/:?]+)(?::(\\d+))?/([^?]+)(\\?.*)?");
     /** The service's tables; order_events is one before V5 and a view over the first two after it. */
     private static final String SERVICE_TABLES = "order_event_batches, order_events_v4, order_events, trades, orders,"
-            + " high_water_mark, balances, balance_ledger, flyway_schema_history";
+            + " high_water_mark, balances, balance_ledger_batches, flyway_schema_history";
     private static final String DROP_EVENTS_VIEW = "DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_views"
             + " WHERE schemaname = current_schema() AND viewname = 'order_events')"
             + " THEN DROP VIEW order_events CASCADE; END IF; END $$";
