@@ -338,7 +338,8 @@ final class Funds {
     }
 
     /**
-     * Checks that every account's held balances are exactly what its resting orders hold.
+     * Checks that every account's held balances are exactly what its resting orders hold (each order's
+     * {@link Order#balanceRow} set).
      *
      * @throws IOException naming the first account and asset where they differ
      */
@@ -347,7 +348,7 @@ final class Funds {
         for (final Order order : resting) {
             final int symbol = order.level.side.symbol();
             final Side side = order.level.side.side();
-            final int row = table.find(order.accountId);
+            final int row = order.balanceRow;
             if (row < 0) {
                 throw new IOException("engine snapshot: order " + order.orderId + " rests for an account without "
                         + "balances");
