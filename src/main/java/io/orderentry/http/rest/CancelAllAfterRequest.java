@@ -1,12 +1,9 @@
 package io.orderentry.http.rest;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderentry.account.DeadMansSwitch;
 import io.orderentry.http.ApiError;
-import java.io.IOException;
-import java.util.Iterator;
 import java.util.Set;
 
 /**
@@ -22,24 +19,7 @@ public record CancelAllAfterRequest(String accountId, int timeoutSeconds) {
     private static final Set<String> FIELDS = Set.of("timeoutSeconds", "accountId");
 
     public static CancelAllAfterRequest parse(final ObjectMapper mapper, final byte[] body) {
-        final JsonNode root;
-        try {
-            root = body.length == 0 ? null : mapper.readTree(body);
-        } catch (final JsonProcessingException e) {
-            throw ApiError.badRequest("INVALID_JSON", "body is not valid JSON: " + e.getOriginalMessage(), null)
-                    .toException();
-        } catch (final IOException e) {
-            throw ApiError.badRequest("INVALID_JSON", "body cannot be read: " + e.getMessage(), null).toException();
-        }
-        if (root == null || !root.isObject()) {
-            throw ApiError.badRequest("INVALID_JSON", "body must be a JSON object", null).toException();
-        }
-        for (final Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
-            final String name = names.next();
-            if (!FIELDS.contains(name)) {
-                throw ApiError.badRequest("UNKNOWN_FIELD", "unknown field '" + name + "'", name).toException();
-            }
-        }
+        final JsonNode root = RequestBodies.object(mapper, body, FIELDS);
         final JsonNode timeout = root.get("timeoutSeconds");
         if (timeout == null || timeout.isNull()) {
             throw ApiError.badRequest("MISSING_FIELD", "timeoutSeconds is required", "timeoutSeconds").toException();

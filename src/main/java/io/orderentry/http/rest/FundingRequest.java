@@ -1,14 +1,11 @@
 package io.orderentry.http.rest;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.orderentry.engine.RiskRules;
 import io.orderentry.http.ApiError;
 import io.orderentry.instrument.Assets;
-import java.io.IOException;
 import java.math.BigDecimal;
-import java.util.Iterator;
 import java.util.Set;
 
 /**
@@ -28,24 +25,7 @@ public record FundingRequest(int asset, long amount, String reference) {
     private static final String REFERENCE = "[A-Za-z0-9_.:-]{1,64}";
 
     public static FundingRequest parse(final ObjectMapper mapper, final byte[] body, final Assets assets) {
-        final JsonNode root;
-        try {
-            root = body.length == 0 ? null : mapper.readTree(body);
-        } catch (final JsonProcessingException e) {
-            throw ApiError.badRequest("INVALID_JSON", "body is not valid JSON: " + e.getOriginalMessage(), null)
-                    .toException();
-        } catch (final IOException e) {
-            throw ApiError.badRequest("INVALID_JSON", "body cannot be read: " + e.getMessage(), null).toException();
-        }
-        if (root == null || !root.isObject()) {
-            throw ApiError.badRequest("INVALID_JSON", "body must be a JSON object", null).toException();
-        }
-        for (final Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
-            final String name = names.next();
-            if (!FIELDS.contains(name)) {
-                throw ApiError.badRequest("UNKNOWN_FIELD", "unknown field '" + name + "'", name).toException();
-            }
-        }
+        final JsonNode root = RequestBodies.object(mapper, body, FIELDS);
         final String assetName = text(root, "asset");
         final int asset = assets.indexOf(assetName);
         if (asset < 0) {
