@@ -224,11 +224,6 @@ final class Funds {
         return row < 0 ? 0 : table.held[table.cell(row, asset)];
     }
 
-    /** @return how many fundings are remembered for their retries */
-    int fundingCount() {
-        return fundings.size();
-    }
-
     /**
      * Format: per instrument {@code int makerFeeRate, int takerFeeRate} (the rates in force); {@code int assets,
      * int accounts}; per account in the order it got balances {@code UTF accountId}, per

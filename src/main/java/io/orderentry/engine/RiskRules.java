@@ -98,16 +98,6 @@ public final class RiskRules {
         return scales[asset];
     }
 
-    /** @return the asset's index, or -1 */
-    public int assetIndex(final String name) {
-        for (int i = 0; i < assets.length; i++) {
-            if (assets[i].equals(name)) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
     public int symbolCount() {
         return baseAsset.length;
     }
@@ -138,12 +128,6 @@ public final class RiskRules {
 
     public String feeAccount() {
         return feeAccount;
-    }
-
-    /** @return these rules with no fees: where an engine starts, the configured rates being journaled */
-    public RiskRules withoutFees() {
-        return new RiskRules(assets, scales, baseAsset, quoteAsset, baseUnitsPerLot, quoteUnitsPerPriceLot,
-                new int[baseAsset.length], new int[baseAsset.length], feeAccount);
     }
 
     /**

@@ -36,6 +36,18 @@ public final class Responses {
     }
 
     /** Answers 503 with {@code code}, and {@code Retry-After: 1}: the client may try again shortly. */
+    /**
+     * Answers 503 for a command the input ring did not take: NOT_ACCEPTING once the service is stopping
+     * ({@code closed}), else OVERLOADED (the ring is full).
+     */
+    public void notTaken(final HttpServerRequest request, final boolean closed) {
+        if (closed) {
+            unavailable(request, "NOT_ACCEPTING", "the service is stopping and not accepting orders");
+        } else {
+            unavailable(request, "OVERLOADED", "the input ring is full; retry shortly");
+        }
+    }
+
     public void unavailable(final HttpServerRequest request, final String code, final String message) {
         request.response().putHeader("Retry-After", "1");
         fail(request, new ApiError(503, code, message, null));

@@ -286,9 +286,4 @@ public record Assets(boolean balances, List<String> names, int[] scales, int[] b
     public String toString() {
         return "Assets[balances=" + balances + ", names=" + names + ", scales=" + Arrays.toString(scales) + "]";
     }
-
-    /** @return the risk mode as the README and metrics name it */
-    public String mode() {
-        return balances ? "balances" : "none";
-    }
 }

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.postgresql.copy.CopyIn;
 import org.postgresql.copy.CopyManager;
 
 /**
@@ -164,17 +163,6 @@ final class BalanceCopy {
     }
 
     private void copyIn(final CopyManager copy, final String sql) throws SQLException {
-        if (out.length() == 0) {
-            return;
-        }
-        final CopyIn in = copy.copyIn(sql);
-        try {
-            in.writeToCopy(out.bytes(), 0, out.length());
-            in.endCopy();
-        } finally {
-            if (in.isActive()) {
-                in.cancelCopy();
-            }
-        }
+        BatchCopy.copyIn(copy, out, sql);
     }
 }

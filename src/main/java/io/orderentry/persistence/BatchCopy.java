@@ -190,12 +190,17 @@ final class BatchCopy {
     }
 
     private void copyIn(final CopyManager copy, final String sql) throws SQLException {
-        if (out.length() == 0) {
+        copyIn(copy, out, sql);
+    }
+
+    /** Sends the rows {@code rows} holds with {@code sql} ({@code COPY ... FROM STDIN}); nothing when it holds none. */
+    static void copyIn(final CopyManager copy, final CopyBinary rows, final String sql) throws SQLException {
+        if (rows.length() == 0) {
             return;
         }
         final CopyIn in = copy.copyIn(sql);
         try {
-            in.writeToCopy(out.bytes(), 0, out.length());
+            in.writeToCopy(rows.bytes(), 0, rows.length());
             in.endCopy();
         } finally {
             if (in.isActive()) {

@@ -379,16 +379,17 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
     @Override
     public void fundingCompleted(final CommandResult result, final String accountId, final int asset,
                                  final long available, final long held, final long sequence) {
-        completed(result, 0, available, held, sequence);
+        completed(result, 0, true, available, held, sequence);
         metrics.recordFunding(result);
     }
 
     @Override
     public void commandCompleted(final CommandResult result, final long orderId) {
-        completed(result, orderId, 0, 0, 0);
+        completed(result, orderId, false, 0, 0, 0);
     }
 
-    private void completed(final CommandResult result, final long orderId, final long available, final long held,
+    private void completed(final CommandResult result, final long orderId, final boolean funding,
+                           final long available, final long held,
                            final long balanceSequence) {
         final long seq = output.next();
         try {
@@ -396,9 +397,11 @@ public final class MatcherStage implements EventHandler<OrderCommand>, EventSink
             event.result = result;
             event.orderId = orderId;
             copyRequest(command, event);   // replayed: who asked, as the journal holds it (null before format 2)
-            event.available = available;
-            event.held = held;
-            event.balanceSequence = balanceSequence;
+            if (funding) {   // reset() cleared them for every other command
+                event.available = available;
+                event.held = held;
+                event.balanceSequence = balanceSequence;
+            }
             if (!replaying) {
                 event.edgeNanos = command.edgeNanos;
                 event.journalNanos = command.journalNanos;

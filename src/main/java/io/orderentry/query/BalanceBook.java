@@ -74,9 +74,4 @@ public final class BalanceBook {
             return new Balances(account.available.clone(), account.held.clone(), account.sequence);
         }
     }
-
-    /** @return how many accounts have balances */
-    public int accountCount() {
-        return accounts.size();
-    }
 }

@@ -109,11 +109,7 @@ public final class BalanceRoutes {
         final long requestId = pending.nextRequestId();
         if (!settings.input().tryFund(accountId, funding.asset(), funding.amount(), funding.reference(), requestId,
                 index, tag, clients.remote(request), key.keyId())) {
-            if (settings.input().closed()) {
-                responses.unavailable(request, "NOT_ACCEPTING", "the service is stopping and not accepting requests");
-            } else {
-                responses.unavailable(request, "OVERLOADED", "the input ring is full; retry shortly");
-            }
+            responses.notTaken(request, settings.input().closed());
             return;
         }
         pending.await(requestId, new ReplyWaiter() {

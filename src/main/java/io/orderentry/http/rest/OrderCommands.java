@@ -232,10 +232,8 @@ public final class OrderCommands {
     private void send(final HttpServerRequest request, final long requestId, final boolean taken) {
         if (taken) {
             pending.await(requestId, request);
-        } else if (settings.input().closed()) {
-            responses.unavailable(request, "NOT_ACCEPTING", "the service is stopping and not accepting orders");
         } else {
-            responses.unavailable(request, "OVERLOADED", "the input ring is full; retry shortly");
+            responses.notTaken(request, settings.input().closed());
         }
     }
 }
