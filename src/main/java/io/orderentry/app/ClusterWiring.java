@@ -286,6 +286,7 @@ final class ClusterWiring {
         final ClusterIngressStage ingress = clusterIngress;
         final EngineService service = clusterService;
         final ClusterNode node = clusterNode;
+        final int members = settings.parsedMembers().length;
         status.addComponent(() -> {
             final Map<String, Object> details = new LinkedHashMap<>();
             final boolean inTerm = node.inTerm();
@@ -309,6 +310,28 @@ final class ClusterWiring {
                 () -> ingress.connected() ? 1 : 0);
         metrics.gauge("orders_cluster_leader", "1 while this member leads the cluster",
                 () -> service.role() == Cluster.Role.LEADER ? 1 : 0);
+        // where each member stands, for a dashboard of the cluster and its alerts (no leader, a member out of the term,
+        // behind the commit): Prometheus tells the members apart by their scrape target
+        for (final Cluster.Role each : Cluster.Role.values()) {
+            metrics.gauge("orders_cluster_role", "1 for this member's role in the cluster, 0 for the others",
+                    "role=\"" + each.name() + "\"", () -> service.role() == each ? 1 : 0);
+        }
+        metrics.gauge("orders_cluster_member_id", "This member's id (ORDERS_CLUSTER_MEMBER_ID)", settings::memberId);
+        metrics.gauge("orders_cluster_members", "Members in the cluster's member list (ORDERS_CLUSTER_MEMBERS)",
+                () -> members);
+        metrics.gauge("orders_cluster_leader_member_id", "The leader of the newest leadership term this member applied"
+                + " (-1: none yet)", service::leaderMemberId);
+        metrics.gauge("orders_cluster_leadership_term_id", "The newest leadership term this member applied (-1: none"
+                + " yet); every election that elects a leader starts one", service::leadershipTermId);
+        metrics.gauge("orders_cluster_in_term", "1 while this member takes part in a leadership term: no election going"
+                + " on and the log replicated up to where it joined", () -> node.inTerm() ? 1 : 0);
+        metrics.gauge("orders_cluster_commit_position", "The log position the cluster committed, as this member knows"
+                + " it", node::commitPosition);
+        metrics.gauge("orders_cluster_applied_position", "The log position up to which this member's engine applied"
+                + " the log", service::appliedPosition);
+        metrics.gauge("orders_cluster_log_bytes_behind", "Committed log this member's engine has not applied yet, in"
+                + " bytes (/ready holds a member back while it is far behind)",
+                () -> Math.max(0, node.commitPosition() - service.appliedPosition()));
         metrics.counter("orders_cluster_commands_sent_total", "Commands this member sent into the cluster's log",
                 ingress::sent);
         metrics.counter("orders_cluster_commands_refused_total", "Commands answered 503 because they could not be sent"

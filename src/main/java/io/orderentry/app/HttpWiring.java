@@ -95,6 +95,11 @@ final class HttpWiring {
                     RejectReason.CANCEL_ALL_AFTER, 0, -1, null, null, keyId));
             switches = deadMansSwitch;
         }
+        // what /ready and /health answer, for a scrape: an alert cannot read a status code (README, "Monitoring")
+        metrics.gauge("orders_ready", "1 while /ready answers 200: recovered, and every part order entry depends on"
+                + " is up (its body names the part that is not)", () -> status.ready() ? 1 : 0);
+        metrics.gauge("orders_health_up", "0 while /health answers 503 DOWN: only a restart helps (a failed stage, an"
+                + " audit trail that lost records)", () -> status.unrecoverable() == null ? 1 : 0);
         metrics.gauge("orders_dead_mans_switch_armed", "Accounts whose cancel-all-after switch is armed (in cluster"
                 + " mode the cluster's, the same on every member)", switches::armedCount);
         metrics.counter("orders_dead_mans_switch_fired_total", "Cancel-all-after switches that fired (a cancel-all of"

@@ -9,6 +9,7 @@ import io.orderentry.journal.DirectoryLock;
 import io.orderentry.journal.JournalStage;
 import io.orderentry.journal.JournalRecovery;
 import io.orderentry.journal.WallClock;
+import io.orderentry.ops.DiskUsage;
 import io.orderentry.ops.MetricsText;
 import io.orderentry.ops.ServiceStatus;
 import io.orderentry.pipeline.EngineEvent;
@@ -16,6 +17,8 @@ import io.orderentry.pipeline.MatcherMetrics;
 import io.orderentry.pipeline.MatcherStage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -63,6 +66,7 @@ public final class OrderEntryService {
     private RingBuffer<EngineEvent> outputRing;
     private ClusterWiring cluster;
     private PersistenceWiring persistence;
+    private DiskUsage diskUsage;
     private volatile boolean stopped;
 
     public OrderEntryService(final Config config) {
@@ -239,6 +243,24 @@ public final class OrderEntryService {
             journalWiring.registerRejections(journalStage);
         }
         streamMetrics.register(metrics, stages.marketData().view(), stages.marketData().subscribers(), stages.feeds());
+        diskUsage = new DiskUsage(stateDirectories());
+        diskUsage.register(metrics);
+    }
+
+    /** @return the directories whose disks {@code /metrics} watches: where this service writes state that grows */
+    private Map<String, Path> stateDirectories() {
+        final Map<String, Path> directories = new LinkedHashMap<>();
+        if (cluster == null) {
+            directories.put("journal", config.journal().directory());
+            if (config.snapshots().enabled()) {
+                directories.put("snapshots", config.snapshots().directory());
+            }
+        } else {
+            directories.put("cluster", config.cluster().get().directory());
+        }
+        directories.put("audit", config.audit().directory());
+        config.database().ifPresent(database -> directories.put("spool", database.spoolDir()));
+        return directories;
     }
 
     /** Step 11: READY: orders are accepted from here on. */
@@ -280,7 +302,7 @@ public final class OrderEntryService {
             sequence.awaitRecovery(startEnded);
         }
         sequence.run(new StopSequence.Parts(http, gateway, pipeline, cluster, persistence, auditWiring, journalWiring,
-                snapshots, journalLock, metrics));
+                snapshots, journalLock, diskUsage, metrics));
     }
 
     /** @return the stream's fan-out, for tests and embedding */

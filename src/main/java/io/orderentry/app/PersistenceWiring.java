@@ -151,6 +151,9 @@ final class PersistenceWiring {
                 () -> p.lagMillis() / 1e3);
         metrics.gauge("orders_persistence_spool_bytes", "Bytes of events waiting on local disk for PostgreSQL",
                 p::spoolBytes);
+        metrics.gauge("orders_persistence_spool_stopped", "1 once the spool stopped taking events (full, its disk"
+                + " short of ORDERS_PERSISTENCE_SPOOL_MIN_FREE_BYTES, or a write failed): trading goes on, and the events"
+                + " after it reach PostgreSQL only after the next start", () -> p.spoolFailure() == null ? 0 : 1);
         metrics.counter("orders_persistence_batches_total", "Batches committed to PostgreSQL", m::batches);
         metrics.counter("orders_persistence_events_total", "Events committed to PostgreSQL", m::events);
         metrics.counter("orders_persistence_batch_write_seconds_total", "Time spent writing committed batches",

@@ -158,6 +158,10 @@ final class Pipeline {
         final RingBuffer<EngineEvent> ring = outputRing;
         metrics.gauge("orders_input_ring_remaining", "Free slots in the input ring", inputRing::remainingCapacity);
         metrics.gauge("orders_output_ring_remaining", "Free slots in the output ring", ring::remainingCapacity);
+        metrics.gauge("orders_input_ring_size", "Slots of the input ring (ORDERS_INPUT_RING_SIZE)",
+                inputRing::getBufferSize);
+        metrics.gauge("orders_output_ring_size", "Slots of the output ring (ORDERS_OUTPUT_RING_SIZE)",
+                ring::getBufferSize);
         metrics.counter("orders_matcher_commands_total", "Commands executed by the matcher since start",
                 matcherMetrics::commands);
         metrics.counter("orders_matcher_service_seconds_total", "Matcher service time since start",

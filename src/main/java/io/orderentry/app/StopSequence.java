@@ -2,6 +2,7 @@ package io.orderentry.app;
 
 import io.orderentry.http.rest.InputGateway;
 import io.orderentry.journal.DirectoryLock;
+import io.orderentry.ops.DiskUsage;
 import io.orderentry.ops.MetricsText;
 import io.orderentry.ops.ServiceStatus;
 import io.orderentry.persistence.PersistenceService;
@@ -64,7 +65,7 @@ final class StopSequence {
     /** What the start opened so far; any of them null when the start did not get that far. */
     record Parts(HttpWiring http, InputGateway gateway, Pipeline pipeline, ClusterWiring cluster,
                  PersistenceWiring persistence, AuditWiring audit, JournalWiring journal, SnapshotWiring snapshots,
-                 DirectoryLock journalLock, MetricsText metrics) {
+                 DirectoryLock journalLock, DiskUsage diskUsage, MetricsText metrics) {
     }
 
     private final ServiceStatus status;
@@ -149,6 +150,9 @@ final class StopSequence {
         }
         if (parts.http() != null) {
             parts.http().closeServer(millisLeft(STEP_MILLIS));
+        }
+        if (parts.diskUsage() != null) {
+            parts.diskUsage().close();
         }
         parts.metrics().close();
         LOG.info("stopped");

@@ -66,6 +66,8 @@ public final class EngineService implements ClusteredService {
     private volatile long commandSequence;
     private long lastTimestampMicros;
     private volatile Cluster.Role role = Cluster.Role.FOLLOWER;
+    private volatile int leaderMemberId = -1;
+    private volatile long leadershipTermId = -1;
     private volatile long snapshotCommand;
     /** The log position of the last message this member's engine applied; written by the service thread only. */
     private volatile long appliedPosition;
@@ -319,6 +321,8 @@ public final class EngineService implements ClusteredService {
         }
         switches.newTerm(leadershipTermId);
         appliedPosition = logPosition;
+        this.leadershipTermId = leadershipTermId;
+        this.leaderMemberId = leaderMemberId;
         LOG.info("cluster: member {} applies leadership term {} of leader member {}", member, leadershipTermId,
                 leaderMemberId);
     }
@@ -372,6 +376,16 @@ public final class EngineService implements ClusteredService {
      */
     public long appliedPosition() {
         return appliedPosition;
+    }
+
+    /** @return the leader's member id of the newest leadership term this member applied, -1 before any; any thread */
+    public int leaderMemberId() {
+        return leaderMemberId;
+    }
+
+    /** @return the newest leadership term this member applied, -1 before any; any thread */
+    public long leadershipTermId() {
+        return leadershipTermId;
     }
 
     /** @return commands applied from the log since start; any thread */

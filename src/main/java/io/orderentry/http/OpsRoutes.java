@@ -59,7 +59,7 @@ final class OpsRoutes {
             part.put("status", component.up() ? "UP" : "DOWN");
             part.putAll(component.details());
             parts.put(component.name(), part);
-            up &= component.up() || !component.required();
+            up &= !component.holdsBackReadiness();
         }
         if (!up) {
             ctx.response().putHeader("Retry-After", "1");

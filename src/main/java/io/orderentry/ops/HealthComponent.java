@@ -17,6 +17,11 @@ public record HealthComponent(String name, boolean up, Map<String, Object> detai
         this(name, up, details, true);
     }
 
+    /** @return true when this part being down makes {@code /ready} answer 503 */
+    public boolean holdsBackReadiness() {
+        return required && !up;
+    }
+
     /** @return a part reported in the body whose being down does not by itself make {@code /ready} 503 */
     public static HealthComponent informational(final String name, final boolean up, final Map<String, Object> details) {
         return new HealthComponent(name, up, details, false);

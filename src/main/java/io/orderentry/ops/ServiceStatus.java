@@ -131,6 +131,22 @@ public final class ServiceStatus {
     }
 
     /**
+     * @return what {@code /ready} answers: true (200) once the phase is {@link Phase#READY} and every part order entry
+     *         depends on is up; calls each part's supplier, so an event loop or the scrape, never a stage thread
+     */
+    public boolean ready() {
+        if (phase != Phase.READY) {
+            return false;
+        }
+        for (final Supplier<HealthComponent> component : components) {
+            if (component.get().holdsBackReadiness()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
      * @return why this process can no longer take orders and will not recover without a restart, or null while it
      *         can or may: a failed stage (FAILED), an audit trail that lost records and cannot go on. {@code /health}
      *         answers DOWN with it, so that an orchestrator restarts the process; a journal or audit trail that cannot

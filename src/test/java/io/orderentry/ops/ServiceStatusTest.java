@@ -1,11 +1,15 @@
 package io.orderentry.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
-/** What makes /health DOWN: only states a restart is needed to leave. */
+/** What makes /health DOWN: only states a restart is needed to leave; what makes /ready (and orders_ready) 503. */
 class ServiceStatusTest {
 
     @Test
@@ -28,5 +32,25 @@ class ServiceStatusTest {
         assertEquals("No space left on device", status.auditFailure(), "a trail that lost records stays failed");
         status.fail("output ring stage failed");
         assertEquals("output ring stage failed", status.unrecoverable());
+    }
+
+    @Test
+    void readyOnlyOnceRecoveredAndWhileEveryRequiredPartIsUpWhateverAnInformationalPartSays() {
+        final ServiceStatus status = new ServiceStatus();
+        final AtomicBoolean journal = new AtomicBoolean(true);
+        final AtomicBoolean database = new AtomicBoolean(false);
+        status.addComponent(() -> new HealthComponent("journal", journal.get(), Map.of()));
+        status.addComponent(() -> HealthComponent.informational("database", database.get(), Map.of()));
+        assertFalse(status.ready(), "recovering");
+        status.phase(ServiceStatus.Phase.READY);
+        assertTrue(status.ready(), "a database that is down does not stop order entry");
+        journal.set(false);
+        assertFalse(status.ready(), "a journal that cannot write does");
+        journal.set(true);
+        assertTrue(status.ready(), "and it is ready again once the journal writes");
+        status.phase(ServiceStatus.Phase.STOPPING);
+        assertFalse(status.ready(), "stopping");
+        status.fail("output ring stage failed");
+        assertFalse(status.ready(), "failed");
     }
 }
