@@ -154,7 +154,8 @@ class MonitoringFilesTest {
             assertTrue(ids.add(panel.path("id").asInt()), "panel id " + panel.path("id") + " used twice");
             assertTrue(panel.path("gridPos").has("w") && panel.path("gridPos").has("h"), panel.toString());
             if (!"row".equals(panel.path("type").asText())) {
-                titles.add(panel.path("title").asText());
+                assertTrue(titles.add(panel.path("title").asText()), "two panels are titled " + panel.path("title")
+                        + ": bench/dashboard.sh finds them by title");
                 assertFalse(panel.path("targets").isEmpty(), panel.path("title") + " has no query");
                 for (final JsonNode target : panel.path("targets")) {
                     assertFalse(target.path("expr").asText().isBlank(), panel.path("title") + " has an empty query");
