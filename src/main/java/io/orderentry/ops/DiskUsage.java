@@ -1,7 +1,6 @@
 package io.orderentry.ops;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.FileStore;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -26,8 +25,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The figures are sampled on a thread of their own ({@code oe-disk-usage}) every {@link #PERIOD_SECONDS} seconds,
  * never on a scrape: a {@code statfs} and a walk of a directory are file-system calls, which an event loop must not
- * make. The gauges read the last sample. A directory that cannot be read is logged once per failure run and its
- * figures read {@code NaN} until it can be again, so a scrape never shows a stale figure as current.
+ * make. The gauges read the last sample. A directory that cannot be read (any failure, so that none ends the sampling)
+ * is logged once per failure run and its figures read {@code NaN} until it can be again, so a scrape never shows a
+ * stale figure as current.
  *
  * <p>Threads: {@link #register} and {@link #close} on the starting and stopping thread; the sampling on its own.
  */
@@ -110,7 +110,7 @@ public final class DiskUsage implements AutoCloseable {
                     LOG.info("disk usage: {} ({}) can be read again", name, path);
                     failing = false;
                 }
-            } catch (final IOException | UncheckedIOException | SecurityException e) {
+            } catch (final IOException | RuntimeException e) {
                 bytes = Double.NaN;
                 free = Double.NaN;
                 size = Double.NaN;
