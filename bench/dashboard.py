@@ -3,7 +3,7 @@
 
 Run through bench/dashboard.sh, as root: it stops and starts the local PostgreSQL.
 
-    bench/dashboard.sh [seconds=300] [rate=2000] [outage_at=100] [outage=60] [out=docs/dashboard.png]
+    bench/dashboard.sh [seconds=300] [rate=2000] [outage_at=100] [outage=90] [out=docs/dashboard.png]
                        [jar=target/order-entry.jar] [keep=0]
 
 Starts the service jar durable (bin/order-entry's JVM flags, API keys, a fresh database) and a real Prometheus
@@ -26,7 +26,7 @@ from benchlib import SERVICE_OPTS, Keys, arg, free_port, metrics, service_env, s
 SECONDS = int(arg("seconds", "300"))
 RATE = int(arg("rate", "2000"))
 OUTAGE_AT = float(arg("outage_at", "100"))
-OUTAGE = float(arg("outage", "60"))
+OUTAGE = float(arg("outage", "90"))
 OUT = os.path.join(ROOT, arg("out", "docs/dashboard.png"))
 JAR = os.path.join(ROOT, arg("jar", "target/order-entry.jar"))
 KEEP = arg("keep", "0") == "1"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/dashboard.sh [seconds=300] [rate=2000] [outage_at=100] [outage=60] [out=docs/dashboard.png] [jar=JAR] [keep=0]
+# bench/dashboard.sh [seconds=300] [rate=2000] [outage_at=100] [outage=90] [out=docs/dashboard.png] [jar=JAR] [keep=0]
 # The README's picture of the Grafana dashboard (issue 37): a recorded load run with a PostgreSQL outage in the
 # middle, scraped by a real Prometheus and drawn with gnuplot from the dashboard's own queries (bench/dashboard.py).
 # Needs root (it stops and starts the local PostgreSQL), prometheus and gnuplot (apt-get install -y prometheus
