@@ -290,7 +290,7 @@ final class ClusterWiring {
         status.addComponent(() -> {
             final Map<String, Object> details = new LinkedHashMap<>();
             final boolean inTerm = node.inTerm();
-            final long behind = Math.max(0, node.commitPosition() - service.appliedPosition());
+            final long behind = bytesBehind(node, service);
             details.put("memberId", settings.memberId());
             details.put("role", service.role().name());
             details.put("connectedToLeader", ingress.connected());
@@ -331,7 +331,7 @@ final class ClusterWiring {
                 + " the log", service::appliedPosition);
         metrics.gauge("orders_cluster_log_bytes_behind", "Committed log this member's engine has not applied yet, in"
                 + " bytes (/ready holds a member back while it is far behind)",
-                () -> Math.max(0, node.commitPosition() - service.appliedPosition()));
+                () -> bytesBehind(node, service));
         metrics.counter("orders_cluster_commands_sent_total", "Commands this member sent into the cluster's log",
                 ingress::sent);
         metrics.counter("orders_cluster_commands_refused_total", "Commands answered 503 because they could not be sent"
@@ -367,6 +367,11 @@ final class ClusterWiring {
                 + " command did not come back from the log in time", status::answersTimedOut);
         metrics.counter("orders_http_late_answers_total", "Engine answers dropped because their request had already"
                 + " been answered 503 OUTCOME_UNKNOWN", status::lateAnswers);
+    }
+
+    /** @return committed log this member's engine has not applied yet, in bytes: what {@code /ready} and the figure say */
+    private static long bytesBehind(final ClusterNode node, final EngineService service) {
+        return Math.max(0, node.commitPosition() - service.appliedPosition());
     }
 
     /** Stops the snapshot timer and the log purge: first in the stop, as they ask the cluster for work. */

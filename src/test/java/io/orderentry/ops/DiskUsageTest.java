@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import io.orderentry.testing.Metrics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,29 +32,21 @@ class DiskUsageTest {
         try (DiskUsage usage = new DiskUsage(directories)) {
             usage.register(metrics);
             final String text = metrics.render();
-            assertEquals(1024.0, value(text, "orders_directory_bytes{dir=\"journal\"}"));
-            assertEquals(0.0, value(text, "orders_directory_bytes{dir=\"snapshots\"}"), "not made yet: nothing in it");
-            final double size = value(text, "orders_disk_size_bytes{dir=\"journal\"}");
-            final double free = value(text, "orders_disk_free_bytes{dir=\"journal\"}");
+            assertEquals(1024.0, Metrics.series(text, "orders_directory_bytes{dir=\"journal\"}"));
+            assertEquals(0.0, Metrics.series(text, "orders_directory_bytes{dir=\"snapshots\"}"), "not made yet: nothing in it");
+            final double size = Metrics.series(text, "orders_disk_size_bytes{dir=\"journal\"}");
+            final double free = Metrics.series(text, "orders_disk_free_bytes{dir=\"journal\"}");
             assertTrue(size > 0 && free >= 0 && free <= size, size + " " + free);
-            assertEquals(size, value(text, "orders_disk_size_bytes{dir=\"snapshots\"}"),
+            assertEquals(size, Metrics.series(text, "orders_disk_size_bytes{dir=\"snapshots\"}"),
                     "a directory not made yet is on its parent's file system");
 
             Files.write(journal.resolve("segment-3"), new byte[2048]);
             usage.sample();
-            assertEquals(3072.0, value(metrics.render(), "orders_directory_bytes{dir=\"journal\"}"),
+            assertEquals(3072.0, Metrics.series(metrics.render(), "orders_directory_bytes{dir=\"journal\"}"),
                     "each sample reads the directory anew");
         } finally {
             metrics.close();
         }
     }
 
-    private static double value(final String text, final String series) {
-        for (final String line : text.split("\n")) {
-            if (line.startsWith(series + " ")) {
-                return Double.parseDouble(line.substring(series.length() + 1).trim());
-            }
-        }
-        throw new AssertionError(series + " is not in " + text);
-    }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.orderentry.testing.ApiClient;
 import io.orderentry.testing.FreePort;
+import io.orderentry.testing.Metrics;
 import io.orderentry.testing.MonitoringFiles;
 import io.orderentry.testing.PostgresFixture;
 import io.orderentry.testing.ServiceProcess;
@@ -52,14 +53,14 @@ class MonitoringMetricsIT {
             missing.removeAll(clusterOnly);
             missing.removeAll(MonitoringFiles.exposedSeries(single));
             assertEquals(Set.of(), missing, "read by the dashboard or the alert rules, not in a single node's /metrics");
-            assertEquals(1.0, value(single, "orders_ready"));
-            assertEquals(1.0, value(single, "orders_health_up"));
-            assertEquals(65536.0, value(single, "orders_input_ring_size"));
+            assertEquals(1.0, Metrics.series(single, "orders_ready"));
+            assertEquals(1.0, Metrics.series(single, "orders_health_up"));
+            assertEquals(65536.0, Metrics.series(single, "orders_input_ring_size"));
             for (final String dir : new String[] {"journal", "audit", "spool", "snapshots"}) {
-                assertTrue(value(single, "orders_disk_size_bytes{dir=\"" + dir + "\"}") > 0, dir);
-                assertTrue(value(single, "orders_disk_free_bytes{dir=\"" + dir + "\"}") >= 0, dir);
+                assertTrue(Metrics.series(single, "orders_disk_size_bytes{dir=\"" + dir + "\"}") > 0, dir);
+                assertTrue(Metrics.series(single, "orders_disk_free_bytes{dir=\"" + dir + "\"}") >= 0, dir);
             }
-            assertTrue(value(single, "orders_directory_bytes{dir=\"journal\"}") > 0, "the journal holds the orders");
+            assertTrue(Metrics.series(single, "orders_directory_bytes{dir=\"journal\"}") > 0, "the journal holds the orders");
         }
 
         final Path member = Files.createDirectories(work.resolve("member"));
@@ -69,12 +70,12 @@ class MonitoringMetricsIT {
             missing.removeAll(MonitoringFiles.exposedSeries(text));
             assertEquals(Set.of(), missing, "read by the dashboard or the alert rules, not in a cluster member's"
                     + " /metrics");
-            assertEquals(1.0, value(text, "orders_cluster_role{role=\"LEADER\"}"), "a cluster of one leads");
-            assertEquals(0.0, value(text, "orders_cluster_leader_member_id"));
-            assertEquals(1.0, value(text, "orders_cluster_members"));
-            assertEquals(1.0, value(text, "orders_cluster_in_term"));
-            assertTrue(value(text, "orders_cluster_commit_position") > 0, "the orders are in the log");
-            assertTrue(value(text, "orders_directory_bytes{dir=\"cluster\"}") > 0, "the member's log on disk");
+            assertEquals(1.0, Metrics.series(text, "orders_cluster_role{role=\"LEADER\"}"), "a cluster of one leads");
+            assertEquals(0.0, Metrics.series(text, "orders_cluster_leader_member_id"));
+            assertEquals(1.0, Metrics.series(text, "orders_cluster_members"));
+            assertEquals(1.0, Metrics.series(text, "orders_cluster_in_term"));
+            assertTrue(Metrics.series(text, "orders_cluster_commit_position") > 0, "the orders are in the log");
+            assertTrue(Metrics.series(text, "orders_directory_bytes{dir=\"cluster\"}") > 0, "the member's log on disk");
         }
     }
 
@@ -128,15 +129,5 @@ class MonitoringMetricsIT {
         env.put("ORDERS_CLUSTER_DIR", dir.resolve("cluster").toString());
         env.put("ORDERS_HTTP_INSTANCES", "1");
         return env;
-    }
-
-    /** @return the value of the series {@code series} (name and labels as rendered), failing when it is missing */
-    private static double value(final String metrics, final String series) {
-        for (final String line : metrics.split("\n")) {
-            if (line.startsWith(series + " ")) {
-                return Double.parseDouble(line.substring(series.length() + 1).trim());
-            }
-        }
-        throw new AssertionError(series + " is not in /metrics");
     }
 }
